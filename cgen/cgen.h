@@ -1,0 +1,40 @@
+/*
+ * cgen.h - C emission: from a checked program to a readable enumerator.
+ *
+ * The output is C11 that includes only <spacert.h>.  It defines one
+ * exported descriptor, `const struct sprt_space spacec_space`, whose
+ * `enumerate` runs the loop nest: iterators in sema's loop order, each
+ * derived value and constraint at its level (sema_def.level) in
+ * prog->defs order, so a rejection skips the whole subtree.  Every
+ * definition is preceded by a comment quoting its .space text and a
+ * `#line` directive into the .space file, then one back into the C file.
+ * With SPACEC_MAIN defined the file also has a main() that calls
+ * sprt_main().  The same input always gives the same bytes.
+ */
+#ifndef SPACEC_CGEN_H
+#define SPACEC_CGEN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "sema.h"
+
+struct cg_options {
+	const char *source_text;   /* the .space source, for quoting */
+	size_t source_len;
+	const char *source_name;   /* as written in #line and the header */
+	const char *output_name;   /* the C file's name, for #line back out */
+	bool line_directives;      /* default true */
+	int opt_level;             /* 0: BEAST's level sets only; 2: default */
+};
+
+/*
+ * Writes the generated C for `prog` to `out`.  Returns 0, or the number
+ * of errors reported to `diag` (constructs the compiled path cannot
+ * handle are located errors that suggest --interpret).
+ */
+int cg_emit(const struct sema_program *prog, const struct cg_options *opt,
+	    FILE *out, struct diag *diag);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * ast.h - the syntax tree of a .space file.
+ *
+ * Every node lives in the arena of its `struct ast_module` and is released
+ * with it.  Names are interned in that module (`ast_intern`), so two names
+ * are equal exactly when their pointers are.
+ *
+ * The tree is purely syntactic: the parser fills it, and the semantic pass
+ * (sema.h) annotates AST_NAME nodes with what they refer to, leaving the
+ * shape alone.
+ */
+#ifndef SPACEC_AST_H
+#define SPACEC_AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "diag.h"
+
+/* ORDER AST_EXPR_KIND: keep ast_expr_kind_name in ast.c in step. */
+enum ast_expr_kind {
+	AST_INT,     /* ival */
+	AST_FLOAT,   /* fval */
+	AST_STR,     /* sval (interned) */
+	AST_BOOL,    /* ival 0/1 */
+	AST_NONE,
+	AST_NAME,    /* name; sema sets ref */
+	AST_LIST,    /* [items] */
+	AST_TUPLE,   /* a, b (only as assignment target or value) */
+	AST_UNARY,   /* op: AST_OP_NEG/POS/NOT/INVERT, items[0] */
+	AST_BINARY,  /* op, items[0] op items[1] */
+	AST_AND,     /* items[0] and items[1] and ... (short-circuit) */
+	AST_OR,      /* items[0] or items[1] or ... */
+	AST_COMPARE, /* items[0] cmp[0] items[1] cmp[1] items[2] ... */
+	AST_COND,    /* items[1] if items[0] else items[2] */
+	AST_CALL,    /* items[0](items[1..]) ; items[0] is NAME or ATTR */
+	AST_ATTR,    /* items[0].name (method lookups: lst.append) */
+	AST_INDEX,   /* items[0][items[1]] */
+	AST_UNDEF,   /* synthesized by sema: a name with no value on this path */
+};
+
+/* ORDER AST_OP: keep ast_op_text in ast.c in step. */
+enum ast_op {
+	AST_OP_ADD, AST_OP_SUB, AST_OP_MUL, AST_OP_DIV, AST_OP_FLOORDIV,
+	AST_OP_MOD, AST_OP_POW, AST_OP_BITOR, AST_OP_BITAND, AST_OP_BITXOR,
+	AST_OP_LSHIFT, AST_OP_RSHIFT,
+	/* unary */
+	AST_OP_NEG, AST_OP_POS, AST_OP_NOT, AST_OP_INVERT,
+	/* comparisons */
+	AST_OP_LT, AST_OP_LE, AST_OP_GT, AST_OP_GE, AST_OP_EQ, AST_OP_NE,
+	AST_OP_IN, AST_OP_NOT_IN,
+	AST_OP__COUNT
+};
+
+struct sema_def;
+
+struct ast_expr {
+	enum ast_expr_kind kind;
+	enum ast_op op;
+	struct srcloc loc;
+	int64_t ival;
+	double fval;
+	const char *sval; /* AST_STR */
+	const char *name; /* AST_NAME, AST_ATTR */
+	int nitems;
+	struct ast_expr **items;
+	enum ast_op *cmp; /* AST_COMPARE: nitems - 1 operators */
+	/*
+	 * Set by sema on AST_NAME: either a top-level definition (`ref`) or,
+	 * inside a def body, a local slot (`local` >= 0, else -1).
+	 */
+	struct sema_def *ref;
+	int local;
+};
+
+/* ORDER AST_STMT_KIND */
+enum ast_stmt_kind {
+	/* Top-level definitions. */
+	AST_S_DEVICE,     /* device name = value */
+	AST_S_SETTING,    /* setting name = value */
+	AST_S_CONSTRAINT, /* hard|soft|correct name = value, or require */
+	AST_S_DEF,        /* @decorator def name(params): body */
+	/* Statements (top level and in def bodies). */
+	AST_S_ASSIGN,     /* targets[0] = targets[1] = ... = value */
+	AST_S_AUGASSIGN,  /* targets[0] op= value */
+	AST_S_EXPR,       /* value (a call such as lst.append(x), or a docstring) */
+	AST_S_IF,         /* if cond: body elif... else: orelse */
+	AST_S_WHILE,      /* while cond: body else: orelse */
+	AST_S_FOR,        /* for targets[0] in value: body else: orelse */
+	AST_S_BREAK,
+	AST_S_CONTINUE,
+	AST_S_RETURN,     /* return [value] */
+	AST_S_YIELD,      /* yield value */
+	AST_S_PASS,
+};
+
+enum ast_cclass { AST_HARD, AST_SOFT, AST_CORRECT };
+
+enum ast_decorator {
+	AST_DEC_NONE,      /* a plain def: an error, reported by sema */
+	AST_DEC_ITERATOR,
+	AST_DEC_HARD,
+	AST_DEC_SOFT,
+	AST_DEC_CORRECT,
+};
+
+struct ast_block {
+	int n;
+	struct ast_stmt **stmts;
+};
+
+struct ast_param {
+	const char *name;
+	struct srcloc loc;
+};
+
+struct ast_stmt {
+	enum ast_stmt_kind kind;
+	struct srcloc loc;      /* the whole statement's first line */
+	struct srcloc name_loc; /* the defined name, where there is one */
+	const char *name;       /* DEVICE, SETTING, CONSTRAINT, DEF */
+	/* CONSTRAINT */
+	enum ast_cclass cclass;
+	bool require;    /* keep where true (Kernel Tuner polarity) */
+	bool unnamed;    /* require without a name: name is "line_N" */
+	/* DEF */
+	enum ast_decorator decorator;
+	struct srcloc decorator_loc;
+	int nparams;
+	struct ast_param *params;
+	bool has_yield;  /* set by the parser for any yield in body */
+	/* ASSIGN (ntargets >= 1), AUGASSIGN (op), FOR (ntargets == 1) */
+	int ntargets;
+	struct ast_expr **targets;
+	enum ast_op op;
+	/* The expression of DEVICE/SETTING/CONSTRAINT/ASSIGN/AUGASSIGN/EXPR/
+	 * FOR (iterable)/RETURN (may be NULL)/YIELD; the condition of IF/WHILE. */
+	struct ast_expr *value;
+	struct ast_block body;
+	struct ast_block orelse; /* an elif is one AST_S_IF inside orelse */
+	/* Source text span (byte offsets) for quoting in generated code. */
+	int src_begin, src_end;
+};
+
+struct ast_module {
+	struct arena arena;
+	const char *filename;
+	const char *docstring; /* the module docstring, or NULL */
+	struct ast_block body;
+	/* Interning table (open addressing). */
+	const char **names;
+	size_t nnames, names_cap;
+};
+
+void ast_module_init(struct ast_module *m, const char *filename);
+void ast_module_release(struct ast_module *m);
+
+/* Interns s[0..n); the result lives as long as the module. */
+const char *ast_intern(struct ast_module *m, const char *s, size_t n);
+
+struct ast_expr *ast_expr_new(struct ast_module *m, enum ast_expr_kind kind,
+			      struct srcloc loc);
+/* Sets the item list (copied into the arena). */
+void ast_expr_set_items(struct ast_module *m, struct ast_expr *e,
+			struct ast_expr **items, int n);
+struct ast_stmt *ast_stmt_new(struct ast_module *m, enum ast_stmt_kind kind,
+			      struct srcloc loc);
+
+const char *ast_expr_kind_name(enum ast_expr_kind k);
+const char *ast_stmt_kind_name(enum ast_stmt_kind k);
+/* Python spelling of an operator ("//", "not in", ...). */
+const char *ast_op_text(enum ast_op op);
+const char *ast_cclass_name(enum ast_cclass c);
+
+/* Joins two locations into the span that covers both. */
+struct srcloc srcloc_join(struct srcloc a, struct srcloc b);
+
+/*
+ * Writes an S-expression rendering of the module, one statement a line,
+ * used by parser tests and `spacec parse --dump`.
+ */
+#include <stdio.h>
+void ast_dump(const struct ast_module *m, FILE *out);
+void ast_dump_expr(const struct ast_expr *e, FILE *out);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * interp.h - the reference interpreter: the meaning of a .space file.
+ *
+ * It walks the AST directly.  Iterators are bound in sema's loop order;
+ * each derived value and constraint is evaluated as soon as its level's
+ * iterator is bound (sema_def.level), constants and level -1 checks once
+ * before any loop.  Nothing else is optimised: it is the oracle that every
+ * compiled path is tested against.
+ *
+ * Semantics are Python 3's for expressions (see docs/LANGUAGE.md): 64-bit
+ * ints, true division, floor division and modulo with the divisor's sign,
+ * short-circuit and/or, chained comparisons.  An overflow, a division by
+ * zero, or a run-time type error while evaluating a definition rejects the
+ * current point and counts one domain error against that definition.
+ */
+#ifndef SPACEC_INTERP_H
+#define SPACEC_INTERP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sema.h"
+#include "value.h"
+
+/* A run-time binding of a device parameter or setting (--set). */
+struct interp_binding {
+	const char *name;
+	struct value value;
+};
+
+struct interp_options {
+	bool no_soft;                 /* drop soft constraints */
+	int nbindings;
+	const struct interp_binding *bindings;
+	int ndisabled;                /* constraints dropped by name */
+	const char *const *disabled;
+	/* Statements one closure/def evaluation may run before it is a
+	 * domain error (so `while True: yield 1` cannot hang). 0: default. */
+	uint64_t step_limit;
+};
+
+/* Per-definition counters, indexed by sema_def.id. */
+struct interp_def_stats {
+	uint64_t evaluated;      /* times computed or checked */
+	uint64_t rejected;       /* points it rejected (constraints) */
+	uint64_t domain_errors;  /* overflow, division by zero, type errors */
+};
+
+struct interp_result {
+	uint64_t valid;          /* points that passed every constraint */
+	uint64_t candidates;     /* iterator bindings visited, all levels */
+	struct interp_def_stats *stats; /* prog->ndefs entries, malloc'd */
+};
+
+/*
+ * Called for every valid point with the iterator values in definition
+ * order (prog->iters).  Return nonzero to stop the enumeration early.
+ */
+typedef int (*interp_point_fn)(void *ctx, const struct value *iters, int n);
+
+/*
+ * Enumerates the space.  Returns 0 on success, -1 on a usage error (an
+ * unknown or non-bindable --set name, reported to `diag`).  `cb` may be
+ * NULL to count only.  Release `res` with interp_result_release.
+ */
+int interp_run(const struct sema_program *prog, const struct interp_options *opt,
+	       interp_point_fn cb, void *cbctx, struct interp_result *res,
+	       struct diag *diag);
+void interp_result_release(struct interp_result *res);
+
+/*
+ * Evaluates the bindable definitions and constants only (no loops), e.g.
+ * to print the resolved device parameters.  Values go to `out[def->id]`,
+ * an array of prog->ndefs values (iterators and derived stay V_UNDEF).
+ */
+int interp_constants(const struct sema_program *prog, const struct interp_options *opt,
+		     struct value *out, struct diag *diag);
+
+#endif

@@ -1,0 +1,843 @@
+/*
+ * parser.y - the grammar of the .space language.
+ *
+ * Python's statement and expression grammar, cut down to what a search
+ * space needs, plus four definition forms: `device`, `setting`, a
+ * constraint (`hard|soft|correct NAME = EXPR`) and `require`.
+ * Context rules (yield only in @iterator, device only at top level, ...)
+ * belong to sema, so the grammar stays one statement language.
+ */
+%code top {
+/* bison's own initialiser of yylloc names only the four standard fields. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+}
+
+%code requires {
+#include "ast.h"
+#include "lexer.h"
+typedef void *yyscan_t;
+
+/* An arena-allocated growable list used while parsing. */
+struct plist {
+	int n, cap;
+	void **v;
+};
+
+/* A comparison chain (a < b <= c) before it becomes one AST_COMPARE. */
+struct chain {
+	struct plist exprs;
+	int nops, capops;
+	enum ast_op *ops;
+};
+
+struct parse_ctx {
+	struct ast_module *mod;
+	struct diag *diag;
+};
+
+#define YYLTYPE struct lex_loc
+#define YYLTYPE_IS_DECLARED 1
+#define YYLTYPE_IS_TRIVIAL 1
+}
+
+%code provides {
+int parse_lex(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner);
+}
+
+%code {
+#include "parse.h"
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                          \
+	do {                                                                 \
+		if (N) {                                                     \
+			(Cur).first_line = YYRHSLOC(Rhs, 1).first_line;      \
+			(Cur).first_column = YYRHSLOC(Rhs, 1).first_column;  \
+			(Cur).begin = YYRHSLOC(Rhs, 1).begin;                \
+			(Cur).last_line = YYRHSLOC(Rhs, N).last_line;        \
+			(Cur).last_column = YYRHSLOC(Rhs, N).last_column;    \
+			(Cur).end = YYRHSLOC(Rhs, N).end;                    \
+		} else {                                                     \
+			(Cur).first_line = (Cur).last_line = YYRHSLOC(Rhs, 0).last_line; \
+			(Cur).first_column = (Cur).last_column = YYRHSLOC(Rhs, 0).last_column; \
+			(Cur).begin = (Cur).end = YYRHSLOC(Rhs, 0).end;      \
+		}                                                            \
+	} while (0)
+
+#define yylex parse_lex
+#define M (ctx->mod)
+
+static struct srcloc L(YYLTYPE l)
+{
+	struct srcloc s = { l.first_line, l.first_column, l.last_line, l.last_column };
+	return s;
+}
+
+static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx, const char *msg)
+{
+	(void)scanner;
+	diag_error(ctx->diag, L(*loc), "%s", msg);
+}
+
+static void plist_push(struct ast_module *m, struct plist *l, void *item)
+{
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 4;
+		void **v = arena_alloc(&m->arena, sizeof(*v) * (size_t)cap);
+		if (l->n)
+			memcpy(v, l->v, sizeof(*v) * (size_t)l->n);
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = item;
+}
+
+static struct plist *plist_new(struct ast_module *m)
+{
+	return arena_alloc(&m->arena, sizeof(struct plist));
+}
+
+static struct ast_block to_block(struct plist *l)
+{
+	struct ast_block b = { 0, NULL };
+	if (l) {
+		b.n = l->n;
+		b.stmts = (struct ast_stmt **)l->v;
+	}
+	return b;
+}
+
+static struct ast_expr *mk(struct parse_ctx *ctx, enum ast_expr_kind k, YYLTYPE loc)
+{
+	return ast_expr_new(ctx->mod, k, L(loc));
+}
+
+static struct ast_expr *mk2(struct parse_ctx *ctx, enum ast_expr_kind k, enum ast_op op,
+			    struct ast_expr *a, struct ast_expr *b, YYLTYPE loc)
+{
+	struct ast_expr *e = mk(ctx, k, loc);
+	struct ast_expr *items[2] = { a, b };
+	e->op = op;
+	ast_expr_set_items(ctx->mod, e, items, b ? 2 : 1);
+	return e;
+}
+
+/* and/or chains flatten into one n-ary node, as Python's BoolOp does. */
+static struct ast_expr *mkbool(struct parse_ctx *ctx, enum ast_expr_kind k,
+			       struct ast_expr *a, struct ast_expr *b, YYLTYPE loc)
+{
+	if (a->kind != k)
+		return mk2(ctx, k, 0, a, b, loc);
+	struct ast_expr **items = arena_alloc(&M->arena, sizeof(*items) * (size_t)(a->nitems + 1));
+	memcpy(items, a->items, sizeof(*items) * (size_t)a->nitems);
+	items[a->nitems] = b;
+	a->items = items;
+	a->nitems++;
+	a->loc = L(loc);
+	return a;
+}
+
+static struct ast_expr *from_list(struct parse_ctx *ctx, enum ast_expr_kind k,
+				  struct plist *l, YYLTYPE loc)
+{
+	struct ast_expr *e = mk(ctx, k, loc);
+	if (l)
+		ast_expr_set_items(ctx->mod, e, (struct ast_expr **)l->v, l->n);
+	return e;
+}
+
+static struct ast_stmt *mks(struct parse_ctx *ctx, enum ast_stmt_kind k, YYLTYPE loc)
+{
+	struct ast_stmt *s = ast_stmt_new(ctx->mod, k, L(loc));
+	s->src_begin = loc.begin;
+	s->src_end = loc.end;
+	return s;
+}
+
+static bool valid_target(const struct ast_expr *e, bool allow_tuple)
+{
+	if (e->kind == AST_NAME || e->kind == AST_INDEX)
+		return true;
+	if (e->kind == AST_TUPLE && allow_tuple) {
+		for (int i = 0; i < e->nitems; i++)
+			if (!valid_target(e->items[i], false))
+				return false;
+		return e->nitems > 0;
+	}
+	return false;
+}
+
+static void check_target(struct parse_ctx *ctx, struct ast_expr *e, bool allow_tuple)
+{
+	if (!valid_target(e, allow_tuple))
+		diag_error(ctx->diag, e->loc, "cannot assign to %s",
+			   e->kind == AST_CALL ? "a function call" :
+			   e->kind == AST_TUPLE ? "this tuple" : "an expression");
+}
+
+/*
+ * Expression depth is bounded here, once, so that every later recursive
+ * pass (sema, interpreter, code generator) is safe from stack overflow.
+ */
+static int expr_depth(const struct ast_expr *e, int limit)
+{
+	if (!e || limit <= 0)
+		return 0;
+	int best = 0;
+	for (int i = 0; i < e->nitems; i++) {
+		int d = expr_depth(e->items[i], limit - 1);
+		if (d > best)
+			best = d;
+	}
+	return best + 1;
+}
+
+static struct ast_expr *checked(struct parse_ctx *ctx, struct ast_expr *e)
+{
+	if (e && expr_depth(e, PARSE_MAX_EXPR_DEPTH + 1) > PARSE_MAX_EXPR_DEPTH) {
+		diag_error(ctx->diag, e->loc, "expression nested too deeply (more than %d levels)",
+			   PARSE_MAX_EXPR_DEPTH);
+		struct ast_expr *z = ast_expr_new(M, AST_INT, e->loc);
+		return z;
+	}
+	return e;
+}
+
+static void mark_yield(struct ast_stmt *s, bool *found);
+
+static void mark_yield_block(struct ast_block *b, bool *found)
+{
+	for (int i = 0; i < b->n; i++)
+		mark_yield(b->stmts[i], found);
+}
+
+static void mark_yield(struct ast_stmt *s, bool *found)
+{
+	if (s->kind == AST_S_YIELD)
+		*found = true;
+	/* A nested def has a scope of its own. */
+	if (s->kind == AST_S_DEF)
+		return;
+	mark_yield_block(&s->body, found);
+	mark_yield_block(&s->orelse, found);
+}
+}
+
+%define api.pure full
+%define api.token.prefix {TOK_}
+%define parse.error custom
+%define parse.lac full
+%locations
+%initial-action { @$.first_line = @$.last_line = 1; @$.first_column = @$.last_column = 1; @$.begin = @$.end = 0; }
+%expect 0
+%param {yyscan_t scanner}
+%parse-param {struct parse_ctx *ctx}
+
+%union {
+	int64_t ival;
+	double fval;
+	const char *name;
+	enum ast_op op;
+	struct ast_expr *expr;
+	struct ast_stmt *stmt;
+	struct plist *list;
+	struct chain *chain;
+	int num;
+}
+
+%token <name> NAME "name" STRING "string"
+%token <ival> INT "integer"
+%token <fval> FLOAT "float"
+%token <op> AUGASSIGN "augmented assignment"
+%token NEWLINE "end of line" INDENT "indent" DEDENT "dedent"
+%token AND "'and'" OR "'or'" NOT "'not'" IN "'in'" IF "'if'" ELIF "'elif'" ELSE "'else'"
+%token WHILE "'while'" FOR "'for'" DEF "'def'" RETURN "'return'" YIELD "'yield'"
+%token BREAK "'break'" CONTINUE "'continue'" PASS "'pass'"
+%token TRUE "'True'" FALSE "'False'" NONE "'None'"
+%token DEVICE "'device'" SETTING "'setting'" REQUIRE "'require'"
+%token HARD "'hard'" SOFT "'soft'" CORRECT "'correct'"
+%token POW "'**'" FLOORDIV "'//'" LSHIFT "'<<'" RSHIFT "'>>'"
+%token LE "'<='" GE "'>='" EQ "'=='" NE "'!='"
+
+%type <stmt> simple_stmt compound_stmt if_stmt while_stmt for_stmt def_stmt elif_chain
+%type <list> stmts block module args arglist list_items params param_list tuple_items else_block assign_chain target_items
+%type <expr> expr testlist target_list or_test and_test not_test comparison bitor bitxor bitand shift arith term factor power primary atom
+%type <chain> comp_chain
+%type <op> comp_op
+%type <num> cclass opt_cclass decorator
+
+%start file
+
+%%
+
+file:
+	module {
+		struct ast_block b = to_block($1);
+		/* A leading string statement is the module's docstring. */
+		if (b.n && b.stmts[0]->kind == AST_S_EXPR && b.stmts[0]->value->kind == AST_STR) {
+			M->docstring = b.stmts[0]->value->sval;
+			b.n--;
+			b.stmts++;
+		}
+		M->body = b;
+	}
+	;
+
+module:
+	%empty { $$ = plist_new(M); }
+	| module simple_stmt NEWLINE { $$ = $1; if ($2) plist_push(M, $$, $2); }
+	| module compound_stmt { $$ = $1; if ($2) plist_push(M, $$, $2); }
+	| module error NEWLINE { $$ = $1; yyerrok; if (ctx->diag->stopped) YYABORT; }
+	| module INDENT stmts DEDENT {
+		$$ = $1;
+		diag_error(ctx->diag, L(@2), "unexpected indent");
+		for (int i = 0; i < $3->n; i++)
+			plist_push(M, $$, $3->v[i]);
+	}
+	;
+
+stmts:
+	simple_stmt NEWLINE { $$ = plist_new(M); if ($1) plist_push(M, $$, $1); }
+	| compound_stmt { $$ = plist_new(M); if ($1) plist_push(M, $$, $1); }
+	| error NEWLINE { $$ = plist_new(M); yyerrok; if (ctx->diag->stopped) YYABORT; }
+	| stmts simple_stmt NEWLINE { $$ = $1; if ($2) plist_push(M, $$, $2); }
+	| stmts compound_stmt { $$ = $1; if ($2) plist_push(M, $$, $2); }
+	| stmts error NEWLINE { $$ = $1; yyerrok; if (ctx->diag->stopped) YYABORT; }
+	| stmts INDENT stmts DEDENT {
+		$$ = $1;
+		diag_error(ctx->diag, L(@2), "unexpected indent");
+		for (int i = 0; i < $3->n; i++)
+			plist_push(M, $$, $3->v[i]);
+	}
+	;
+
+block:
+	simple_stmt NEWLINE { $$ = plist_new(M); if ($1) plist_push(M, $$, $1); }
+	| NEWLINE INDENT stmts DEDENT { $$ = $3; }
+	;
+
+cclass:
+	HARD { $$ = AST_HARD; }
+	| SOFT { $$ = AST_SOFT; }
+	| CORRECT { $$ = AST_CORRECT; }
+	;
+
+opt_cclass:
+	%empty { $$ = AST_CORRECT; }
+	| cclass { $$ = $1; }
+	;
+
+simple_stmt:
+	DEVICE NAME '=' expr {
+		$$ = mks(ctx, AST_S_DEVICE, @$);
+		$$->name = $2; $$->name_loc = L(@2); $$->value = checked(ctx, $4);
+	}
+	| SETTING NAME '=' expr {
+		$$ = mks(ctx, AST_S_SETTING, @$);
+		$$->name = $2; $$->name_loc = L(@2); $$->value = checked(ctx, $4);
+	}
+	| cclass NAME '=' expr {
+		$$ = mks(ctx, AST_S_CONSTRAINT, @$);
+		$$->cclass = $1; $$->name = $2; $$->name_loc = L(@2); $$->value = checked(ctx, $4);
+	}
+	| REQUIRE opt_cclass NAME '=' expr {
+		$$ = mks(ctx, AST_S_CONSTRAINT, @$);
+		$$->require = true; $$->cclass = $2; $$->name = $3; $$->name_loc = L(@3);
+		$$->value = checked(ctx, $5);
+	}
+	| REQUIRE opt_cclass expr {
+		$$ = mks(ctx, AST_S_CONSTRAINT, @$);
+		$$->require = true; $$->unnamed = true; $$->cclass = $2;
+		char buf[32];
+		snprintf(buf, sizeof(buf), "line_%d", @1.first_line);
+		$$->name = ast_intern(M, buf, strlen(buf));
+		$$->name_loc = L(@1);
+		$$->value = checked(ctx, $3);
+	}
+	| assign_chain {
+		/* The list holds targets then the value, in source order. */
+		$$ = mks(ctx, AST_S_ASSIGN, @$);
+		$$->ntargets = $1->n - 1;
+		$$->targets = (struct ast_expr **)$1->v;
+		$$->value = $1->v[$1->n - 1];
+		for (int i = 0; i < $$->ntargets; i++)
+			check_target(ctx, $$->targets[i], true);
+		if ($$->ntargets == 1 && $$->targets[0]->kind == AST_NAME)
+			$$->name = $$->targets[0]->name, $$->name_loc = $$->targets[0]->loc;
+	}
+	| testlist AUGASSIGN testlist {
+		$$ = mks(ctx, AST_S_AUGASSIGN, @$);
+		$$->op = $2;
+		$$->ntargets = 1;
+		$$->targets = arena_alloc(&M->arena, sizeof(*$$->targets));
+		$$->targets[0] = $1;
+		$$->value = $3;
+		check_target(ctx, $1, false);
+		if ($1->kind == AST_NAME)
+			$$->name = $1->name, $$->name_loc = $1->loc;
+	}
+	| testlist { $$ = mks(ctx, AST_S_EXPR, @$); $$->value = $1; }
+	| BREAK { $$ = mks(ctx, AST_S_BREAK, @$); }
+	| CONTINUE { $$ = mks(ctx, AST_S_CONTINUE, @$); }
+	| PASS { $$ = mks(ctx, AST_S_PASS, @$); }
+	| RETURN { $$ = mks(ctx, AST_S_RETURN, @$); }
+	| RETURN testlist { $$ = mks(ctx, AST_S_RETURN, @$); $$->value = $2; }
+	| YIELD expr { $$ = mks(ctx, AST_S_YIELD, @$); $$->value = checked(ctx, $2); }
+	;
+
+assign_chain:
+	testlist '=' testlist { $$ = plist_new(M); plist_push(M, $$, $1); plist_push(M, $$, checked(ctx, $3)); }
+	| assign_chain '=' testlist { $$ = $1; plist_push(M, $$, checked(ctx, $3)); }
+	;
+
+compound_stmt:
+	if_stmt
+	| while_stmt
+	| for_stmt
+	| def_stmt
+	;
+
+if_stmt:
+	IF expr ':' block elif_chain {
+		$$ = mks(ctx, AST_S_IF, @$);
+		$$->value = checked(ctx, $2);
+		$$->body = to_block($4);
+		if ($5) {
+			if ($5->kind == AST_S_PASS && $5->body.n) { /* plain else */
+				$$->orelse = $5->body;
+			} else {
+				$$->orelse.n = 1;
+				$$->orelse.stmts = arena_alloc(&M->arena, sizeof(struct ast_stmt *));
+				$$->orelse.stmts[0] = $5;
+			}
+		}
+	}
+	;
+
+/* elif becomes a nested if; a plain else is a PASS node carrying the block. */
+elif_chain:
+	%empty { $$ = NULL; }
+	| ELIF expr ':' block elif_chain {
+		$$ = mks(ctx, AST_S_IF, @$);
+		$$->value = checked(ctx, $2);
+		$$->body = to_block($4);
+		if ($5) {
+			if ($5->kind == AST_S_PASS && $5->body.n) {
+				$$->orelse = $5->body;
+			} else {
+				$$->orelse.n = 1;
+				$$->orelse.stmts = arena_alloc(&M->arena, sizeof(struct ast_stmt *));
+				$$->orelse.stmts[0] = $5;
+			}
+		}
+	}
+	| ELSE ':' block { $$ = mks(ctx, AST_S_PASS, @$); $$->body = to_block($3); }
+	;
+
+else_block:
+	%empty { $$ = NULL; }
+	| ELSE ':' block { $$ = $3; }
+	;
+
+while_stmt:
+	WHILE expr ':' block else_block {
+		$$ = mks(ctx, AST_S_WHILE, @$);
+		$$->value = checked(ctx, $2);
+		$$->body = to_block($4);
+		$$->orelse = to_block($5);
+	}
+	;
+
+for_stmt:
+	FOR target_list IN testlist ':' block else_block {
+		$$ = mks(ctx, AST_S_FOR, @$);
+		check_target(ctx, $2, true);
+		$$->ntargets = 1;
+		$$->targets = arena_alloc(&M->arena, sizeof(*$$->targets));
+		$$->targets[0] = $2;
+		$$->value = checked(ctx, $4);
+		$$->body = to_block($6);
+		$$->orelse = to_block($7);
+	}
+	;
+
+decorator:
+	NAME {
+		if (!strcmp($1, "iterator")) {
+			$$ = AST_DEC_ITERATOR;
+		} else {
+			diag_error(ctx->diag, L(@1), "unknown decorator '@%s'", $1);
+			diag_note(ctx->diag, L(@1), "the decorators are '@iterator', '@hard', '@soft' and '@correct'");
+			$$ = AST_DEC_NONE;
+		}
+	}
+	| HARD { $$ = AST_DEC_HARD; }
+	| SOFT { $$ = AST_DEC_SOFT; }
+	| CORRECT { $$ = AST_DEC_CORRECT; }
+	;
+
+def_stmt:
+	'@' decorator NEWLINE DEF NAME '(' params ')' ':' block {
+		$$ = mks(ctx, AST_S_DEF, @$);
+		$$->decorator = $2;
+		$$->decorator_loc = L(@2);
+		$$->name = $5;
+		$$->name_loc = L(@5);
+		$$->loc = L(@4);
+		if ($7) {
+			$$->nparams = $7->n;
+			$$->params = arena_alloc(&M->arena, sizeof(struct ast_param) * (size_t)($7->n ? $7->n : 1));
+			for (int i = 0; i < $7->n; i++)
+				$$->params[i] = *(struct ast_param *)$7->v[i];
+		}
+		$$->body = to_block($10);
+		bool y = false;
+		mark_yield_block(&$$->body, &y);
+		$$->has_yield = y;
+	}
+	| DEF NAME '(' params ')' ':' block {
+		$$ = mks(ctx, AST_S_DEF, @$);
+		$$->decorator = AST_DEC_NONE;
+		$$->name = $2;
+		$$->name_loc = L(@2);
+		if ($4) {
+			$$->nparams = $4->n;
+			$$->params = arena_alloc(&M->arena, sizeof(struct ast_param) * (size_t)($4->n ? $4->n : 1));
+			for (int i = 0; i < $4->n; i++)
+				$$->params[i] = *(struct ast_param *)$4->v[i];
+		}
+		$$->body = to_block($7);
+		bool y = false;
+		mark_yield_block(&$$->body, &y);
+		$$->has_yield = y;
+		diag_error(ctx->diag, L(@1), "'def %s' needs a decorator", $2);
+		diag_note(ctx->diag, L(@1), "write '@iterator' for an iterator, or '@hard', '@soft' or '@correct' for a constraint");
+	}
+	;
+
+params:
+	%empty { $$ = NULL; }
+	| param_list { $$ = $1; }
+	| param_list ',' { $$ = $1; }
+	;
+
+param_list:
+	NAME {
+		$$ = plist_new(M);
+		struct ast_param *p = arena_alloc(&M->arena, sizeof(*p));
+		p->name = $1; p->loc = L(@1);
+		plist_push(M, $$, p);
+	}
+	| param_list ',' NAME {
+		$$ = $1;
+		struct ast_param *p = arena_alloc(&M->arena, sizeof(*p));
+		p->name = $3; p->loc = L(@3);
+		plist_push(M, $$, p);
+	}
+	;
+
+/* A for loop's target: names or subscripts, never a comparison (the 'in'). */
+target_list:
+	primary { $$ = $1; }
+	| primary ',' { struct plist *l = plist_new(M); plist_push(M, l, $1); $$ = from_list(ctx, AST_TUPLE, l, @$); }
+	| target_items { $$ = from_list(ctx, AST_TUPLE, $1, @$); }
+	| target_items ',' { $$ = from_list(ctx, AST_TUPLE, $1, @$); }
+	;
+
+target_items:
+	primary ',' primary { $$ = plist_new(M); plist_push(M, $$, $1); plist_push(M, $$, $3); }
+	| target_items ',' primary { $$ = $1; plist_push(M, $$, $3); }
+	;
+
+/* Expressions, in Python's precedence order. */
+
+testlist:
+	expr { $$ = $1; }
+	| expr ',' { struct plist *l = plist_new(M); plist_push(M, l, $1); $$ = from_list(ctx, AST_TUPLE, l, @$); }
+	| tuple_items { $$ = from_list(ctx, AST_TUPLE, $1, @$); }
+	| tuple_items ',' { $$ = from_list(ctx, AST_TUPLE, $1, @$); }
+	;
+
+tuple_items:
+	expr ',' expr { $$ = plist_new(M); plist_push(M, $$, $1); plist_push(M, $$, $3); }
+	| tuple_items ',' expr { $$ = $1; plist_push(M, $$, $3); }
+	;
+
+expr:
+	or_test { $$ = $1; }
+	| or_test IF or_test ELSE expr {
+		$$ = mk(ctx, AST_COND, @$);
+		struct ast_expr *items[3] = { $3, $1, $5 };
+		ast_expr_set_items(M, $$, items, 3);
+	}
+	;
+
+or_test:
+	and_test
+	| or_test OR and_test { $$ = mkbool(ctx, AST_OR, $1, $3, @$); }
+	;
+
+and_test:
+	not_test
+	| and_test AND not_test { $$ = mkbool(ctx, AST_AND, $1, $3, @$); }
+	;
+
+not_test:
+	comparison
+	| NOT not_test { $$ = mk2(ctx, AST_UNARY, AST_OP_NOT, $2, NULL, @$); }
+	;
+
+comparison:
+	bitor
+	| comp_chain {
+		$$ = from_list(ctx, AST_COMPARE, &$1->exprs, @$);
+		$$->cmp = $1->ops;
+	}
+	;
+
+comp_chain:
+	bitor comp_op bitor {
+		$$ = arena_alloc(&M->arena, sizeof(*$$));
+		plist_push(M, &$$->exprs, $1);
+		plist_push(M, &$$->exprs, $3);
+		$$->capops = 4;
+		$$->ops = arena_alloc(&M->arena, sizeof(enum ast_op) * 4);
+		$$->ops[$$->nops++] = $2;
+	}
+	| comp_chain comp_op bitor {
+		$$ = $1;
+		plist_push(M, &$$->exprs, $3);
+		if ($$->nops == $$->capops) {
+			enum ast_op *ops = arena_alloc(&M->arena, sizeof(enum ast_op) * (size_t)$$->capops * 2);
+			memcpy(ops, $$->ops, sizeof(enum ast_op) * (size_t)$$->nops);
+			$$->ops = ops;
+			$$->capops *= 2;
+		}
+		$$->ops[$$->nops++] = $2;
+	}
+	;
+
+comp_op:
+	'<' { $$ = AST_OP_LT; }
+	| '>' { $$ = AST_OP_GT; }
+	| LE { $$ = AST_OP_LE; }
+	| GE { $$ = AST_OP_GE; }
+	| EQ { $$ = AST_OP_EQ; }
+	| NE { $$ = AST_OP_NE; }
+	| IN { $$ = AST_OP_IN; }
+	| NOT IN { $$ = AST_OP_NOT_IN; }
+	;
+
+bitor:
+	bitxor
+	| bitor '|' bitxor { $$ = mk2(ctx, AST_BINARY, AST_OP_BITOR, $1, $3, @$); }
+	;
+
+bitxor:
+	bitand
+	| bitxor '^' bitand { $$ = mk2(ctx, AST_BINARY, AST_OP_BITXOR, $1, $3, @$); }
+	;
+
+bitand:
+	shift
+	| bitand '&' shift { $$ = mk2(ctx, AST_BINARY, AST_OP_BITAND, $1, $3, @$); }
+	;
+
+shift:
+	arith
+	| shift LSHIFT arith { $$ = mk2(ctx, AST_BINARY, AST_OP_LSHIFT, $1, $3, @$); }
+	| shift RSHIFT arith { $$ = mk2(ctx, AST_BINARY, AST_OP_RSHIFT, $1, $3, @$); }
+	;
+
+arith:
+	term
+	| arith '+' term { $$ = mk2(ctx, AST_BINARY, AST_OP_ADD, $1, $3, @$); }
+	| arith '-' term { $$ = mk2(ctx, AST_BINARY, AST_OP_SUB, $1, $3, @$); }
+	;
+
+term:
+	factor
+	| term '*' factor { $$ = mk2(ctx, AST_BINARY, AST_OP_MUL, $1, $3, @$); }
+	| term '/' factor { $$ = mk2(ctx, AST_BINARY, AST_OP_DIV, $1, $3, @$); }
+	| term FLOORDIV factor { $$ = mk2(ctx, AST_BINARY, AST_OP_FLOORDIV, $1, $3, @$); }
+	| term '%' factor { $$ = mk2(ctx, AST_BINARY, AST_OP_MOD, $1, $3, @$); }
+	;
+
+factor:
+	power
+	| '-' factor { $$ = mk2(ctx, AST_UNARY, AST_OP_NEG, $2, NULL, @$); }
+	| '+' factor { $$ = mk2(ctx, AST_UNARY, AST_OP_POS, $2, NULL, @$); }
+	| '~' factor { $$ = mk2(ctx, AST_UNARY, AST_OP_INVERT, $2, NULL, @$); }
+	;
+
+/* ** binds tighter than a unary minus on its left, looser on its right. */
+power:
+	primary
+	| primary POW factor { $$ = mk2(ctx, AST_BINARY, AST_OP_POW, $1, $3, @$); }
+	;
+
+primary:
+	atom
+	| primary '(' args ')' {
+		$$ = mk(ctx, AST_CALL, @$);
+		int n = $3 ? $3->n : 0;
+		struct ast_expr **items = arena_alloc(&M->arena, sizeof(*items) * (size_t)(n + 1));
+		items[0] = $1;
+		for (int i = 0; i < n; i++)
+			items[i + 1] = $3->v[i];
+		$$->items = items;
+		$$->nitems = n + 1;
+	}
+	| primary '[' expr ']' { $$ = mk2(ctx, AST_INDEX, 0, $1, $3, @$); }
+	| primary '.' NAME { $$ = mk2(ctx, AST_ATTR, 0, $1, NULL, @$); $$->name = $3; }
+	;
+
+args:
+	%empty { $$ = NULL; }
+	| arglist { $$ = $1; }
+	| arglist ',' { $$ = $1; }
+	;
+
+arglist:
+	expr { $$ = plist_new(M); plist_push(M, $$, $1); }
+	| arglist ',' expr { $$ = $1; plist_push(M, $$, $3); }
+	;
+
+atom:
+	NAME { $$ = mk(ctx, AST_NAME, @$); $$->name = $1; }
+	| INT { $$ = mk(ctx, AST_INT, @$); $$->ival = $1; }
+	| FLOAT { $$ = mk(ctx, AST_FLOAT, @$); $$->fval = $1; }
+	| STRING { $$ = mk(ctx, AST_STR, @$); $$->sval = $1; }
+	| atom STRING {
+		/* Adjacent string literals concatenate, as in Python. */
+		if ($1->kind != AST_STR) {
+			diag_error(ctx->diag, L(@2), "unexpected string after an expression");
+			$$ = $1;
+		} else {
+			char *s = arena_printf(&M->arena, "%s%s", $1->sval, $2);
+			$$ = mk(ctx, AST_STR, @$);
+			$$->sval = ast_intern(M, s, strlen(s));
+		}
+	}
+	| TRUE { $$ = mk(ctx, AST_BOOL, @$); $$->ival = 1; }
+	| FALSE { $$ = mk(ctx, AST_BOOL, @$); $$->ival = 0; }
+	| NONE { $$ = mk(ctx, AST_NONE, @$); }
+	| '(' testlist ')' { $$ = $2; $$->loc = L(@$); }
+	| '[' ']' { $$ = mk(ctx, AST_LIST, @$); }
+	| '[' list_items ']' { $$ = from_list(ctx, AST_LIST, $2, @$); }
+	| '[' list_items ',' ']' { $$ = from_list(ctx, AST_LIST, $2, @$); }
+	;
+
+list_items:
+	expr { $$ = plist_new(M); plist_push(M, $$, $1); }
+	| list_items ',' expr { $$ = $1; plist_push(M, $$, $3); }
+	;
+
+%%
+
+static int yyreport_syntax_error(const yypcontext_t *pctx, yyscan_t scanner,
+				 struct parse_ctx *ctx)
+{
+	(void)scanner;
+	enum { MAX_EXPECTED = 6 };
+	yysymbol_kind_t expected[MAX_EXPECTED];
+	int n = yypcontext_expected_tokens(pctx, expected, MAX_EXPECTED);
+	yysymbol_kind_t got = yypcontext_token(pctx);
+	const YYLTYPE *loc = yypcontext_location(pctx);
+	char msg[512];
+	size_t len = 0;
+	if (got == YYSYMBOL_INDENT)
+		len = (size_t)snprintf(msg, sizeof(msg), "unexpected indent");
+	else if (got == YYSYMBOL_DEDENT)
+		len = (size_t)snprintf(msg, sizeof(msg), "unexpected unindent");
+	else
+		len = (size_t)snprintf(msg, sizeof(msg), "syntax error, unexpected %s",
+				       got == YYSYMBOL_YYEMPTY ? "end of file" : yysymbol_name(got));
+	if (n > 0 && len < sizeof(msg)) {
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, ", expected ");
+		for (int i = 0; i < n && len < sizeof(msg); i++)
+			len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s",
+						i == 0 ? "" : i == n - 1 ? " or " : ", ",
+						yysymbol_name(expected[i]));
+	}
+	struct srcloc l = { loc->first_line, loc->first_column, loc->last_line, loc->last_column };
+	diag_error(ctx->diag, l, "%s", msg);
+	return 0;
+}
+
+/* Defined in lexer.l. */
+int spc_yylex_init_extra(struct lex_state *st, yyscan_t *scanner);
+int spc_yylex_destroy(yyscan_t scanner);
+struct yy_buffer_state *spc_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
+
+int parse_source(struct ast_module *mod, struct diag *diag, const char *src, size_t len)
+{
+	struct lex_state st;
+	memset(&st, 0, sizeof(st));
+	st.mod = mod;
+	st.diag = diag;
+	st.src = src;
+	st.src_len = len;
+	st.line = 1;
+	st.col = 1;
+	st.nindents = 1;
+	int errors_before = diag->errors;
+	if (len > (size_t)INT32_MAX / 2) {
+		struct srcloc none = { 0, 0, 0, 0 };
+		diag_error(diag, none, "file too large");
+		return diag->errors - errors_before;
+	}
+	yyscan_t scanner;
+	if (spc_yylex_init_extra(&st, &scanner)) {
+		struct srcloc none = { 0, 0, 0, 0 };
+		diag_error(diag, none, "cannot start the scanner");
+		return 1;
+	}
+	spc_yy_scan_bytes(src, (int)len, scanner);
+	lex_start(scanner);
+	struct parse_ctx ctx = { mod, diag };
+	int rc = yyparse(scanner, &ctx);
+	if (rc == 2) {
+		struct srcloc none = { 0, 0, 0, 0 };
+		diag_error(diag, none, "out of memory while parsing (nesting too deep?)");
+	}
+	spc_yylex_destroy(scanner);
+	free(st.strbuf);
+	int errs = diag->errors - errors_before;
+	if (rc != 0 && errs == 0)
+		errs = 1;
+	return errs;
+}
+
+char *parse_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (err) {
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}

@@ -1,0 +1,1499 @@
+/*
+ * sema.c - name resolution, SSA, classification, types and ordering.
+ *
+ * The pass runs in stages, each over the whole module:
+ *   1. top-level statements in order: create definitions (SSA versions for
+ *      reassignments in `if` blocks) and resolve names seen so far;
+ *   2. forward references, then def bodies (locals, parameters);
+ *   3. dependencies, cycle check and a topological order;
+ *   4. classification and static types, in topological order;
+ *   5. loop order (level sets) and each definition's level;
+ *   6. warnings.
+ */
+#include "sema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const sema_builtins[] = {
+	"range", "min", "max", "abs", "int", "float", "bool", "len", "list", "sum", NULL,
+};
+
+struct name_slot {
+	const char *name;
+	struct sema_def *current; /* latest version defined so far */
+	struct sema_def *first;
+};
+
+struct sema_ctx {
+	struct ast_module *mod;
+	struct diag *diag;
+	struct sema_program *prog;
+	struct ptrvec defs;       /* creation order */
+	struct name_slot *names;  /* open addressing on interned pointers */
+	size_t names_cap, nnames;
+	struct ptrvec forward;    /* AST_NAME nodes awaiting final versions */
+	int errors_before;
+	/* While resolving a def body. */
+	struct sema_def *fn;
+	struct ptrvec fn_deps;
+	int loop_depth;
+};
+
+static bool is_builtin(const char *name)
+{
+	for (int i = 0; sema_builtins[i]; i++)
+		if (!strcmp(sema_builtins[i], name))
+			return true;
+	return false;
+}
+
+/* ---- the name table -------------------------------------------------- */
+
+static struct name_slot *slot_find(struct sema_ctx *c, const char *name, bool create)
+{
+	if (create && (c->nnames + 1) * 2 > c->names_cap) {
+		size_t cap = c->names_cap ? c->names_cap * 2 : 128;
+		struct name_slot *tab = xcalloc(cap, sizeof(*tab));
+		for (size_t i = 0; i < c->names_cap; i++) {
+			if (!c->names[i].name)
+				continue;
+			size_t j = ((uintptr_t)c->names[i].name >> 3) & (cap - 1);
+			while (tab[j].name)
+				j = (j + 1) & (cap - 1);
+			tab[j] = c->names[i];
+		}
+		free(c->names);
+		c->names = tab;
+		c->names_cap = cap;
+	}
+	if (!c->names_cap)
+		return NULL;
+	size_t j = ((uintptr_t)name >> 3) & (c->names_cap - 1);
+	while (c->names[j].name) {
+		if (c->names[j].name == name)
+			return &c->names[j];
+		j = (j + 1) & (c->names_cap - 1);
+	}
+	if (!create)
+		return NULL;
+	c->names[j].name = name;
+	c->nnames++;
+	return &c->names[j];
+}
+
+static struct sema_def *final_version(struct sema_ctx *c, const char *name)
+{
+	struct name_slot *s = slot_find(c, name, false);
+	return s ? s->current : NULL;
+}
+
+static struct sema_def *new_def(struct sema_ctx *c, const char *name, struct ast_stmt *st,
+				struct srcloc loc)
+{
+	struct sema_def *d = arena_alloc(&c->mod->arena, sizeof(*d));
+	d->name = name;
+	d->cname = name;
+	d->stmt = st;
+	d->loc = loc;
+	d->loop_pos = d->decl_pos = -1;
+	d->level = -1;
+	ptrvec_push(&c->defs, d);
+	return d;
+}
+
+/* Suggests the closest known name, as a note. */
+static void did_you_mean(struct sema_ctx *c, const char *name, struct srcloc at)
+{
+	const char *best = NULL;
+	struct srcloc best_loc = at;
+	int best_d = 1000;
+	int limit = (int)strlen(name) / 3 + 1;
+	for (size_t i = 0; i < c->defs.len; i++) {
+		struct sema_def *d = c->defs.items[i];
+		int dist = diag_edit_distance(name, d->name);
+		if (dist < best_d && dist <= limit) {
+			best = d->name;
+			best_d = dist;
+			best_loc = d->loc;
+		}
+	}
+	for (int i = 0; sema_builtins[i]; i++) {
+		int dist = diag_edit_distance(name, sema_builtins[i]);
+		if (dist < best_d && dist <= limit) {
+			best = sema_builtins[i];
+			best_d = dist;
+			best_loc = at;
+		}
+	}
+	if (best)
+		diag_note(c->diag, best_loc, "did you mean '%s'?", best);
+}
+
+static void unknown_name(struct sema_ctx *c, struct ast_expr *e)
+{
+	diag_error(c->diag, e->loc, "unknown name '%s'", e->name);
+	did_you_mean(c, e->name, e->loc);
+}
+
+/* ---- stage 1: top-level statements ------------------------------------ */
+
+/* Resolves names of a top-level expression against the versions so far. */
+static void resolve_top(struct sema_ctx *c, struct ast_expr *e, bool callee)
+{
+	if (!e)
+		return;
+	if (e->kind == AST_NAME) {
+		if (e->ref)
+			return; /* synthesized, already bound */
+		if (callee && is_builtin(e->name))
+			return;
+		struct name_slot *s = slot_find(c, e->name, false);
+		if (s && s->current)
+			e->ref = s->current;
+		else
+			ptrvec_push(&c->forward, e);
+		return;
+	}
+	if (e->kind == AST_ATTR) {
+		diag_error(c->diag, e->loc, "attribute '.%s' is only allowed inside a def", e->name);
+		return;
+	}
+	for (int i = 0; i < e->nitems; i++)
+		resolve_top(c, e->items[i], e->kind == AST_CALL && i == 0);
+}
+
+static bool check_fresh_name(struct sema_ctx *c, const char *name, struct srcloc loc)
+{
+	if (is_builtin(name)) {
+		diag_error(c->diag, loc, "'%s' is a builtin function and cannot be redefined", name);
+		return false;
+	}
+	struct name_slot *s = slot_find(c, name, false);
+	if (s && s->first) {
+		diag_error(c->diag, loc, "duplicate definition of '%s'", name);
+		diag_note(c->diag, s->first->loc, "'%s' was first defined here", name);
+		if (s->first->kind != SEMA_CONSTRAINT && s->first->form == SEMA_FORM_EXPR &&
+		    s->first->stmt && s->first->stmt->kind == AST_S_ASSIGN)
+			diag_note(c->diag, loc, "to change a value conditionally, reassign it inside a top-level 'if'");
+		return false;
+	}
+	return true;
+}
+
+static void bind_name(struct sema_ctx *c, struct sema_def *d)
+{
+	struct name_slot *s = slot_find(c, d->name, true);
+	if (!s->first)
+		s->first = d;
+	if (s->current) {
+		d->version = s->current->version + 1;
+		d->cname = arena_printf(&c->mod->arena, "%s__v%d", d->name, d->version);
+	}
+	s->current = d;
+}
+
+static struct ast_expr *synth(struct sema_ctx *c, enum ast_expr_kind k, struct srcloc loc,
+			      struct ast_expr *a, struct ast_expr *b, struct ast_expr *x)
+{
+	struct ast_expr *e = ast_expr_new(c->mod, k, loc);
+	struct ast_expr *items[3] = { a, b, x };
+	int n = x ? 3 : b ? 2 : a ? 1 : 0;
+	ast_expr_set_items(c->mod, e, items, n);
+	return e;
+}
+
+static struct ast_expr *ref_to(struct sema_ctx *c, struct sema_def *d, struct srcloc loc)
+{
+	struct ast_expr *e = ast_expr_new(c->mod, AST_NAME, loc);
+	e->name = d->name;
+	e->ref = d;
+	return e;
+}
+
+static void top_block(struct sema_ctx *c, struct ast_block *b, struct ast_expr *guard);
+
+static const char *stmt_word(enum ast_stmt_kind k)
+{
+	switch (k) {
+	case AST_S_WHILE: return "while";
+	case AST_S_FOR: return "for";
+	case AST_S_BREAK: return "break";
+	case AST_S_CONTINUE: return "continue";
+	case AST_S_RETURN: return "return";
+	case AST_S_YIELD: return "yield";
+	case AST_S_DEVICE: return "device";
+	case AST_S_SETTING: return "setting";
+	case AST_S_DEF: return "def";
+	case AST_S_CONSTRAINT: return "constraint";
+	default: return ast_stmt_kind_name(k);
+	}
+}
+
+/* An assignment inside a top-level `if`: a new SSA version of the name. */
+static void guarded_assign(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *guard)
+{
+	if (st->ntargets != 1 || st->targets[0]->kind != AST_NAME) {
+		diag_error(c->diag, st->loc, "only a single name can be assigned at top level");
+		return;
+	}
+	struct ast_expr *target = st->targets[0];
+	const char *name = target->name;
+	if (is_builtin(name)) {
+		diag_error(c->diag, target->loc, "'%s' is a builtin function and cannot be redefined", name);
+		return;
+	}
+	struct name_slot *s = slot_find(c, name, false);
+	struct sema_def *prev = s ? s->current : NULL;
+	if (prev && prev->kind != SEMA_CONST) {
+		/* Only plain assignments have versions; the kinds fixed at
+		 * creation (device, setting, constraint, def) do not. */
+		if (prev->stmt && (prev->stmt->kind != AST_S_ASSIGN && prev->stmt->kind != AST_S_AUGASSIGN)) {
+			diag_error(c->diag, target->loc, "cannot reassign '%s', a %s", name,
+				   stmt_word(prev->stmt->kind));
+			diag_note(c->diag, prev->loc, "'%s' is defined here", name);
+			return;
+		}
+	}
+	resolve_top(c, st->value, false);
+	struct ast_expr *rhs = st->value;
+	if (st->kind == AST_S_AUGASSIGN) {
+		if (!prev) {
+			diag_error(c->diag, target->loc, "'%s' is updated before it is defined", name);
+			return;
+		}
+		rhs = synth(c, AST_BINARY, st->loc, ref_to(c, prev, target->loc), rhs, NULL);
+		rhs->op = st->op;
+	}
+	struct ast_expr *old = prev ? ref_to(c, prev, target->loc) : ast_expr_new(c->mod, AST_UNDEF, target->loc);
+	struct sema_def *d = new_def(c, name, st, target->loc);
+	d->form = SEMA_FORM_EXPR;
+	d->kind = SEMA_CONST; /* provisional; classified later */
+	d->expr = synth(c, AST_COND, st->loc, guard, rhs, old);
+	d->partial = !prev || prev->partial;
+	bind_name(c, d);
+}
+
+static void top_stmt(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *guard)
+{
+	struct sema_def *d;
+	switch (st->kind) {
+	case AST_S_DEVICE:
+	case AST_S_SETTING:
+	case AST_S_CONSTRAINT:
+		if (guard) {
+			diag_error(c->diag, st->loc, "a %s cannot be defined inside 'if'; only assignments can",
+				   stmt_word(st->kind));
+			return;
+		}
+		resolve_top(c, st->value, false);
+		if (!check_fresh_name(c, st->name, st->name_loc))
+			return;
+		d = new_def(c, st->name, st, st->name_loc);
+		d->kind = st->kind == AST_S_DEVICE ? SEMA_DEVICE :
+			  st->kind == AST_S_SETTING ? SEMA_SETTING : SEMA_CONSTRAINT;
+		d->form = SEMA_FORM_EXPR;
+		d->expr = st->value;
+		d->cclass = st->cclass;
+		d->require = st->require;
+		bind_name(c, d);
+		return;
+	case AST_S_DEF:
+		if (guard) {
+			diag_error(c->diag, st->loc, "a def cannot appear inside 'if'");
+			return;
+		}
+		if (!check_fresh_name(c, st->name, st->name_loc))
+			return;
+		d = new_def(c, st->name, st, st->name_loc);
+		switch (st->decorator) {
+		case AST_DEC_ITERATOR:
+			d->kind = SEMA_ITER;
+			d->form = st->has_yield ? SEMA_FORM_CLOSURE : SEMA_FORM_DEF;
+			break;
+		case AST_DEC_HARD:
+		case AST_DEC_SOFT:
+		case AST_DEC_CORRECT:
+			d->kind = SEMA_CONSTRAINT;
+			d->form = SEMA_FORM_DEF;
+			d->cclass = st->decorator == AST_DEC_HARD ? AST_HARD :
+				    st->decorator == AST_DEC_SOFT ? AST_SOFT : AST_CORRECT;
+			break;
+		case AST_DEC_NONE:
+			/* Already reported by the parser; treat as a constraint. */
+			d->kind = SEMA_CONSTRAINT;
+			d->form = SEMA_FORM_DEF;
+			break;
+		}
+		bind_name(c, d);
+		return;
+	case AST_S_ASSIGN:
+	case AST_S_AUGASSIGN:
+		if (guard) {
+			guarded_assign(c, st, guard);
+			return;
+		}
+		if (st->kind == AST_S_AUGASSIGN) {
+			diag_error(c->diag, st->loc, "augmented assignment redefines '%s' at top level",
+				   st->name ? st->name : "?");
+			diag_note(c->diag, st->loc, "to change a value conditionally, reassign it inside a top-level 'if'");
+			return;
+		}
+		if (st->ntargets != 1 || st->targets[0]->kind != AST_NAME) {
+			diag_error(c->diag, st->loc, "only a single name can be assigned at top level");
+			return;
+		}
+		resolve_top(c, st->value, false);
+		if (!check_fresh_name(c, st->name, st->name_loc))
+			return;
+		d = new_def(c, st->name, st, st->name_loc);
+		d->kind = SEMA_CONST; /* provisional */
+		d->form = SEMA_FORM_EXPR;
+		d->expr = st->value;
+		bind_name(c, d);
+		return;
+	case AST_S_IF: {
+		resolve_top(c, st->value, false);
+		struct ast_expr *cond = st->value;
+		struct ast_expr *then_guard = guard ? synth(c, AST_AND, st->value->loc, guard, cond, NULL) : cond;
+		top_block(c, &st->body, then_guard);
+		if (st->orelse.n) {
+			struct ast_expr *neg = synth(c, AST_UNARY, st->value->loc, cond, NULL, NULL);
+			neg->op = AST_OP_NOT;
+			struct ast_expr *else_guard = guard ? synth(c, AST_AND, st->value->loc, guard, neg, NULL) : neg;
+			top_block(c, &st->orelse, else_guard);
+		}
+		return;
+	}
+	case AST_S_EXPR:
+		if (st->value->kind == AST_STR)
+			return; /* a docstring-like comment */
+		diag_error(c->diag, st->loc, "an expression statement has no effect at top level");
+		return;
+	case AST_S_PASS:
+		return;
+	case AST_S_YIELD:
+		diag_error(c->diag, st->loc, "'yield' outside @iterator");
+		return;
+	case AST_S_RETURN:
+		diag_error(c->diag, st->loc, "'return' outside a def");
+		return;
+	case AST_S_BREAK:
+	case AST_S_CONTINUE:
+		diag_error(c->diag, st->loc, "'%s' outside a loop", stmt_word(st->kind));
+		return;
+	case AST_S_WHILE:
+	case AST_S_FOR:
+		diag_error(c->diag, st->loc, "a '%s' loop is only allowed inside a def", stmt_word(st->kind));
+		return;
+	}
+}
+
+static void top_block(struct sema_ctx *c, struct ast_block *b, struct ast_expr *guard)
+{
+	for (int i = 0; i < b->n; i++)
+		top_stmt(c, b->stmts[i], guard);
+}
+
+/* ---- stage 2: forward references and def bodies ------------------------- */
+
+static void add_dep(struct ptrvec *deps, struct sema_def *d)
+{
+	for (size_t i = 0; i < deps->len; i++)
+		if (deps->items[i] == d)
+			return;
+	ptrvec_push(deps, d);
+}
+
+static int local_index(struct sema_def *fn, const char *name)
+{
+	for (int i = 0; i < fn->nlocals; i++)
+		if (fn->local_names[i] == name)
+			return i;
+	return -1;
+}
+
+static void add_local(struct sema_ctx *c, struct sema_def *fn, const char *name, int *cap)
+{
+	if (local_index(fn, name) >= 0)
+		return;
+	if (fn->nlocals == *cap) {
+		int ncap = *cap ? *cap * 2 : 8;
+		const char **v = arena_alloc(&c->mod->arena, sizeof(*v) * (size_t)ncap);
+		if (fn->nlocals)
+			memcpy(v, fn->local_names, sizeof(*v) * (size_t)fn->nlocals);
+		fn->local_names = v;
+		*cap = ncap;
+	}
+	fn->local_names[fn->nlocals++] = name;
+}
+
+static void collect_targets(struct sema_ctx *c, struct sema_def *fn, struct ast_expr *t, int *cap)
+{
+	if (t->kind == AST_NAME)
+		add_local(c, fn, t->name, cap);
+	else if (t->kind == AST_TUPLE)
+		for (int i = 0; i < t->nitems; i++)
+			collect_targets(c, fn, t->items[i], cap);
+}
+
+static void collect_locals(struct sema_ctx *c, struct sema_def *fn, struct ast_block *b, int *cap)
+{
+	for (int i = 0; i < b->n; i++) {
+		struct ast_stmt *st = b->stmts[i];
+		if (st->kind == AST_S_ASSIGN || st->kind == AST_S_AUGASSIGN || st->kind == AST_S_FOR)
+			for (int t = 0; t < st->ntargets; t++)
+				collect_targets(c, fn, st->targets[t], cap);
+		collect_locals(c, fn, &st->body, cap);
+		collect_locals(c, fn, &st->orelse, cap);
+	}
+}
+
+static void resolve_body_expr(struct sema_ctx *c, struct ast_expr *e, bool callee)
+{
+	if (!e)
+		return;
+	if (e->kind == AST_NAME) {
+		int li = local_index(c->fn, e->name);
+		if (li >= 0) {
+			e->local = li;
+			if (li < c->fn->nparams && c->fn->param_defs[li])
+				add_dep(&c->fn_deps, c->fn->param_defs[li]);
+			return;
+		}
+		if (callee && is_builtin(e->name))
+			return;
+		struct sema_def *d = final_version(c, e->name);
+		if (!d) {
+			unknown_name(c, e);
+			return;
+		}
+		e->ref = d;
+		add_dep(&c->fn_deps, d);
+		return;
+	}
+	if (e->kind == AST_ATTR) {
+		if (!callee || strcmp(e->name, "append")) {
+			diag_error(c->diag, e->loc, "unknown method '.%s'; lists have '.append'", e->name);
+			return;
+		}
+		resolve_body_expr(c, e->items[0], false);
+		return;
+	}
+	for (int i = 0; i < e->nitems; i++)
+		resolve_body_expr(c, e->items[i], e->kind == AST_CALL && i == 0);
+}
+
+static void resolve_body(struct sema_ctx *c, struct ast_block *b)
+{
+	struct sema_def *fn = c->fn;
+	for (int i = 0; i < b->n; i++) {
+		struct ast_stmt *st = b->stmts[i];
+		switch (st->kind) {
+		case AST_S_DEVICE:
+		case AST_S_SETTING:
+		case AST_S_CONSTRAINT:
+		case AST_S_DEF:
+			diag_error(c->diag, st->loc, "a %s is only allowed at top level", stmt_word(st->kind));
+			continue;
+		case AST_S_YIELD:
+			if (fn->form != SEMA_FORM_CLOSURE)
+				diag_error(c->diag, st->loc, "'yield' outside @iterator");
+			break;
+		case AST_S_BREAK:
+		case AST_S_CONTINUE:
+			if (!c->loop_depth)
+				diag_error(c->diag, st->loc, "'%s' outside a loop", stmt_word(st->kind));
+			break;
+		case AST_S_RETURN:
+			if (st->value && fn->form == SEMA_FORM_CLOSURE)
+				diag_error(c->diag, st->value->loc,
+					   "'return' with a value in an iterator that yields");
+			break;
+		default:
+			break;
+		}
+		for (int t = 0; t < st->ntargets; t++)
+			resolve_body_expr(c, st->targets[t], false);
+		resolve_body_expr(c, st->value, false);
+		bool loop = st->kind == AST_S_WHILE || st->kind == AST_S_FOR;
+		c->loop_depth += loop;
+		resolve_body(c, &st->body);
+		c->loop_depth -= loop;
+		resolve_body(c, &st->orelse);
+	}
+}
+
+static void resolve_def(struct sema_ctx *c, struct sema_def *fn)
+{
+	struct ast_stmt *st = fn->stmt;
+	int cap = 0;
+	fn->nparams = st->nparams;
+	fn->param_defs = arena_alloc(&c->mod->arena, sizeof(*fn->param_defs) * (size_t)(st->nparams + 1));
+	for (int i = 0; i < st->nparams; i++) {
+		const char *p = st->params[i].name;
+		if (local_index(fn, p) >= 0) {
+			diag_error(c->diag, st->params[i].loc, "duplicate parameter '%s'", p);
+			fn->nparams = i;
+			break;
+		}
+		add_local(c, fn, p, &cap);
+		struct sema_def *d = final_version(c, p);
+		if (!d) {
+			diag_error(c->diag, st->params[i].loc, "parameter '%s' names no definition", p);
+			did_you_mean(c, p, st->params[i].loc);
+		} else if (d == fn) {
+			diag_error(c->diag, st->params[i].loc, "'%s' cannot depend on itself", p);
+			d = NULL;
+		}
+		fn->param_defs[i] = d;
+	}
+	collect_locals(c, fn, &st->body, &cap);
+	c->fn = fn;
+	c->fn_deps.len = 0;
+	c->loop_depth = 0;
+	resolve_body(c, &st->body);
+	c->fn = NULL;
+	/* Warnings about the declared list against the true dependencies. */
+	for (int i = 0; i < fn->nparams; i++) {
+		bool used = false;
+		for (size_t k = 0; k < c->fn_deps.len && fn->param_defs[i]; k++)
+			used |= c->fn_deps.items[k] == fn->param_defs[i];
+		if (fn->param_defs[i] && !used)
+			diag_warning(c->diag, st->params[i].loc, "unused-parameter",
+				     "parameter '%s' of '%s' is declared but not used",
+				     st->params[i].name, fn->name);
+	}
+	fn->ndeps = (int)c->fn_deps.len;
+	fn->deps = arena_memdup(&c->mod->arena, c->fn_deps.items,
+				sizeof(*fn->deps) * (c->fn_deps.len ? c->fn_deps.len : 1));
+}
+
+static void collect_refs(struct ast_expr *e, struct ptrvec *deps)
+{
+	if (!e)
+		return;
+	if (e->kind == AST_NAME && e->ref)
+		add_dep(deps, e->ref);
+	for (int i = 0; i < e->nitems; i++)
+		collect_refs(e->items[i], deps);
+}
+
+/* ---- stage 3: cycles and topological order ------------------------------ */
+
+enum { WHITE, GREY, BLACK };
+
+static void report_cycle(struct sema_ctx *c, struct sema_def **stack, int n, struct sema_def *back)
+{
+	int start = 0;
+	while (start < n && stack[start] != back)
+		start++;
+	char buf[1024];
+	size_t len = 0;
+	for (int i = start; i < n && len < sizeof(buf) - 64; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "'%s' -> ", stack[i]->name);
+	snprintf(buf + len, sizeof(buf) - len, "'%s'", back->name);
+	diag_error(c->diag, back->loc, "dependency cycle: %s", buf);
+	for (int i = start + 1; i < n; i++)
+		diag_note(c->diag, stack[i]->loc, "'%s' is defined here", stack[i]->name);
+}
+
+/* Iterative depth-first search, so a long chain cannot overflow the stack. */
+static void topo_visit(struct sema_ctx *c, struct sema_def *root, unsigned char *color,
+		       struct sema_def **stack, int *next_dep, struct ptrvec *order)
+{
+	int depth = 0;
+	stack[depth] = root;
+	next_dep[depth] = 0;
+	color[root->id] = GREY;
+	depth++;
+	while (depth > 0) {
+		struct sema_def *d = stack[depth - 1];
+		int k = next_dep[depth - 1]++;
+		if (k >= d->ndeps) {
+			color[d->id] = BLACK;
+			ptrvec_push(order, d);
+			depth--;
+			continue;
+		}
+		struct sema_def *p = d->deps[k];
+		if (color[p->id] == GREY) {
+			report_cycle(c, stack, depth, p);
+		} else if (color[p->id] == WHITE) {
+			color[p->id] = GREY;
+			stack[depth] = p;
+			next_dep[depth] = 0;
+			depth++;
+		}
+	}
+}
+
+/* ---- stage 4: types and classification ---------------------------------- */
+
+static const char *type_word(enum sema_type t)
+{
+	return sema_type_name(t);
+}
+
+static bool numeric(enum sema_type t)
+{
+	return t == TY_INT || t == TY_FLOAT || t == TY_BOOL;
+}
+
+static bool iterable(enum sema_type t)
+{
+	return t == TY_LIST || t == TY_TABLE;
+}
+
+static enum sema_type join(enum sema_type a, enum sema_type b)
+{
+	if (a == b)
+		return a;
+	if ((a == TY_INT && b == TY_BOOL) || (a == TY_BOOL && b == TY_INT))
+		return TY_INT;
+	if (numeric(a) && numeric(b))
+		return TY_FLOAT;
+	return TY_UNKNOWN;
+}
+
+static enum sema_type infer(struct sema_ctx *c, struct ast_expr *e);
+
+static void type_error_binop(struct sema_ctx *c, struct ast_expr *e, enum sema_type a, enum sema_type b)
+{
+	diag_error(c->diag, e->loc, "unsupported operand types for '%s': '%s' and '%s'",
+		   ast_op_text(e->op), type_word(a), type_word(b));
+}
+
+static enum sema_type infer_call(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct ast_expr *fn = e->items[0];
+	int nargs = e->nitems - 1;
+	enum sema_type args[8] = { 0 };
+	for (int i = 0; i < nargs; i++) {
+		enum sema_type t = infer(c, e->items[i + 1]);
+		if (i < 8)
+			args[i] = t;
+	}
+	if (fn->kind == AST_ATTR) {
+		infer(c, fn->items[0]);
+		if (nargs != 1)
+			diag_error(c->diag, e->loc, "'.append' takes 1 argument (%d given)", nargs);
+		return TY_NONE;
+	}
+	if (fn->kind != AST_NAME) {
+		diag_error(c->diag, fn->loc, "only builtin functions can be called");
+		return TY_UNKNOWN;
+	}
+	if (fn->ref || fn->local >= 0) {
+		diag_error(c->diag, fn->loc, "'%s' is not a function", fn->name);
+		return TY_UNKNOWN;
+	}
+	const char *n = fn->name;
+	int lo = 1, hi = 1;
+	enum sema_type result = TY_UNKNOWN;
+	if (!strcmp(n, "range")) {
+		lo = 1, hi = 3, result = TY_LIST;
+		for (int i = 0; i < nargs && i < 8; i++)
+			if (args[i] != TY_UNKNOWN && args[i] != TY_INT && args[i] != TY_BOOL)
+				diag_error(c->diag, e->items[i + 1]->loc,
+					   "range() arguments must be integers, not '%s'", type_word(args[i]));
+	} else if (!strcmp(n, "min") || !strcmp(n, "max")) {
+		lo = 1, hi = 1000000;
+		if (nargs == 1) {
+			if (args[0] != TY_UNKNOWN && !iterable(args[0]))
+				diag_error(c->diag, e->items[1]->loc, "'%s' object is not iterable", type_word(args[0]));
+			result = TY_UNKNOWN;
+		} else {
+			result = nargs ? args[0] : TY_UNKNOWN;
+			for (int i = 1; i < nargs && i < 8; i++)
+				result = join(result, args[i]);
+		}
+	} else if (!strcmp(n, "abs")) {
+		result = nargs ? args[0] : TY_UNKNOWN;
+		if (nargs && (args[0] == TY_STR || iterable(args[0])))
+			diag_error(c->diag, e->items[1]->loc, "bad operand type for abs(): '%s'", type_word(args[0]));
+		if (result == TY_BOOL)
+			result = TY_INT;
+	} else if (!strcmp(n, "int") || !strcmp(n, "float") || !strcmp(n, "bool")) {
+		lo = 0;
+		result = n[0] == 'i' ? TY_INT : n[0] == 'f' ? TY_FLOAT : TY_BOOL;
+		if (nargs && n[0] != 'b' && iterable(args[0]))
+			diag_error(c->diag, e->items[1]->loc, "%s() argument must be a number or a string, not '%s'",
+				   n, type_word(args[0]));
+	} else if (!strcmp(n, "len")) {
+		result = TY_INT;
+		if (nargs && numeric(args[0]))
+			diag_error(c->diag, e->items[1]->loc, "object of type '%s' has no len()", type_word(args[0]));
+	} else if (!strcmp(n, "list")) {
+		lo = 0, result = TY_LIST;
+		if (nargs && numeric(args[0]))
+			diag_error(c->diag, e->items[1]->loc, "'%s' object is not iterable", type_word(args[0]));
+	} else if (!strcmp(n, "sum")) {
+		result = TY_UNKNOWN;
+		if (nargs && numeric(args[0]))
+			diag_error(c->diag, e->items[1]->loc, "'%s' object is not iterable", type_word(args[0]));
+	} else {
+		diag_error(c->diag, fn->loc, "unknown function '%s'", n);
+		did_you_mean(c, n, fn->loc);
+		return TY_UNKNOWN;
+	}
+	if (nargs < lo || nargs > hi) {
+		if (lo == hi)
+			diag_error(c->diag, e->loc, "%s() takes %d argument%s (%d given)", n, lo,
+				   lo == 1 ? "" : "s", nargs);
+		else if (hi > 3)
+			diag_error(c->diag, e->loc, "%s() takes at least %d argument (%d given)", n, lo, nargs);
+		else
+			diag_error(c->diag, e->loc, "%s() takes %d to %d arguments (%d given)", n, lo, hi, nargs);
+	}
+	return result;
+}
+
+static enum sema_type infer(struct sema_ctx *c, struct ast_expr *e)
+{
+	if (!e)
+		return TY_UNKNOWN;
+	switch (e->kind) {
+	case AST_INT: return TY_INT;
+	case AST_FLOAT: return TY_FLOAT;
+	case AST_STR: return TY_STR;
+	case AST_BOOL: return TY_BOOL;
+	case AST_NONE: return TY_NONE;
+	case AST_UNDEF: return TY_UNKNOWN;
+	case AST_NAME:
+		if (!e->ref)
+			return TY_UNKNOWN;
+		return e->ref->type;
+	case AST_TUPLE:
+	case AST_LIST: {
+		bool any_list = false, all_list = e->nitems > 0;
+		enum sema_type elem = TY_UNKNOWN;
+		for (int i = 0; i < e->nitems; i++) {
+			enum sema_type t = infer(c, e->items[i]);
+			if (iterable(t))
+				any_list = true;
+			else
+				all_list = false;
+			elem = i == 0 ? t : join(elem, t);
+		}
+		(void)all_list;
+		return any_list ? TY_TABLE : TY_LIST;
+	}
+	case AST_UNARY: {
+		enum sema_type t = infer(c, e->items[0]);
+		if (e->op == AST_OP_NOT)
+			return TY_BOOL;
+		if (t == TY_STR || iterable(t) || t == TY_NONE) {
+			diag_error(c->diag, e->loc, "bad operand type for unary '%s': '%s'",
+				   ast_op_text(e->op), type_word(t));
+			return TY_UNKNOWN;
+		}
+		if (e->op == AST_OP_INVERT && t == TY_FLOAT) {
+			diag_error(c->diag, e->loc, "bad operand type for unary '~': 'float'");
+			return TY_UNKNOWN;
+		}
+		return t == TY_BOOL ? TY_INT : t;
+	}
+	case AST_BINARY: {
+		enum sema_type a = infer(c, e->items[0]), b = infer(c, e->items[1]);
+		if (a == TY_UNKNOWN || b == TY_UNKNOWN) {
+			if (a == TY_STR || b == TY_STR || a == TY_NONE || b == TY_NONE) {
+				type_error_binop(c, e, a, b);
+			}
+			if ((iterable(a) || iterable(b)) &&
+			    (e->op == AST_OP_ADD || e->op == AST_OP_BITOR || e->op == AST_OP_BITAND ||
+			     e->op == AST_OP_SUB || e->op == AST_OP_MUL))
+				return TY_LIST;
+			return TY_UNKNOWN;
+		}
+		if (a == TY_STR || b == TY_STR || a == TY_NONE || b == TY_NONE) {
+			type_error_binop(c, e, a, b);
+			return TY_UNKNOWN;
+		}
+		if (iterable(a) || iterable(b)) {
+			switch (e->op) {
+			case AST_OP_ADD:
+				if (iterable(a) && iterable(b))
+					return (a == TY_TABLE || b == TY_TABLE) ? TY_TABLE : TY_LIST;
+				break;
+			case AST_OP_MUL:
+				if (iterable(a) && (b == TY_INT || b == TY_BOOL))
+					return a;
+				if (iterable(b) && (a == TY_INT || a == TY_BOOL))
+					return b;
+				break;
+			case AST_OP_BITOR:
+			case AST_OP_BITAND:
+			case AST_OP_SUB:
+				if (iterable(a) && iterable(b))
+					return TY_LIST;
+				break;
+			default:
+				break;
+			}
+			type_error_binop(c, e, a, b);
+			return TY_UNKNOWN;
+		}
+		switch (e->op) {
+		case AST_OP_DIV:
+			return TY_FLOAT;
+		case AST_OP_POW:
+			if (a == TY_FLOAT || b == TY_FLOAT)
+				return TY_FLOAT;
+			return e->items[1]->kind == AST_INT ? TY_INT : TY_UNKNOWN;
+		case AST_OP_BITOR: case AST_OP_BITAND: case AST_OP_BITXOR:
+		case AST_OP_LSHIFT: case AST_OP_RSHIFT:
+			if (a == TY_FLOAT || b == TY_FLOAT) {
+				type_error_binop(c, e, a, b);
+				return TY_UNKNOWN;
+			}
+			return (a == TY_BOOL && b == TY_BOOL && e->op != AST_OP_LSHIFT &&
+				e->op != AST_OP_RSHIFT) ? TY_BOOL : TY_INT;
+		default:
+			return (a == TY_FLOAT || b == TY_FLOAT) ? TY_FLOAT : TY_INT;
+		}
+	}
+	case AST_AND:
+	case AST_OR: {
+		enum sema_type t = infer(c, e->items[0]);
+		for (int i = 1; i < e->nitems; i++) {
+			enum sema_type u = infer(c, e->items[i]);
+			t = t == u ? t : TY_UNKNOWN;
+		}
+		return t;
+	}
+	case AST_COMPARE: {
+		enum sema_type prev = infer(c, e->items[0]);
+		for (int i = 1; i < e->nitems; i++) {
+			enum sema_type t = infer(c, e->items[i]);
+			enum ast_op op = e->cmp[i - 1];
+			if (op == AST_OP_IN || op == AST_OP_NOT_IN) {
+				if (numeric(t) || t == TY_STR || t == TY_NONE)
+					diag_error(c->diag, e->items[i]->loc,
+						   "argument of '%s' is not iterable ('%s')", ast_op_text(op), type_word(t));
+			} else if (op != AST_OP_EQ && op != AST_OP_NE && prev != TY_UNKNOWN && t != TY_UNKNOWN &&
+				   !(numeric(prev) && numeric(t)) && !(prev == TY_STR && t == TY_STR)) {
+				diag_error(c->diag, e->loc, "'%s' not supported between '%s' and '%s'",
+					   ast_op_text(op), type_word(prev), type_word(t));
+			}
+			prev = t;
+		}
+		return TY_BOOL;
+	}
+	case AST_COND: {
+		infer(c, e->items[0]);
+		enum sema_type a = infer(c, e->items[1]), b = infer(c, e->items[2]);
+		if (e->items[2]->kind == AST_UNDEF)
+			return a;
+		if (iterable(a) != iterable(b) && a != TY_UNKNOWN && b != TY_UNKNOWN) {
+			diag_error(c->diag, e->loc, "conditional mixes an iterable ('%s') and a scalar ('%s')",
+				   type_word(iterable(a) ? a : b), type_word(iterable(a) ? b : a));
+			return TY_UNKNOWN;
+		}
+		if (iterable(a) && iterable(b))
+			return (a == TY_TABLE && b == TY_TABLE) ? TY_TABLE : TY_LIST;
+		return join(a, b);
+	}
+	case AST_CALL:
+		return infer_call(c, e);
+	case AST_ATTR:
+		infer(c, e->items[0]);
+		return TY_UNKNOWN;
+	case AST_INDEX: {
+		enum sema_type a = infer(c, e->items[0]), i = infer(c, e->items[1]);
+		if (numeric(a) || a == TY_NONE)
+			diag_error(c->diag, e->items[0]->loc, "'%s' object is not subscriptable", type_word(a));
+		if (i == TY_FLOAT || i == TY_STR || iterable(i))
+			diag_error(c->diag, e->items[1]->loc, "indices must be integers, not '%s'", type_word(i));
+		return TY_UNKNOWN;
+	}
+	}
+	return TY_UNKNOWN;
+}
+
+static void infer_body(struct sema_ctx *c, struct ast_block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		struct ast_stmt *st = b->stmts[i];
+		for (int t = 0; t < st->ntargets; t++)
+			if (st->targets[t]->kind == AST_INDEX)
+				infer(c, st->targets[t]);
+		infer(c, st->value);
+		infer_body(c, &st->body);
+		infer_body(c, &st->orelse);
+	}
+}
+
+static bool depends_on_iter(struct sema_def *d)
+{
+	for (int i = 0; i < d->ndeps; i++) {
+		struct sema_def *p = d->deps[i];
+		if (p->kind == SEMA_ITER || p->kind == SEMA_DERIVED)
+			return true;
+	}
+	return false;
+}
+
+static void classify(struct sema_ctx *c, struct sema_def *d)
+{
+	if (d->form != SEMA_FORM_EXPR) {
+		infer_body(c, &d->stmt->body);
+		d->type = TY_UNKNOWN;
+		return;
+	}
+	enum sema_type t = infer(c, d->expr);
+	switch (d->kind) {
+	case SEMA_DEVICE:
+	case SEMA_SETTING:
+		if (depends_on_iter(d))
+			diag_error(c->diag, d->loc, "the default of '%s' depends on an iterator", d->name);
+		if (iterable(t))
+			diag_error(c->diag, d->expr->loc, "'%s' must be a scalar, not '%s'", d->name, type_word(t));
+		d->type = t;
+		return;
+	case SEMA_CONSTRAINT:
+		d->type = TY_BOOL;
+		if (iterable(t) || t == TY_STR)
+			diag_warning(c->diag, d->expr->loc, "constraint-type",
+				     "constraint '%s' tests a '%s', which is true unless empty",
+				     d->name, type_word(t));
+		return;
+	default:
+		break;
+	}
+	/* A plain assignment: iterator, table, derived or constant. */
+	if (d->version > 0 && d->expr->kind == AST_COND) {
+		enum sema_type rhs = infer(c, d->expr->items[1]);
+		struct ast_expr *old = d->expr->items[2];
+		if (iterable(rhs) || (old->kind == AST_NAME && old->ref && old->ref->kind == SEMA_ITER)) {
+			diag_error(c->diag, d->loc, "cannot reassign iterator '%s' inside 'if'", d->name);
+			diag_note(c->diag, d->loc,
+				  "use a conditional expression ('a if c else b') or an @iterator def");
+			d->kind = SEMA_DERIVED;
+			d->type = TY_UNKNOWN;
+			return;
+		}
+	}
+	if (t == TY_TABLE) {
+		d->kind = SEMA_TABLE;
+		if (depends_on_iter(d))
+			diag_error(c->diag, d->loc, "table '%s' must not depend on iterators", d->name);
+	} else if (t == TY_LIST) {
+		d->kind = SEMA_ITER;
+		d->type = TY_UNKNOWN;
+		/* The element type, where it is plain. */
+		struct ast_expr *x = d->expr;
+		if (x->kind == AST_CALL && x->items[0]->kind == AST_NAME && !strcmp(x->items[0]->name, "range"))
+			d->type = TY_INT;
+		return;
+	} else {
+		d->kind = depends_on_iter(d) ? SEMA_DERIVED : SEMA_CONST;
+	}
+	d->type = t;
+}
+
+/* ---- stage 6: warnings -------------------------------------------------- */
+
+/* Folds a literal-only integer expression; false if it cannot. */
+static bool fold(struct ast_expr *e, int64_t *out, int depth)
+{
+	if (!e || depth > 50)
+		return false;
+	int64_t a, b;
+	switch (e->kind) {
+	case AST_INT:
+	case AST_BOOL:
+		*out = e->ival;
+		return true;
+	case AST_NAME:
+		if (!e->ref || e->ref->kind != SEMA_CONST || e->ref->form != SEMA_FORM_EXPR)
+			return false;
+		return fold(e->ref->expr, out, depth + 1);
+	case AST_UNARY:
+		if (!fold(e->items[0], &a, depth + 1))
+			return false;
+		if (e->op == AST_OP_NOT)
+			*out = !a;
+		else if (e->op == AST_OP_NEG && a != INT64_MIN)
+			*out = -a;
+		else if (e->op == AST_OP_POS)
+			*out = a;
+		else
+			return false;
+		return true;
+	case AST_BINARY:
+		if (!fold(e->items[0], &a, depth + 1) || !fold(e->items[1], &b, depth + 1))
+			return false;
+		switch (e->op) {
+		case AST_OP_ADD: return !__builtin_add_overflow(a, b, out);
+		case AST_OP_SUB: return !__builtin_sub_overflow(a, b, out);
+		case AST_OP_MUL: return !__builtin_mul_overflow(a, b, out);
+		default: return false;
+		}
+	case AST_AND:
+	case AST_OR:
+		for (int i = 0; i < e->nitems; i++) {
+			if (!fold(e->items[i], &a, depth + 1))
+				return false;
+			*out = a;
+			if ((e->kind == AST_AND) != (a != 0))
+				return true;
+		}
+		return true;
+	case AST_COMPARE:
+		if (!fold(e->items[0], &a, depth + 1))
+			return false;
+		for (int i = 1; i < e->nitems; i++) {
+			if (!fold(e->items[i], &b, depth + 1))
+				return false;
+			bool ok;
+			switch (e->cmp[i - 1]) {
+			case AST_OP_LT: ok = a < b; break;
+			case AST_OP_LE: ok = a <= b; break;
+			case AST_OP_GT: ok = a > b; break;
+			case AST_OP_GE: ok = a >= b; break;
+			case AST_OP_EQ: ok = a == b; break;
+			case AST_OP_NE: ok = a != b; break;
+			default: return false;
+			}
+			if (!ok) {
+				*out = 0;
+				return true;
+			}
+			a = b;
+		}
+		*out = 1;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void warnings(struct sema_ctx *c)
+{
+	struct sema_program *p = c->prog;
+	for (int i = 0; i < p->ndefs; i++) {
+		struct sema_def *d = p->defs[i];
+		if (d->kind == SEMA_CONSTRAINT) {
+			if (d->level < 0)
+				diag_warning(c->diag, d->loc, "constant-constraint",
+					     "constraint '%s' depends on no iterator; it is checked once for the whole space",
+					     d->name);
+			int64_t v;
+			if (d->cclass == AST_SOFT && d->form == SEMA_FORM_EXPR && fold(d->expr, &v, 0) &&
+			    (d->require ? v != 0 : v == 0))
+				diag_warning(c->diag, d->loc, "soft-never-rejects",
+					     "soft constraint '%s' can never reject a point", d->name);
+			continue;
+		}
+		if (!d->is_final || d->used)
+			continue;
+		if (d->kind == SEMA_CONST || d->kind == SEMA_DERIVED || d->kind == SEMA_TABLE) {
+			struct name_slot *s = slot_find(c, d->name, false);
+			diag_warning(c->diag, s ? s->first->loc : d->loc, "unused",
+				     "'%s' is defined but never used", d->name);
+		}
+	}
+	/* Undeclared dependencies of defs: only point-varying ones, since
+	 * BEAST's own constraints read device limits without declaring them. */
+	for (int i = 0; i < p->ndefs; i++) {
+		struct sema_def *d = p->defs[i];
+		if (d->form == SEMA_FORM_EXPR)
+			continue;
+		for (int k = 0; k < d->ndeps; k++) {
+			struct sema_def *dep = d->deps[k];
+			if (dep->kind != SEMA_ITER && dep->kind != SEMA_DERIVED)
+				continue;
+			bool declared = false;
+			for (int j = 0; j < d->nparams; j++)
+				declared |= d->param_defs[j] == dep;
+			if (!declared)
+				diag_warning(c->diag, d->stmt->name_loc, "undeclared-dependency",
+					     "'%s' uses '%s' but does not declare it as a parameter",
+					     d->name, dep->name);
+		}
+	}
+}
+
+/* ---- scheduling ------------------------------------------------------------ */
+
+static int expr_cost(const struct ast_expr *e)
+{
+	if (!e)
+		return 0;
+	int n = 1;
+	for (int i = 0; i < e->nitems; i++)
+		n += expr_cost(e->items[i]);
+	return n;
+}
+
+/*
+ * The order definitions are evaluated in, within a level: constraints as
+ * soon as their inputs exist (so a rejection saves the work of unrelated
+ * derived values), cheaper ones first, then definition order.  Kahn's
+ * algorithm over a binary heap keeps this O(n log n) for huge inputs.
+ */
+struct sched_key {
+	int rank, cost, id;
+};
+
+static bool key_less(const struct sched_key *a, const struct sched_key *b)
+{
+	if (a->rank != b->rank)
+		return a->rank < b->rank;
+	if (a->cost != b->cost)
+		return a->cost < b->cost;
+	return a->id < b->id;
+}
+
+static void heap_push(struct sched_key *h, int *n, struct sched_key k)
+{
+	int i = (*n)++;
+	h[i] = k;
+	while (i > 0 && key_less(&h[i], &h[(i - 1) / 2])) {
+		struct sched_key t = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static struct sched_key heap_pop(struct sched_key *h, int *n)
+{
+	struct sched_key top = h[0];
+	h[0] = h[--(*n)];
+	int i = 0;
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < *n && key_less(&h[l], &h[m]))
+			m = l;
+		if (r < *n && key_less(&h[r], &h[m]))
+			m = r;
+		if (m == i)
+			break;
+		struct sched_key t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+	return top;
+}
+
+static void schedule(struct sema_def **defs, int n, struct sema_def **byid)
+{
+	int *indeg = xcalloc((size_t)n + 1, sizeof(int));
+	int *nusers = xcalloc((size_t)n + 1, sizeof(int));
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < defs[i]->ndeps; k++)
+			if (defs[i]->deps[k] != defs[i]) {
+				indeg[defs[i]->id]++;
+				nusers[defs[i]->deps[k]->id]++;
+			}
+	int **users = xcalloc((size_t)n + 1, sizeof(int *));
+	int *fill = xcalloc((size_t)n + 1, sizeof(int));
+	for (int i = 0; i < n; i++)
+		users[i] = xcalloc((size_t)nusers[i] + 1, sizeof(int));
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < defs[i]->ndeps; k++)
+			if (defs[i]->deps[k] != defs[i]) {
+				int u = defs[i]->deps[k]->id;
+				users[u][fill[u]++] = defs[i]->id;
+			}
+	struct sched_key *heap = xcalloc((size_t)n + 1, sizeof(*heap));
+	int hn = 0, out = 0;
+	for (int id = 0; id < n; id++) {
+		struct sema_def *d = byid[id];
+		if (!indeg[id]) {
+			struct sched_key k = { d->kind != SEMA_CONSTRAINT,
+					       d->form == SEMA_FORM_EXPR ? expr_cost(d->expr) : 1000, id };
+			heap_push(heap, &hn, k);
+		}
+	}
+	while (hn) {
+		struct sched_key k = heap_pop(heap, &hn);
+		defs[out++] = byid[k.id];
+		for (int j = 0; j < fill[k.id]; j++) {
+			int u = users[k.id][j];
+			if (--indeg[u] == 0) {
+				struct sema_def *d = byid[u];
+				struct sched_key nk = { d->kind != SEMA_CONSTRAINT,
+							d->form == SEMA_FORM_EXPR ? expr_cost(d->expr) : 1000, u };
+				heap_push(heap, &hn, nk);
+			}
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(users[i]);
+	free(users);
+	free(fill);
+	free(indeg);
+	free(nusers);
+	free(heap);
+}
+
+/* ---- the driver ----------------------------------------------------------- */
+
+/*
+ * The greedy loop order (see sema.h).  Each definition's set of iterators
+ * it depends on, transitively, is a bitset over decl_pos.
+ */
+static void loop_order(struct sema_program *prog, int n, int niters)
+{
+	size_t words = ((size_t)niters + 63) / 64;
+	if (!words)
+		return;
+	uint64_t *sets = xcalloc((size_t)n * words, sizeof(uint64_t));
+	for (int i = 0; i < n; i++) { /* prog->defs is topological */
+		struct sema_def *d = prog->defs[i];
+		uint64_t *mine = sets + (size_t)d->id * words;
+		for (int k = 0; k < d->ndeps; k++) {
+			struct sema_def *p = d->deps[k];
+			uint64_t *theirs = sets + (size_t)p->id * words;
+			for (size_t w = 0; w < words; w++)
+				mine[w] |= theirs[w];
+			if (p->kind == SEMA_ITER)
+				mine[p->decl_pos / 64] |= 1ull << (p->decl_pos % 64);
+		}
+	}
+	uint64_t *bound = xcalloc(words, sizeof(uint64_t));
+	bool *feeds = xcalloc((size_t)niters, sizeof(bool));
+	for (int i = 0; i < n; i++) {
+		struct sema_def *d = prog->defs[i];
+		if (d->kind != SEMA_CONSTRAINT)
+			continue;
+		for (int j = 0; j < niters; j++)
+			if (sets[(size_t)d->id * words + (size_t)j / 64] >> (j % 64) & 1)
+				feeds[j] = true;
+	}
+	for (int pos = 0; pos < niters; pos++) {
+		int best = -1, best_done = -1;
+		double best_near = -1;
+		bool best_feeds = false;
+		for (int j = 0; j < niters; j++) {
+			struct sema_def *it = prog->iters[j];
+			if (bound[j / 64] >> (j % 64) & 1)
+				continue;
+			const uint64_t *need = sets + (size_t)it->id * words;
+			bool ready = true;
+			for (size_t w = 0; w < words && ready; w++)
+				ready = (need[w] & ~bound[w]) == 0;
+			if (!ready)
+				continue;
+			/* Constraints checkable once `it` is bound, and not before. */
+			/* Then, how near it brings the others: 1/k for a
+			 * constraint still k iterators short. */
+			int done = 0;
+			double near = 0;
+			bound[j / 64] |= 1ull << (j % 64);
+			for (int c = 0; c < prog->nconstraints; c++) {
+				const uint64_t *cs = sets + (size_t)prog->constraints[c]->id * words;
+				if (!(cs[j / 64] >> (j % 64) & 1))
+					continue;
+				int missing = 0;
+				for (size_t w = 0; w < words; w++)
+					missing += __builtin_popcountll(cs[w] & ~bound[w]);
+				if (missing == 0)
+					done++;
+				else
+					near += 1.0 / missing;
+			}
+			bound[j / 64] &= ~(1ull << (j % 64));
+			if (done > best_done || (done == best_done && near > best_near) ||
+			    (done == best_done && near == best_near && feeds[j] && !best_feeds)) {
+				best = j;
+				best_done = done;
+				best_near = near;
+				best_feeds = feeds[j];
+			}
+		}
+		if (best < 0) /* cannot happen in an acyclic program */
+			break;
+		bound[best / 64] |= 1ull << (best % 64);
+		prog->loop_order[pos] = prog->iters[best];
+	}
+	free(sets);
+	free(bound);
+	free(feeds);
+}
+
+int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program *prog)
+{
+	struct sema_ctx c;
+	memset(&c, 0, sizeof(c));
+	memset(prog, 0, sizeof(*prog));
+	c.mod = mod;
+	c.diag = diag;
+	c.prog = prog;
+	prog->mod = mod;
+	c.errors_before = diag->errors;
+
+	/* 1. Top-level statements. */
+	top_block(&c, &mod->body, NULL);
+
+	/* 2. Forward references resolve to final versions; then def bodies. */
+	for (size_t i = 0; i < c.forward.len; i++) {
+		struct ast_expr *e = c.forward.items[i];
+		struct sema_def *d = final_version(&c, e->name);
+		if (d)
+			e->ref = d;
+		else
+			unknown_name(&c, e);
+	}
+	int n = (int)c.defs.len;
+	for (int i = 0; i < n; i++) {
+		struct sema_def *d = c.defs.items[i];
+		d->id = i;
+		d->is_final = final_version(&c, d->name) == d;
+		if (d->form == SEMA_FORM_EXPR) {
+			struct ptrvec deps = PTRVEC_INIT;
+			collect_refs(d->expr, &deps);
+			d->ndeps = (int)deps.len;
+			d->deps = arena_memdup(&mod->arena, deps.items,
+					       sizeof(*d->deps) * (deps.len ? deps.len : 1));
+			ptrvec_release(&deps);
+		} else {
+			resolve_def(&c, d);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		struct sema_def *d = c.defs.items[i];
+		for (int k = 0; k < d->ndeps; k++)
+			if (d->deps[k] != d)
+				d->deps[k]->used = true;
+	}
+
+	/* 3. Cycles and a topological order (definition order among peers). */
+	unsigned char *color = xcalloc((size_t)n + 1, 1);
+	struct sema_def **stack = xcalloc((size_t)n + 1, sizeof(*stack));
+	int *next_dep = xcalloc((size_t)n + 1, sizeof(*next_dep));
+	struct ptrvec order = PTRVEC_INIT;
+	for (int i = 0; i < n; i++)
+		if (color[i] == WHITE)
+			topo_visit(&c, c.defs.items[i], color, stack, next_dep, &order);
+	free(color);
+	free(stack);
+	free(next_dep);
+	bool ok = diag->errors == c.errors_before;
+
+	/* 4. Classification, dependencies before users. */
+	for (size_t i = 0; i < order.len && ok; i++)
+		classify(&c, order.items[i]);
+	for (size_t i = 0; i < order.len && ok; i++) {
+		struct sema_def *d = order.items[i];
+		for (int k = 0; k < d->ndeps; k++)
+			if (d->deps[k]->partial && d->deps[k]->is_final && d->form == SEMA_FORM_EXPR &&
+			    d->deps[k]->kind != SEMA_ITER && !(d->version > 0 && d->deps[k]->name == d->name)) {
+				diag_error(diag, d->loc, "'%s' uses '%s', which is not defined on every path",
+					   d->name, d->deps[k]->name);
+				diag_note(diag, d->deps[k]->loc, "'%s' is only assigned inside 'if'",
+					  d->deps[k]->name);
+			}
+	}
+
+	if (!ok) {
+		ptrvec_release(&order);
+		goto out;
+	}
+
+	/* 5. Loop order by level sets; every other definition's level. */
+	int niters = 0;
+	for (int i = 0; i < n; i++)
+		if (((struct sema_def *)c.defs.items[i])->kind == SEMA_ITER)
+			niters++;
+	prog->ndefs = n;
+	prog->defs = arena_memdup(&mod->arena, order.items, sizeof(void *) * (size_t)(n ? n : 1));
+	ptrvec_release(&order);
+	schedule(prog->defs, n, (struct sema_def **)c.defs.items);
+	prog->iters = arena_alloc(&mod->arena, sizeof(void *) * (size_t)(niters + 1));
+	prog->niters = 0;
+	prog->loop_order = arena_alloc(&mod->arena, sizeof(void *) * (size_t)(niters + 1));
+	int ncons = 0, nbind = 0;
+	for (int i = 0; i < n; i++) {
+		struct sema_def *d = c.defs.items[i];
+		if (d->kind == SEMA_ITER) {
+			d->decl_pos = prog->niters;
+			prog->iters[prog->niters++] = d;
+		}
+		ncons += d->kind == SEMA_CONSTRAINT;
+		nbind += d->kind == SEMA_DEVICE || d->kind == SEMA_SETTING;
+	}
+	prog->constraints = arena_alloc(&mod->arena, sizeof(void *) * (size_t)(ncons + 1));
+	prog->bindable = arena_alloc(&mod->arena, sizeof(void *) * (size_t)(nbind + 1));
+	for (int i = 0; i < n; i++) {
+		struct sema_def *d = c.defs.items[i];
+		if (d->kind == SEMA_CONSTRAINT)
+			prog->constraints[prog->nconstraints++] = d;
+		if (d->kind == SEMA_DEVICE || d->kind == SEMA_SETTING)
+			prog->bindable[prog->nbindable++] = d;
+	}
+
+	/* Level sets: an iterator's set is one deeper than its deepest input. */
+	for (int i = 0; i < n; i++) {
+		struct sema_def *d = prog->defs[i];
+		int depth = 0;
+		for (int k = 0; k < d->ndeps; k++)
+			if (d->deps[k]->level + (d->deps[k]->kind == SEMA_ITER) > depth)
+				depth = d->deps[k]->level + (d->deps[k]->kind == SEMA_ITER);
+		d->level = depth; /* temporarily: the level-set depth */
+	}
+	for (int i = 0; i < niters; i++)
+		prog->iters[i]->level_set = prog->iters[i]->level;
+	loop_order(prog, n, niters);
+	for (int i = 0; i < niters; i++)
+		prog->loop_order[i]->loop_pos = i;
+	for (int i = 0; i < n; i++) {
+		struct sema_def *d = prog->defs[i];
+		if (d->kind == SEMA_ITER) {
+			d->level = d->loop_pos;
+			continue;
+		}
+		int lvl = -1;
+		for (int k = 0; k < d->ndeps; k++)
+			if (d->deps[k]->level > lvl)
+				lvl = d->deps[k]->level;
+		d->level = lvl;
+	}
+	/* An iterator's inputs must all be bound before its loop opens. */
+	for (int i = 0; i < n; i++) {
+		struct sema_def *d = prog->defs[i];
+		for (int k = 0; d->kind == SEMA_ITER && k < d->ndeps; k++)
+			if (d->deps[k]->level >= d->loop_pos)
+				diag_error(diag, d->loc, "internal error: '%s' ordered before its input '%s'",
+					   d->name, d->deps[k]->name);
+	}
+	/* 6. Warnings, only for a program that is otherwise sound. */
+	if (diag->errors == c.errors_before)
+		warnings(&c);
+
+out:
+	free(c.names);
+	ptrvec_release(&c.defs);
+	ptrvec_release(&c.forward);
+	ptrvec_release(&c.fn_deps);
+	return diag->errors - c.errors_before;
+}
+
+struct sema_def *sema_lookup(const struct sema_program *prog, const char *name)
+{
+	struct sema_def *found = NULL;
+	for (int i = 0; i < prog->ndefs; i++)
+		if (!strcmp(prog->defs[i]->name, name) && prog->defs[i]->is_final)
+			found = prog->defs[i];
+	return found;
+}
+
+const char *sema_kind_name(enum sema_kind k)
+{
+	static const char *const names[] = {
+		"device", "setting", "constant", "table", "iterator", "derived", "constraint",
+	};
+	return (unsigned)k < sizeof(names) / sizeof(*names) ? names[k] : "?";
+}
+
+const char *sema_type_name(enum sema_type t)
+{
+	static const char *const names[] = {
+		"unknown", "int", "float", "bool", "str", "NoneType", "list", "table",
+	};
+	return (unsigned)t < sizeof(names) / sizeof(*names) ? names[t] : "?";
+}

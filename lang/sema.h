@@ -1,0 +1,129 @@
+/*
+ * sema.h - the semantic pass: from syntax to a checked program model.
+ *
+ * sema_analyze() resolves every name, classifies each top-level definition
+ * (device parameter, setting, constant, table, iterator, derived value,
+ * constraint), turns reassignments inside top-level `if` blocks into SSA
+ * versions, computes true dependencies from free names, rejects cycles,
+ * infers static types where it can, and orders everything:
+ *
+ *   - `defs` is a topological order (dependencies first, then definition
+ *     order among independent definitions);
+ *   - iterators get a loop position.  BEAST orders loops by level sets
+ *     (an iterator's set is 1 + the deepest iterator it depends on); we
+ *     refine that greedily: of the iterators whose inputs are bound, open
+ *     next the one that lets the most constraints be checked, then one
+ *     that feeds any constraint, then definition order.  Iterators no
+ *     constraint looks at thus become the innermost loops, where they
+ *     multiply the fewest evaluations;
+ *   - every non-iterator gets `level`: the loop position of the deepest
+ *     iterator it depends on, or -1 if it depends on none (computed once,
+ *     before any loop).  That is where it is evaluated or checked.
+ *
+ * Name resolution.  A name used at top level refers to the latest version
+ * defined above the use, or, when none is above, to the final version (so
+ * definitions may come in any order).  Inside a `def` body, free names refer
+ * to final versions; names assigned in the body are locals (Python's rule).
+ *
+ * SSA.  `x = e` inside a top-level `if c:` creates a new version of x whose
+ * expression is the synthesized `e if c else <previous x>`; elif/else and
+ * nesting conjoin the guards.  A name first defined inside only some
+ * branches has AST_UNDEF on the other paths; using it outside is an error.
+ *
+ * Everything sema allocates lives in the module's arena.
+ */
+#ifndef SPACEC_SEMA_H
+#define SPACEC_SEMA_H
+
+#include <stdbool.h>
+
+#include "ast.h"
+#include "diag.h"
+
+enum sema_kind {
+	SEMA_DEVICE,     /* device NAME = default; re-bindable at run time */
+	SEMA_SETTING,    /* setting NAME = default; re-bindable at run time */
+	SEMA_CONST,      /* depends on no iterator, not iterable */
+	SEMA_TABLE,      /* a constant nested list, indexed by expressions */
+	SEMA_ITER,       /* loops over an iterable */
+	SEMA_DERIVED,    /* depends on an iterator, not iterable */
+	SEMA_CONSTRAINT,
+};
+
+enum sema_form {
+	SEMA_FORM_EXPR,    /* value is `expr` */
+	SEMA_FORM_DEF,     /* value comes from running `stmt->body` (return) */
+	SEMA_FORM_CLOSURE, /* an @iterator def with yield: values are the yields */
+};
+
+/* Static types; TY_UNKNOWN means "checked at run time". */
+enum sema_type {
+	TY_UNKNOWN, TY_INT, TY_FLOAT, TY_BOOL, TY_STR, TY_NONE, TY_LIST, TY_TABLE,
+};
+
+struct sema_def {
+	int id;                /* index in sema_program.defs */
+	const char *name;      /* the user's name; SSA versions share it */
+	const char *cname;     /* unique name: name, or name_vN for versions */
+	int version;           /* 0 for the first definition of a name */
+	enum sema_kind kind;
+	enum sema_form form;
+	enum sema_type type;   /* for SEMA_ITER: the element type */
+	struct ast_stmt *stmt; /* origin statement */
+	struct srcloc loc;     /* the defined name */
+	struct ast_expr *expr; /* FORM_EXPR: the value (constraints: the test) */
+
+	/* Constraints. */
+	enum ast_cclass cclass;
+	bool require;          /* keep where true (else: reject where true) */
+
+	/* FORM_DEF / FORM_CLOSURE: locals.  Slots [0, nparams) are the
+	 * declared parameters, initialised from param_defs[i]; the rest are
+	 * names assigned in the body, unbound on entry. */
+	int nparams;
+	struct sema_def **param_defs;
+	int nlocals;
+	const char **local_names;
+
+	/* True dependencies, each once, in first-use order. */
+	int ndeps;
+	struct sema_def **deps;
+
+	int loop_pos;          /* SEMA_ITER: position in loop order; else -1 */
+	int level_set;         /* SEMA_ITER: BEAST's level set (0: no iterator inputs) */
+	int decl_pos;          /* SEMA_ITER: position in definition order; else -1 */
+	int level;             /* see above; for SEMA_ITER equals loop_pos */
+	bool is_final;         /* the last version of its name */
+	bool partial;          /* some path leaves it AST_UNDEF */
+	bool used;             /* referenced by some other definition */
+};
+
+struct sema_program {
+	struct ast_module *mod;
+	int ndefs;
+	struct sema_def **defs;        /* topological order */
+	int niters;
+	struct sema_def **iters;       /* definition order (output columns) */
+	struct sema_def **loop_order;  /* loop order */
+	int nconstraints;
+	struct sema_def **constraints; /* definition order */
+	int nbindable;
+	struct sema_def **bindable;    /* devices and settings, definition order */
+};
+
+/*
+ * Analyses a parsed module.  Returns the number of errors (0: `prog` is
+ * complete and valid); warnings go to `diag` too.
+ */
+int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program *prog);
+
+/* The final version of a top-level name, or NULL. */
+struct sema_def *sema_lookup(const struct sema_program *prog, const char *name);
+
+const char *sema_kind_name(enum sema_kind k);
+const char *sema_type_name(enum sema_type t);
+
+/* Names of the builtin functions, NULL-terminated. */
+extern const char *const sema_builtins[];
+
+#endif

@@ -1,0 +1,398 @@
+/*
+ * spacert.h - the runtime of spacec-generated enumerators (libspacert).
+ *
+ * Generated code includes only this header.  It defines:
+ *   - tagged scalar values (sprt_val) and Python-semantics operations on
+ *     them, static inline so that the C compiler folds known tags away;
+ *   - growable value vectors (iterables: lists, closure-iterator yields,
+ *     iterator algebra results);
+ *   - the descriptor a generated file exports (struct sprt_space);
+ *   - the context an enumeration runs in: bindings, options, per-definition
+ *     statistics and the point sink.
+ *
+ * Error model.  An operation that would overflow, divide by zero or mix
+ * types returns nonzero and leaves its output unspecified; the generated
+ * code then rejects the point and counts a domain error against the
+ * definition being evaluated.  Nothing here is undefined behaviour.
+ *
+ * No global mutable state: everything lives in the context passed in.
+ * Allocation failure is reported to the caller (SPRT_ENOMEM), never exit().
+ */
+#ifndef SPACERT_H
+#define SPACERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPRT_ABI_VERSION 1
+
+/* ---- values ---------------------------------------------------------- */
+
+enum sprt_kind {
+	SPRT_UNDEF = 0, /* no value on this path (reading it is an error) */
+	SPRT_NONE,
+	SPRT_BOOL,      /* i is 0 or 1 */
+	SPRT_INT,
+	SPRT_FLOAT,
+	SPRT_STR,       /* i indexes the space's string table */
+	SPRT_VEC,       /* p points at a struct sprt_vec (borrowed) */
+	SPRT_RANGE,     /* a lazy range: r.start, r.stop, r.step */
+};
+
+struct sprt_vec;
+
+typedef struct sprt_val {
+	int32_t kind;
+	int32_t pad_;
+	union {
+		int64_t i;
+		double f;
+		struct sprt_vec *p;
+	} u;
+	int64_t r_stop, r_step; /* SPRT_RANGE only (u.i is the start) */
+} sprt_val;
+
+/* A growable array of values; `owned` vectors are freed by sprt_vec_free. */
+struct sprt_vec {
+	sprt_val *v;
+	size_t n, cap;
+};
+
+/* Error codes of the operations. */
+enum sprt_err {
+	SPRT_OK = 0,
+	SPRT_EOVERFLOW,  /* integer overflow */
+	SPRT_EZERODIV,   /* division or modulo by zero */
+	SPRT_ETYPE,      /* operand types not supported */
+	SPRT_EVALUE,     /* bad value (range step 0, index out of range, ...) */
+	SPRT_EUNDEF,     /* an undefined value was read */
+	SPRT_ENOMEM,     /* allocation failed or a list grew too large */
+	SPRT_ESTEPS,     /* the step limit of a def body was reached */
+};
+
+/* ---- the space's string table (for SPRT_STR) ----------------------------- */
+
+struct sprt_strings {
+	int n;
+	const char *const *s;
+};
+
+/* ---- the descriptor a generated file exports ----------------------------- */
+
+enum sprt_class { SPRT_HARD, SPRT_SOFT, SPRT_CORRECT };
+
+/* A definition with statistics: iterators, derived values, constraints. */
+enum sprt_def_kind { SPRT_DEF_ITER, SPRT_DEF_DERIVED, SPRT_DEF_CONSTRAINT };
+
+struct sprt_def_desc {
+	const char *name;       /* the unique (SSA) name, e.g. regs__v1 */
+	enum sprt_def_kind kind;
+	enum sprt_class cls;    /* constraints */
+	bool require;           /* constraints: keep where true */
+	int line;               /* in the .space file */
+	int level;              /* loop level where it is evaluated (-1: once) */
+};
+
+/* An output column: an iterator, in definition order. */
+struct sprt_param_desc {
+	const char *name;
+	enum sprt_kind type;    /* SPRT_INT, SPRT_FLOAT, SPRT_BOOL, SPRT_STR, or SPRT_UNDEF if mixed */
+};
+
+/* A run-time bindable: device parameter or setting. */
+struct sprt_bindable_desc {
+	const char *name;
+	bool is_setting;
+	const char *default_text; /* the default's source text, for --help */
+};
+
+struct sprt_ctx;
+
+struct sprt_space {
+	int abi_version;            /* SPRT_ABI_VERSION */
+	const char *name;           /* the space's name (file stem) */
+	const char *source_file;
+	const char *doc;            /* the module docstring or NULL */
+	int nparams;
+	const struct sprt_param_desc *params;
+	int ndefs;
+	const struct sprt_def_desc *defs;
+	int nbindables;
+	const struct sprt_bindable_desc *bindables;
+	struct sprt_strings strings;
+	/*
+	 * Enumerates the space in `ctx` (bindings, options, sink, statistics
+	 * already set up by sprt_ctx_init).  Returns 0, or a negative
+	 * SPRT_E* code for a fatal error (allocation failure, a bad binding).
+	 */
+	int (*enumerate)(struct sprt_ctx *ctx);
+};
+
+/* ---- run-time bindings and options ----------------------------------------- */
+
+struct sprt_binding {
+	const char *name;
+	sprt_val value;  /* strings here are SPRT_STR with u.p = NULL and text in `text` */
+	const char *text;
+};
+
+struct sprt_def_stats {
+	uint64_t evaluated;
+	uint64_t rejected;
+	uint64_t domain_errors;
+};
+
+/*
+ * Called for each valid point with the iterator values in definition
+ * order.  Return nonzero to stop the enumeration.
+ */
+typedef int (*sprt_point_fn)(void *user, const sprt_val *point, int n);
+
+struct sprt_ctx {
+	const struct sprt_space *space;
+	/* Bindings (--set / --device-profile), looked up by name. */
+	int nbindings;
+	const struct sprt_binding *bindings;
+	/* Options. */
+	bool no_soft;
+	const bool *disabled;        /* per def index (ndefs), or NULL */
+	uint64_t step_limit;         /* per def-body evaluation; 0: default */
+	/* The sink. */
+	sprt_point_fn emit;
+	void *emit_user;
+	/* Results. */
+	struct sprt_def_stats *stats; /* ndefs entries */
+	uint64_t valid;
+	uint64_t candidates;
+	bool stop;                   /* set when emit asked to stop */
+	/* Run-time strings made by bindings (interned with the table). */
+	int nextra_strings;
+	const char **extra_strings;
+	/* Progress reporting (stderr on a terminal, after one second). */
+	bool progress;
+	double progress_start;
+	double progress_next;
+	/* Runtime-private state of sprt_progress_tick; zeroed by sprt_ctx_init. */
+	uint32_t progress_calls_;
+	uint32_t progress_stride_;
+	double progress_last_;
+	bool progress_shown_;
+};
+
+/* Sets up a context with no bindings, counting only.  0 or SPRT_ENOMEM. */
+int sprt_ctx_init(struct sprt_ctx *ctx, const struct sprt_space *space);
+void sprt_ctx_release(struct sprt_ctx *ctx);
+
+/*
+ * Looks a binding up by name; *found is false if not bound (and `*out` is
+ * left alone).  Returns 0 or SPRT_ENOMEM.  Generated code calls it
+ * for each device parameter and setting before evaluating its default.
+ * For a string binding, `*out` becomes an SPRT_STR index, interning the
+ * text in the context if the table lacks it.
+ */
+int sprt_binding_get(struct sprt_ctx *ctx, const char *name, sprt_val *out, bool *found);
+
+/* The text of a string value (table or run-time strings). */
+const char *sprt_str_text(const struct sprt_ctx *ctx, int64_t id);
+
+/*
+ * Progress hook: generated code calls it from its outermost loop with the
+ * fraction of that loop done (0..1, or a negative value if unknown).  It
+ * is a no-op unless ctx->progress is set (sprt_main sets it when stderr is
+ * a terminal) and reads the clock only every few calls, adapting the
+ * stride so that checks happen about every 50 ms.  Nothing is shown
+ * before the run is one second old.  Call it from one thread at a time.
+ */
+void sprt_progress_tick(struct sprt_ctx *ctx, double fraction_done);
+/* Erases the progress line if one was shown (sprt_main calls it). */
+void sprt_progress_done(struct sprt_ctx *ctx);
+
+/*
+ * Writes the statistics table: one row per definition (name, kind or
+ * class, level, evaluated, rejected, % pruned, domain errors), then the
+ * totals and `elapsed_s`.  Returns 0, or -1 on a write error.
+ */
+int sprt_stats_print(const struct sprt_ctx *ctx, FILE *out, double elapsed_s);
+
+/*
+ * A growable set of bindings that owns its names and texts: what --set
+ * and --device-profile build.  Point ctx->bindings / ctx->nbindings at
+ * `v` / `n`.  Zero-initialise, release with sprt_bindings_release.
+ */
+struct sprt_bindings {
+	int n, cap;
+	struct sprt_binding *v;
+};
+
+void sprt_bindings_release(struct sprt_bindings *b);
+/*
+ * Binds `name` (replacing an earlier binding of it) to `value_text` parsed
+ * as --set does: an int (decimal or 0x hex, optional sign), a float,
+ * True/False/true/false, else a string (one pair of surrounding quotes
+ * removed).  Returns 0 or SPRT_ENOMEM.
+ */
+int sprt_bindings_set_text(struct sprt_bindings *b, const char *name, const char *value_text);
+/* Binds `name` to a value; a string is given by `text` (value ignored). */
+int sprt_bindings_set(struct sprt_bindings *b, const char *name, sprt_val value, const char *text);
+/*
+ * Adds the entries of a device profile: a flat JSON object mapping names
+ * to numbers, strings or booleans (`len` bytes of `text`, read from
+ * `file`).  Integral numbers without fraction or exponent bind ints.
+ * Returns 0; SPRT_EVALUE with "file:line:col: message" in err (errlen
+ * bytes) on a syntax error; SPRT_ENOMEM.  Later keys win.
+ */
+int sprt_bindings_load_json(struct sprt_bindings *b, const char *file, const char *text, size_t len,
+			    char *err, size_t errlen);
+
+/* ---- vectors ---------------------------------------------------------------- */
+
+#define SPRT_MAX_VEC ((size_t)100000000) /* larger lists are a domain error */
+
+int sprt_vec_push(struct sprt_vec *v, sprt_val x);
+void sprt_vec_clear(struct sprt_vec *v);
+void sprt_vec_free(struct sprt_vec *v);
+
+/* ---- operations (Python 3 semantics; nonzero return = domain error) ---------- */
+
+/*
+ * Arithmetic: + - * / // % ** and unary - + ~, bitwise | & ^ << >>.
+ * `op` uses the characters of the Python operator: '+', '-', '*', '/',
+ * 'f' (//), '%', 'p' (**), '|', '&', '^', 'l' (<<), 'r' (>>).
+ * | & - on two iterables are union, intersection and difference into
+ * `scratch` (ascending, no duplicates); + on iterables concatenates and
+ * * with an int repeats, also into `scratch`.
+ */
+int sprt_binop(struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, sprt_val *out,
+	       struct sprt_vec *scratch);
+int sprt_neg(sprt_val a, sprt_val *out);
+int sprt_pos(sprt_val a, sprt_val *out);
+int sprt_invert(sprt_val a, sprt_val *out);
+/*
+ * Python truthiness.  sprt_truthy cannot see a string's text and treats
+ * every string as non-empty; sprt_truthy_ctx is exact for strings too.
+ */
+bool sprt_truthy(sprt_val a);
+bool sprt_truthy_ctx(const struct sprt_ctx *ctx, sprt_val a);
+
+/* Comparisons: op is '<', 'l' (<=), '>', 'g' (>=), '=', '!', 'i' (in), 'n' (not in). */
+int sprt_compare(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, bool *out);
+
+/* Indexing a vec or range (negative indices count from the end). */
+int sprt_index(sprt_val seq, sprt_val idx, sprt_val *out);
+
+/* Builtins.  `args` has n values. */
+int sprt_builtin_range(const sprt_val *args, int n, sprt_val *out);
+int sprt_builtin_minmax(const struct sprt_ctx *ctx, bool is_max, const sprt_val *args, int n, sprt_val *out);
+int sprt_builtin_abs(sprt_val a, sprt_val *out);
+int sprt_builtin_int(const struct sprt_ctx *ctx, const sprt_val *args, int n, sprt_val *out);
+int sprt_builtin_float(const struct sprt_ctx *ctx, const sprt_val *args, int n, sprt_val *out);
+int sprt_builtin_bool(const sprt_val *args, int n, sprt_val *out); /* strings: see sprt_truthy */
+int sprt_builtin_len(const struct sprt_ctx *ctx, sprt_val a, sprt_val *out);
+int sprt_builtin_list(const sprt_val *args, int n, sprt_val *out, struct sprt_vec *scratch);
+int sprt_builtin_sum(sprt_val a, sprt_val *out);
+
+/*
+ * Fast paths, static inline in spacert_ops.h: sprt_op and sprt_cmp behave
+ * exactly like sprt_binop and sprt_compare, but handle int-by-int (and
+ * bool) operands inline so the C compiler can fold and vectorise them.
+ * Generated code calls these.
+ */
+static inline int sprt_op(struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, sprt_val *out,
+			  struct sprt_vec *scratch);
+static inline int sprt_cmp(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, bool *out);
+
+/* Number of elements of an iterable (vec or range); -1 if not iterable. */
+int64_t sprt_iter_len(sprt_val it);
+/* Element i (0 <= i < len) of an iterable. */
+sprt_val sprt_iter_at(sprt_val it, int64_t i);
+
+/* Constructors. */
+static inline sprt_val sprt_int(int64_t i)
+{
+	sprt_val v = { SPRT_INT, 0, { .i = i }, 0, 0 };
+	return v;
+}
+
+static inline sprt_val sprt_float(double f)
+{
+	sprt_val v = { SPRT_FLOAT, 0, { .f = f }, 0, 0 };
+	return v;
+}
+
+static inline sprt_val sprt_bool(bool b)
+{
+	sprt_val v = { SPRT_BOOL, 0, { .i = b }, 0, 0 };
+	return v;
+}
+
+static inline sprt_val sprt_str(int64_t id)
+{
+	sprt_val v = { SPRT_STR, 0, { .i = id }, 0, 0 };
+	return v;
+}
+
+static inline sprt_val sprt_none(void)
+{
+	sprt_val v = { SPRT_NONE, 0, { .i = 0 }, 0, 0 };
+	return v;
+}
+
+static inline sprt_val sprt_undef(void)
+{
+	sprt_val v = { SPRT_UNDEF, 0, { .i = 0 }, 0, 0 };
+	return v;
+}
+
+static inline sprt_val sprt_vecval(struct sprt_vec *p)
+{
+	sprt_val v = { SPRT_VEC, 0, { .p = p }, 0, 0 };
+	return v;
+}
+
+#include "spacert_ops.h"
+
+/* ---- sinks and the command-line driver ------------------------------------------- */
+
+enum sprt_format { SPRT_FMT_COUNT, SPRT_FMT_CSV, SPRT_FMT_JSONL, SPRT_FMT_BINARY };
+
+/*
+ * Writes one value as text (Python repr; JSON when json is set).
+ */
+void sprt_print_value(const struct sprt_ctx *ctx, FILE *out, sprt_val v, bool json);
+
+/*
+ * A point sink.  sprt_sink_open writes the format's header (CSV: the
+ * parameter names) and installs itself as ctx->emit / ctx->emit_user;
+ * sprt_sink_close writes what is buffered (the binary format is written
+ * whole at the end, see runtime/FORMAT.md), flushes `out` and frees the
+ * sink.  A write error stops the enumeration (emit returns nonzero) and
+ * is reported by sprt_sink_close: it returns 0, or -1 with errno set.
+ * `out` stays open (the caller closes it).  SPRT_FMT_COUNT writes nothing.
+ */
+struct sprt_sink;
+int sprt_sink_open(struct sprt_sink **sink, struct sprt_ctx *ctx, enum sprt_format fmt, FILE *out);
+int sprt_sink_close(struct sprt_sink *sink);
+/* True once a write has failed (the enumeration was asked to stop). */
+bool sprt_sink_failed(const struct sprt_sink *sink);
+
+/*
+ * The whole command line of a compiled enumerator:
+ *   ENUMERATOR count|list|stats [--format csv|jsonl|binary] [--set N=V]...
+ *              [--device-profile F.json] [--no-soft] [--disable NAME]...
+ *              [--output FILE]
+ * Generated executables' main() is `return sprt_main(&space, argc, argv);`.
+ * Returns the process exit status.
+ */
+int sprt_main(const struct sprt_space *space, int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * spacert_ops.h - inline fast paths of the value operations.
+ *
+ * sprt_op and sprt_cmp behave exactly like sprt_binop and sprt_compare
+ * (runtime/values.c); they only handle the int-by-int case here, where
+ * generated code spends nearly all its time, and call out for the rest.
+ * When the C compiler knows both tags it folds the switch away and what
+ * is left is a checked add, a compare, and so on.
+ *
+ * Included by spacert.h; including this header alone works too.
+ */
+#ifndef SPACERT_OPS_H
+#define SPACERT_OPS_H
+
+#include "spacert.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+static inline int sprt_op(struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, sprt_val *out,
+			  struct sprt_vec *scratch)
+{
+	if (a.kind == SPRT_INT && b.kind == SPRT_INT) {
+		int64_t x = a.u.i, y = b.u.i, r;
+		switch (op) {
+		case '+':
+			if (__builtin_add_overflow(x, y, &r))
+				return SPRT_EOVERFLOW;
+			*out = sprt_int(r);
+			return SPRT_OK;
+		case '-':
+			if (__builtin_sub_overflow(x, y, &r))
+				return SPRT_EOVERFLOW;
+			*out = sprt_int(r);
+			return SPRT_OK;
+		case '*':
+			if (__builtin_mul_overflow(x, y, &r))
+				return SPRT_EOVERFLOW;
+			*out = sprt_int(r);
+			return SPRT_OK;
+		case 'f':
+			if (y == 0)
+				return SPRT_EZERODIV;
+			if (y == -1) {
+				if (x == INT64_MIN)
+					return SPRT_EOVERFLOW;
+				*out = sprt_int(-x);
+				return SPRT_OK;
+			}
+			r = x / y;
+			if (x % y != 0 && ((x < 0) != (y < 0)))
+				r--;
+			*out = sprt_int(r);
+			return SPRT_OK;
+		case '%':
+			if (y == 0)
+				return SPRT_EZERODIV;
+			/* INT64_MIN % -1 is undefined in C but 0 in Python. */
+			r = y == -1 ? 0 : x % y;
+			if (r != 0 && ((r < 0) != (y < 0)))
+				r += y;
+			*out = sprt_int(r);
+			return SPRT_OK;
+		case '&':
+			*out = sprt_int(x & y);
+			return SPRT_OK;
+		case '|':
+			*out = sprt_int(x | y);
+			return SPRT_OK;
+		case '^':
+			*out = sprt_int(x ^ y);
+			return SPRT_OK;
+		default:
+			break;
+		}
+	}
+	return sprt_binop(ctx, op, a, b, out, scratch);
+}
+
+static inline int sprt_cmp(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, bool *out)
+{
+	if (a.kind == SPRT_INT && b.kind == SPRT_INT) {
+		int64_t x = a.u.i, y = b.u.i;
+		switch (op) {
+		case '<': *out = x < y; return SPRT_OK;
+		case 'l': *out = x <= y; return SPRT_OK;
+		case '>': *out = x > y; return SPRT_OK;
+		case 'g': *out = x >= y; return SPRT_OK;
+		case '=': *out = x == y; return SPRT_OK;
+		case '!': *out = x != y; return SPRT_OK;
+		default: break;
+		}
+	}
+	return sprt_compare(ctx, op, a, b, out);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

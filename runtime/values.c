@@ -1,0 +1,1222 @@
+/*
+ * values.c - operations on sprt_val with Python 3 semantics.
+ *
+ * Ints are 64-bit and every overflow is an error (SPRT_EOVERFLOW), found
+ * with the __builtin_*_overflow family: nothing here is undefined
+ * behaviour.  Bools act as ints except for & | ^ between two bools.
+ * Iterables (vectors and lazy ranges) support the iterator algebra of the
+ * language: | & - are set union, intersection and difference with sorted
+ * results, + concatenates and * repeats.
+ *
+ * The reference interpreter (lang/interp.c) defines the meaning; this
+ * file must agree with it on every operation, bit for bit.
+ */
+#include "spacert.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* 2**63 as a double: the first float above every int64. */
+#define TWO63 9223372036854775808.0
+
+static bool is_intlike(const sprt_val *v)
+{
+	return v->kind == SPRT_INT || v->kind == SPRT_BOOL;
+}
+
+static bool is_num(const sprt_val *v)
+{
+	return v->kind == SPRT_INT || v->kind == SPRT_BOOL || v->kind == SPRT_FLOAT;
+}
+
+static bool is_iter(const sprt_val *v)
+{
+	return v->kind == SPRT_VEC || v->kind == SPRT_RANGE;
+}
+
+static double num_to_double(const sprt_val *v)
+{
+	return v->kind == SPRT_FLOAT ? v->u.f : (double)v->u.i;
+}
+
+static sprt_val range_val(int64_t start, int64_t stop, int64_t step)
+{
+	sprt_val v = { SPRT_RANGE, 0, { .i = start }, stop, step };
+	return v;
+}
+
+/* ---- vectors ------------------------------------------------------------- */
+
+int sprt_vec_push(struct sprt_vec *v, sprt_val x)
+{
+	if (v->n == v->cap) {
+		if (v->n >= SPRT_MAX_VEC)
+			return SPRT_ENOMEM;
+		size_t cap = v->cap ? v->cap * 2 : 8;
+		if (cap > SPRT_MAX_VEC)
+			cap = SPRT_MAX_VEC;
+		sprt_val *nv = realloc(v->v, cap * sizeof(*nv));
+		if (!nv)
+			return SPRT_ENOMEM;
+		v->v = nv;
+		v->cap = cap;
+	}
+	v->v[v->n++] = x;
+	return SPRT_OK;
+}
+
+static int vec_reserve(struct sprt_vec *v, size_t n)
+{
+	if (n > SPRT_MAX_VEC)
+		return SPRT_ENOMEM;
+	if (n <= v->cap)
+		return SPRT_OK;
+	sprt_val *nv = realloc(v->v, n * sizeof(*nv));
+	if (!nv)
+		return SPRT_ENOMEM;
+	v->v = nv;
+	v->cap = n;
+	return SPRT_OK;
+}
+
+void sprt_vec_clear(struct sprt_vec *v)
+{
+	v->n = 0;
+}
+
+void sprt_vec_free(struct sprt_vec *v)
+{
+	free(v->v);
+	v->v = NULL;
+	v->n = v->cap = 0;
+}
+
+/* ---- ranges and iterables ---------------------------------------------------- */
+
+uint64_t sprt_range_len_(int64_t start, int64_t stop, int64_t step)
+{
+	if (step > 0 ? start >= stop : start <= stop)
+		return 0;
+	/* Spans and steps in unsigned arithmetic: they fit, the signed
+	 * differences might not. */
+	uint64_t span = step > 0 ? (uint64_t)stop - (uint64_t)start : (uint64_t)start - (uint64_t)stop;
+	uint64_t st = step > 0 ? (uint64_t)step : -(uint64_t)step;
+	return (span - 1) / st + 1;
+}
+
+static int64_t range_at(sprt_val r, uint64_t i)
+{
+	return (int64_t)((uint64_t)r.u.i + i * (uint64_t)r.r_step);
+}
+
+int64_t sprt_iter_len(sprt_val it)
+{
+	if (it.kind == SPRT_VEC)
+		return (int64_t)it.u.p->n;
+	if (it.kind == SPRT_RANGE) {
+		uint64_t n = sprt_range_len_(it.u.i, it.r_stop, it.r_step);
+		return n > INT64_MAX ? INT64_MAX : (int64_t)n;
+	}
+	return -1;
+}
+
+sprt_val sprt_iter_at(sprt_val it, int64_t i)
+{
+	if (it.kind == SPRT_VEC)
+		return it.u.p->v[i];
+	return sprt_int(range_at(it, (uint64_t)i));
+}
+
+/* Python's `x in range`: arithmetic for ints, equality for the rest. */
+static bool range_contains_int(sprt_val r, int64_t x)
+{
+	int64_t start = r.u.i, stop = r.r_stop, step = r.r_step;
+	if (step > 0) {
+		if (x < start || x >= stop)
+			return false;
+		return ((uint64_t)x - (uint64_t)start) % (uint64_t)step == 0;
+	}
+	if (x > start || x <= stop)
+		return false;
+	return ((uint64_t)start - (uint64_t)x) % -(uint64_t)step == 0;
+}
+
+static bool range_contains(sprt_val r, const sprt_val *x)
+{
+	if (is_intlike(x))
+		return range_contains_int(r, x->u.i);
+	if (x->kind == SPRT_FLOAT) {
+		double f = x->u.f;
+		if (!(f >= -TWO63 && f < TWO63) || f != trunc(f))
+			return false;
+		return range_contains_int(r, (int64_t)f);
+	}
+	return false;
+}
+
+/* ---- comparisons ------------------------------------------------------------- */
+
+/* Three-way results; CMP_UN: unordered (a NaN is involved). */
+enum { CMP_LT = -1, CMP_EQ = 0, CMP_GT = 1, CMP_UN = 2 };
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+	return a < b ? CMP_LT : a > b ? CMP_GT : CMP_EQ;
+}
+
+static int cmp_f64(double a, double b)
+{
+	if (a < b)
+		return CMP_LT;
+	if (a > b)
+		return CMP_GT;
+	if (a == b)
+		return CMP_EQ;
+	return CMP_UN;
+}
+
+/*
+ * An int against a float, exactly, as Python does: converting the int
+ * would round (2**53 + 1 == 2.0**53 would be true).
+ */
+static int cmp_int_float(int64_t i, double f)
+{
+	if (isnan(f))
+		return CMP_UN;
+	if (f >= TWO63)
+		return CMP_LT;
+	if (f < -TWO63)
+		return CMP_GT;
+	double t = trunc(f);
+	int c = cmp_i64(i, (int64_t)t);
+	if (c != CMP_EQ)
+		return c;
+	double frac = f - t;
+	return frac > 0 ? CMP_LT : frac < 0 ? CMP_GT : CMP_EQ;
+}
+
+static int cmp_num(const sprt_val *a, const sprt_val *b)
+{
+	if (a->kind != SPRT_FLOAT && b->kind != SPRT_FLOAT)
+		return cmp_i64(a->u.i, b->u.i);
+	if (a->kind == SPRT_FLOAT && b->kind == SPRT_FLOAT)
+		return cmp_f64(a->u.f, b->u.f);
+	if (a->kind == SPRT_FLOAT) {
+		int c = cmp_int_float(b->u.i, a->u.f);
+		return c == CMP_UN ? c : -c;
+	}
+	return cmp_int_float(a->u.i, b->u.f);
+}
+
+static int cmp_str(const struct sprt_ctx *ctx, const sprt_val *a, const sprt_val *b)
+{
+	if (a->u.i == b->u.i)
+		return CMP_EQ;
+	int c = strcmp(sprt_str_text(ctx, a->u.i), sprt_str_text(ctx, b->u.i));
+	return c < 0 ? CMP_LT : c > 0 ? CMP_GT : CMP_EQ;
+}
+
+static int values_eq(const struct sprt_ctx *ctx, const sprt_val *a, const sprt_val *b, bool *out);
+
+/* Python's range equality: same sequence of values. */
+static bool range_eq(sprt_val a, sprt_val b)
+{
+	uint64_t na = sprt_range_len_(a.u.i, a.r_stop, a.r_step);
+	uint64_t nb = sprt_range_len_(b.u.i, b.r_stop, b.r_step);
+	if (na != nb)
+		return false;
+	if (na == 0)
+		return true;
+	if (a.u.i != b.u.i)
+		return false;
+	return na == 1 || a.r_step == b.r_step;
+}
+
+static int values_eq(const struct sprt_ctx *ctx, const sprt_val *a, const sprt_val *b, bool *out)
+{
+	if (a->kind == SPRT_UNDEF || b->kind == SPRT_UNDEF)
+		return SPRT_EUNDEF;
+	if (is_num(a) && is_num(b)) {
+		*out = cmp_num(a, b) == CMP_EQ;
+		return SPRT_OK;
+	}
+	if (a->kind != b->kind) {
+		*out = false;
+		return SPRT_OK;
+	}
+	switch (a->kind) {
+	case SPRT_NONE:
+		*out = true;
+		return SPRT_OK;
+	case SPRT_STR:
+		*out = cmp_str(ctx, a, b) == CMP_EQ;
+		return SPRT_OK;
+	case SPRT_RANGE:
+		*out = range_eq(*a, *b);
+		return SPRT_OK;
+	case SPRT_VEC: {
+		const struct sprt_vec *x = a->u.p, *y = b->u.p;
+		*out = false;
+		if (x->n != y->n)
+			return SPRT_OK;
+		for (size_t i = 0; i < x->n; i++) {
+			bool e;
+			int err = values_eq(ctx, &x->v[i], &y->v[i], &e);
+			if (err)
+				return err;
+			if (!e)
+				return SPRT_OK;
+		}
+		*out = true;
+		return SPRT_OK;
+	}
+	default:
+		*out = false;
+		return SPRT_OK;
+	}
+}
+
+/* Three-way ordering for < <= > >=; ETYPE where Python raises TypeError. */
+static int values_order(const struct sprt_ctx *ctx, const sprt_val *a, const sprt_val *b, int *res)
+{
+	if (a->kind == SPRT_UNDEF || b->kind == SPRT_UNDEF)
+		return SPRT_EUNDEF;
+	if (is_num(a) && is_num(b)) {
+		*res = cmp_num(a, b);
+		return SPRT_OK;
+	}
+	if (a->kind == SPRT_STR && b->kind == SPRT_STR) {
+		*res = cmp_str(ctx, a, b);
+		return SPRT_OK;
+	}
+	if (a->kind == SPRT_VEC && b->kind == SPRT_VEC) {
+		/* Lexicographic, as Python's list: the first unequal pair decides. */
+		const struct sprt_vec *x = a->u.p, *y = b->u.p;
+		size_t n = x->n < y->n ? x->n : y->n;
+		for (size_t i = 0; i < n; i++) {
+			bool e;
+			int err = values_eq(ctx, &x->v[i], &y->v[i], &e);
+			if (err)
+				return err;
+			if (!e)
+				return values_order(ctx, &x->v[i], &y->v[i], res);
+		}
+		*res = x->n < y->n ? CMP_LT : x->n > y->n ? CMP_GT : CMP_EQ;
+		return SPRT_OK;
+	}
+	return SPRT_ETYPE;
+}
+
+static int contains(const struct sprt_ctx *ctx, const sprt_val *x, const sprt_val *seq, bool *out)
+{
+	if (x->kind == SPRT_UNDEF || seq->kind == SPRT_UNDEF)
+		return SPRT_EUNDEF;
+	if (seq->kind == SPRT_RANGE) {
+		*out = range_contains(*seq, x);
+		return SPRT_OK;
+	}
+	if (seq->kind == SPRT_VEC) {
+		const struct sprt_vec *v = seq->u.p;
+		for (size_t i = 0; i < v->n; i++) {
+			bool e;
+			int err = values_eq(ctx, x, &v->v[i], &e);
+			if (err)
+				return err;
+			if (e) {
+				*out = true;
+				return SPRT_OK;
+			}
+		}
+		*out = false;
+		return SPRT_OK;
+	}
+	if (seq->kind == SPRT_STR) {
+		if (x->kind != SPRT_STR)
+			return SPRT_ETYPE;
+		*out = strstr(sprt_str_text(ctx, seq->u.i), sprt_str_text(ctx, x->u.i)) != NULL;
+		return SPRT_OK;
+	}
+	return SPRT_ETYPE;
+}
+
+int sprt_compare(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, bool *out)
+{
+	int err, c;
+	bool r;
+	switch (op) {
+	case '=':
+	case '!':
+		err = values_eq(ctx, &a, &b, &r);
+		if (!err)
+			*out = op == '=' ? r : !r;
+		return err;
+	case 'i':
+	case 'n':
+		err = contains(ctx, &a, &b, &r);
+		if (!err)
+			*out = op == 'i' ? r : !r;
+		return err;
+	case '<':
+	case 'l':
+	case '>':
+	case 'g':
+		err = values_order(ctx, &a, &b, &c);
+		if (err)
+			return err;
+		if (c == CMP_UN)
+			*out = false;
+		else if (op == '<')
+			*out = c < 0;
+		else if (op == 'l')
+			*out = c <= 0;
+		else if (op == '>')
+			*out = c > 0;
+		else
+			*out = c >= 0;
+		return SPRT_OK;
+	default:
+		return SPRT_ETYPE;
+	}
+}
+
+/* ---- truthiness -------------------------------------------------------------- */
+
+bool sprt_truthy(sprt_val a)
+{
+	switch (a.kind) {
+	case SPRT_BOOL:
+	case SPRT_INT:
+		return a.u.i != 0;
+	case SPRT_FLOAT:
+		return a.u.f != 0;
+	case SPRT_STR:
+		return true;
+	case SPRT_VEC:
+		return a.u.p->n != 0;
+	case SPRT_RANGE:
+		return sprt_range_len_(a.u.i, a.r_stop, a.r_step) != 0;
+	default:
+		return false;
+	}
+}
+
+bool sprt_truthy_ctx(const struct sprt_ctx *ctx, sprt_val a)
+{
+	if (a.kind == SPRT_STR)
+		return sprt_str_text(ctx, a.u.i)[0] != 0;
+	return sprt_truthy(a);
+}
+
+/* ---- float arithmetic ---------------------------------------------------------- */
+
+/* Python's float.__floordiv__ and __mod__ (Objects/floatobject.c divmod). */
+static void float_divmod(double vx, double wx, double *floordiv, double *modp)
+{
+	double mod = fmod(vx, wx);
+	double div = (vx - mod) / wx;
+	if (mod) {
+		if ((wx < 0) != (mod < 0)) {
+			mod += wx;
+			div -= 1.0;
+		}
+	} else {
+		mod = copysign(0.0, wx);
+	}
+	double fd;
+	if (div) {
+		fd = floor(div);
+		if (div - fd > 0.5)
+			fd += 1.0;
+	} else {
+		fd = copysign(0.0, vx / wx);
+	}
+	*floordiv = fd;
+	*modp = mod;
+}
+
+static bool is_odd_integer(double w)
+{
+	return isfinite(w) && fmod(w, 2.0) != 0 && w == floor(w);
+}
+
+/* Python's float.__pow__ (float_pow), errors mapped to SPRT_E*. */
+static int float_pow(double iv, double iw, double *out)
+{
+	if (iw == 0) {
+		*out = 1.0;
+		return SPRT_OK;
+	}
+	if (isnan(iv)) {
+		*out = iv;
+		return SPRT_OK;
+	}
+	if (isnan(iw)) {
+		*out = iv == 1.0 ? 1.0 : iw;
+		return SPRT_OK;
+	}
+	if (isinf(iw)) {
+		iv = fabs(iv);
+		if (iv == 1.0)
+			*out = 1.0;
+		else if ((iw > 0) == (iv > 1.0))
+			*out = fabs(iw);
+		else
+			*out = 0.0;
+		return SPRT_OK;
+	}
+	if (isinf(iv)) {
+		bool odd = is_odd_integer(iw);
+		if (iw > 0)
+			*out = odd ? iv : fabs(iv);
+		else
+			*out = odd ? copysign(0.0, iv) : 0.0;
+		return SPRT_OK;
+	}
+	if (iv == 0) {
+		if (iw < 0)
+			return SPRT_EZERODIV;
+		*out = is_odd_integer(iw) ? iv : 0.0;
+		return SPRT_OK;
+	}
+	bool negate = false;
+	if (iv < 0) {
+		if (iw != floor(iw))
+			return SPRT_EVALUE; /* Python 3 would make a complex number */
+		iv = -iv;
+		negate = is_odd_integer(iw);
+	}
+	if (iv == 1.0) {
+		*out = negate ? -1.0 : 1.0;
+		return SPRT_OK;
+	}
+	double r = pow(iv, iw);
+	if (isinf(r))
+		return SPRT_EOVERFLOW;
+	*out = negate ? -r : r;
+	return SPRT_OK;
+}
+
+static int bitlen(uint64_t x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+/*
+ * int / int, correctly rounded as Python does (converting both operands
+ * first would round twice beyond 2**53).  b != 0.
+ */
+static double int_truediv(int64_t a, int64_t b)
+{
+	const int64_t lim = (int64_t)1 << 53;
+	if (a >= -lim && a <= lim && b >= -lim && b <= lim)
+		return (double)a / (double)b;
+	bool neg = (a < 0) != (b < 0);
+	uint64_t x = a < 0 ? -(uint64_t)a : (uint64_t)a;
+	uint64_t y = b < 0 ? -(uint64_t)b : (uint64_t)b;
+	if (x == 0)
+		return neg ? -0.0 : 0.0;
+	/* Scale so that the quotient has at least 55 bits, then fold the
+	 * remainder into a sticky bit: one rounding, to nearest even. */
+	int s = 56 - bitlen(x) + bitlen(y);
+	if (s < 0)
+		s = 0;
+	unsigned __int128 n = (unsigned __int128)x << s;
+	unsigned __int128 q = n / y;
+	if (n % y)
+		q |= 1;
+	double r = ldexp((double)q, -s);
+	return neg ? -r : r;
+}
+
+/* ---- integer arithmetic --------------------------------------------------------- */
+
+static int int_pow(int64_t base, int64_t e, sprt_val *out)
+{
+	if (e < 0) {
+		if (base == 0)
+			return SPRT_EZERODIV;
+		double r;
+		int err = float_pow((double)base, (double)e, &r);
+		if (!err)
+			*out = sprt_float(r);
+		return err;
+	}
+	int64_t r = 1;
+	while (e) {
+		if (e & 1 && __builtin_mul_overflow(r, base, &r))
+			return SPRT_EOVERFLOW;
+		e >>= 1;
+		/* Squaring only when needed: the last square would overflow
+		 * needlessly for e.g. 2**62. */
+		if (e && __builtin_mul_overflow(base, base, &base))
+			return SPRT_EOVERFLOW;
+	}
+	*out = sprt_int(r);
+	return SPRT_OK;
+}
+
+static int int_binop(int op, sprt_val a, sprt_val b, sprt_val *out)
+{
+	int64_t x = a.u.i, y = b.u.i, r;
+	bool both_bool = a.kind == SPRT_BOOL && b.kind == SPRT_BOOL;
+	switch (op) {
+	case '+':
+		if (__builtin_add_overflow(x, y, &r))
+			return SPRT_EOVERFLOW;
+		break;
+	case '-':
+		if (__builtin_sub_overflow(x, y, &r))
+			return SPRT_EOVERFLOW;
+		break;
+	case '*':
+		if (__builtin_mul_overflow(x, y, &r))
+			return SPRT_EOVERFLOW;
+		break;
+	case '/':
+		if (y == 0)
+			return SPRT_EZERODIV;
+		*out = sprt_float(int_truediv(x, y));
+		return SPRT_OK;
+	case 'f':
+		if (y == 0)
+			return SPRT_EZERODIV;
+		if (y == -1) {
+			if (x == INT64_MIN)
+				return SPRT_EOVERFLOW;
+			r = -x;
+			break;
+		}
+		r = x / y;
+		if (x % y != 0 && ((x < 0) != (y < 0)))
+			r--;
+		break;
+	case '%':
+		if (y == 0)
+			return SPRT_EZERODIV;
+		r = y == -1 ? 0 : x % y;
+		if (r != 0 && ((r < 0) != (y < 0)))
+			r += y;
+		break;
+	case 'p':
+		return int_pow(x, y, out);
+	case '&':
+		*out = both_bool ? sprt_bool(x & y) : sprt_int(x & y);
+		return SPRT_OK;
+	case '|':
+		*out = both_bool ? sprt_bool(x | y) : sprt_int(x | y);
+		return SPRT_OK;
+	case '^':
+		*out = both_bool ? sprt_bool(x ^ y) : sprt_int(x ^ y);
+		return SPRT_OK;
+	case 'l':
+		if (y < 0)
+			return SPRT_EVALUE;
+		if (x == 0) {
+			r = 0;
+			break;
+		}
+		if (y >= 63)
+			return SPRT_EOVERFLOW;
+		/* Overflow iff shifting back does not give x. */
+		r = (int64_t)((uint64_t)x << y);
+		if (r >> y != x)
+			return SPRT_EOVERFLOW;
+		break;
+	case 'r':
+		if (y < 0)
+			return SPRT_EVALUE;
+		if (y >= 64)
+			r = x < 0 ? -1 : 0;
+		else
+			r = x < 0 ? ~(int64_t)(~(uint64_t)x >> y) : (int64_t)((uint64_t)x >> y);
+		break;
+	default:
+		return SPRT_ETYPE;
+	}
+	*out = sprt_int(r);
+	return SPRT_OK;
+}
+
+static int float_binop(int op, double x, double y, sprt_val *out)
+{
+	double r, m;
+	switch (op) {
+	case '+': r = x + y; break;
+	case '-': r = x - y; break;
+	case '*': r = x * y; break;
+	case '/':
+		if (y == 0)
+			return SPRT_EZERODIV;
+		r = x / y;
+		break;
+	case 'f':
+	case '%':
+		if (y == 0)
+			return SPRT_EZERODIV;
+		float_divmod(x, y, &r, &m);
+		if (op == '%')
+			r = m;
+		break;
+	case 'p': {
+		int err = float_pow(x, y, &r);
+		if (err)
+			return err;
+		break;
+	}
+	default:
+		return SPRT_ETYPE;
+	}
+	*out = sprt_float(r);
+	return SPRT_OK;
+}
+
+/* ---- iterator algebra -------------------------------------------------------------- */
+
+/* Appends the elements of an iterable. */
+static int append_iter(struct sprt_vec *dst, sprt_val it)
+{
+	if (it.kind == SPRT_VEC) {
+		const struct sprt_vec *v = it.u.p;
+		if (v->n > SPRT_MAX_VEC - dst->n)
+			return SPRT_ENOMEM;
+		int err = vec_reserve(dst, dst->n + v->n);
+		if (err)
+			return err;
+		memcpy(dst->v + dst->n, v->v, v->n * sizeof(*v->v));
+		dst->n += v->n;
+		return SPRT_OK;
+	}
+	uint64_t n = sprt_range_len_(it.u.i, it.r_stop, it.r_step);
+	if (n > SPRT_MAX_VEC - dst->n)
+		return SPRT_ENOMEM;
+	int err = vec_reserve(dst, dst->n + (size_t)n);
+	if (err)
+		return err;
+	for (uint64_t i = 0; i < n; i++)
+		dst->v[dst->n++] = sprt_int(range_at(it, i));
+	return SPRT_OK;
+}
+
+/*
+ * Ordering of set elements: numbers numerically, NaNs after everything
+ * (and never equal, so never merged), strings by text.
+ */
+static int set_cmp(const struct sprt_ctx *ctx, const sprt_val *a, const sprt_val *b)
+{
+	if (a->kind == SPRT_STR)
+		return cmp_str(ctx, a, b);
+	bool na = a->kind == SPRT_FLOAT && isnan(a->u.f);
+	bool nb = b->kind == SPRT_FLOAT && isnan(b->u.f);
+	if (na || nb)
+		return na && nb ? CMP_LT : na ? CMP_GT : CMP_LT;
+	return cmp_num(a, b);
+}
+
+/* Stable merge sort (qsort has no context argument and is not stable). */
+static void merge_sort(const struct sprt_ctx *ctx, sprt_val *v, sprt_val *tmp, size_t n)
+{
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n;
+			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				tmp[k++] = set_cmp(ctx, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+			while (i < mid)
+				tmp[k++] = v[i++];
+			while (j < hi)
+				tmp[k++] = v[j++];
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+}
+
+/*
+ * Sorts v->v[from..] and drops duplicates, keeping the first of equal
+ * elements (as a Python set keeps the first inserted).  Every element must
+ * be a number, or every element a string.
+ */
+static int sort_unique(const struct sprt_ctx *ctx, struct sprt_vec *v, size_t from)
+{
+	size_t n = v->n - from;
+	sprt_val *a = v->v + from;
+	bool strs = false, nums = false;
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].kind == SPRT_UNDEF)
+			return SPRT_EUNDEF;
+		if (a[i].kind == SPRT_STR)
+			strs = true;
+		else if (is_num(&a[i]))
+			nums = true;
+		else
+			return SPRT_ETYPE;
+	}
+	if (strs && nums)
+		return SPRT_ETYPE;
+	if (n > 1) {
+		sprt_val *tmp = malloc(n * sizeof(*tmp));
+		if (!tmp)
+			return SPRT_ENOMEM;
+		merge_sort(ctx, a, tmp, n);
+		free(tmp);
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || set_cmp(ctx, &a[k - 1], &a[i]) != CMP_EQ)
+			a[k++] = a[i];
+	v->n = from + k;
+	return SPRT_OK;
+}
+
+/* The distinct elements of an iterable in ascending order, into dst. */
+static int sorted_set(const struct sprt_ctx *ctx, struct sprt_vec *dst, sprt_val it)
+{
+	dst->n = 0;
+	if (it.kind == SPRT_RANGE && it.r_step < 0) {
+		/* Already distinct: reverse it rather than sort it. */
+		uint64_t n = sprt_range_len_(it.u.i, it.r_stop, it.r_step);
+		if (n > SPRT_MAX_VEC)
+			return SPRT_ENOMEM;
+		int err = vec_reserve(dst, (size_t)n);
+		if (err)
+			return err;
+		for (uint64_t i = n; i-- > 0;)
+			dst->v[dst->n++] = sprt_int(range_at(it, i));
+		return SPRT_OK;
+	}
+	int err = append_iter(dst, it);
+	if (err || it.kind == SPRT_RANGE)
+		return err;
+	return sort_unique(ctx, dst, 0);
+}
+
+static bool set_has(const struct sprt_ctx *ctx, const struct sprt_vec *sorted, sprt_val it, const sprt_val *x)
+{
+	if (it.kind == SPRT_RANGE)
+		return range_contains(it, x);
+	size_t lo = 0, hi = sorted->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = set_cmp(ctx, &sorted->v[mid], x);
+		if (c == CMP_EQ)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* A set's elements must all be numbers or all be strings (no mixing). */
+static int set_compatible(const struct sprt_vec *a, const struct sprt_vec *b)
+{
+	if (!a->n || !b->n)
+		return SPRT_OK;
+	return (a->v[0].kind == SPRT_STR) == (b->v[0].kind == SPRT_STR) ? SPRT_OK : SPRT_ETYPE;
+}
+
+/*
+ * a & b and a - b: the sorted distinct elements of a that are (not) in b.
+ * A range operand on the right is tested arithmetically, never listed, so
+ * that `xs & range(10**12)` works; a range on the left of & is swapped to
+ * the right (its elements are ints, so keeping the right's representative
+ * only matters for 2.0 vs 2: it is converted back to the int).
+ */
+static int set_filter(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, struct sprt_vec *dst)
+{
+	bool conv_int = false;
+	if (op == '&' && a.kind == SPRT_RANGE &&
+	    (b.kind == SPRT_VEC ||
+	     sprt_range_len_(b.u.i, b.r_stop, b.r_step) < sprt_range_len_(a.u.i, a.r_stop, a.r_step))) {
+		sprt_val t = a;
+		a = b;
+		b = t;
+		conv_int = true;
+	}
+	struct sprt_vec sb = { 0 };
+	int err = sorted_set(ctx, dst, a);
+	if (!err && b.kind == SPRT_VEC)
+		err = sorted_set(ctx, &sb, b);
+	if (!err && b.kind == SPRT_VEC)
+		err = set_compatible(dst, &sb);
+	if (!err && b.kind == SPRT_RANGE && dst->n && dst->v[0].kind == SPRT_STR)
+		err = SPRT_ETYPE;
+	if (err) {
+		sprt_vec_free(&sb);
+		return err;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < dst->n; i++) {
+		bool in = set_has(ctx, &sb, b, &dst->v[i]);
+		if (in == (op == '&')) {
+			sprt_val x = dst->v[i];
+			if (conv_int && x.kind == SPRT_FLOAT)
+				x = sprt_int((int64_t)x.u.f);
+			dst->v[k++] = x;
+		}
+	}
+	dst->n = k;
+	sprt_vec_free(&sb);
+	return SPRT_OK;
+}
+
+static int iter_binop(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, struct sprt_vec *dst)
+{
+	int err;
+	switch (op) {
+	case '+':
+		err = append_iter(dst, a);
+		return err ? err : append_iter(dst, b);
+	case '|':
+		err = append_iter(dst, a);
+		if (!err)
+			err = append_iter(dst, b);
+		return err ? err : sort_unique(ctx, dst, 0);
+	case '&':
+	case '-':
+		return set_filter(ctx, op, a, b, dst);
+	default:
+		return SPRT_ETYPE;
+	}
+}
+
+static int iter_repeat(sprt_val it, int64_t times, struct sprt_vec *dst)
+{
+	if (times <= 0)
+		return SPRT_OK;
+	int64_t len = sprt_iter_len(it);
+	if (len == 0)
+		return SPRT_OK;
+	if ((uint64_t)len > SPRT_MAX_VEC || (uint64_t)times > SPRT_MAX_VEC / (uint64_t)len)
+		return SPRT_ENOMEM;
+	int err = append_iter(dst, it);
+	if (err)
+		return err;
+	err = vec_reserve(dst, (size_t)len * (size_t)times);
+	if (err)
+		return err;
+	for (int64_t t = 1; t < times; t++) {
+		memcpy(dst->v + dst->n, dst->v, (size_t)len * sizeof(*dst->v));
+		dst->n += (size_t)len;
+	}
+	return SPRT_OK;
+}
+
+/*
+ * Runs an iterable operation into `scratch`.  An operand may be the
+ * scratch vector itself (x = x + [1] in a def body), so then the result is
+ * built aside and moved in.
+ */
+static int iter_op(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, sprt_val *out,
+		   struct sprt_vec *scratch)
+{
+	if (!scratch)
+		return SPRT_ENOMEM;
+	bool alias = (a.kind == SPRT_VEC && a.u.p == scratch) || (b.kind == SPRT_VEC && b.u.p == scratch);
+	struct sprt_vec tmp = { 0 };
+	struct sprt_vec *dst = alias ? &tmp : scratch;
+	dst->n = 0;
+	int err;
+	if (op == '*')
+		err = is_iter(&a) ? iter_repeat(a, b.u.i, dst) : iter_repeat(b, a.u.i, dst);
+	else
+		err = iter_binop(ctx, op, a, b, dst);
+	if (alias) {
+		if (err) {
+			sprt_vec_free(&tmp);
+			return err;
+		}
+		sprt_vec_free(scratch);
+		*scratch = tmp;
+	}
+	if (!err)
+		*out = sprt_vecval(scratch);
+	return err;
+}
+
+int sprt_binop(struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, sprt_val *out,
+	       struct sprt_vec *scratch)
+{
+	if (a.kind == SPRT_UNDEF || b.kind == SPRT_UNDEF)
+		return SPRT_EUNDEF;
+	if (is_intlike(&a) && is_intlike(&b))
+		return int_binop(op, a, b, out);
+	if (is_num(&a) && is_num(&b)) {
+		/* An int ** float or int / float converts the int first. */
+		return float_binop(op, num_to_double(&a), num_to_double(&b), out);
+	}
+	if (is_iter(&a) && is_iter(&b) && (op == '+' || op == '|' || op == '&' || op == '-'))
+		return iter_op(ctx, op, a, b, out, scratch);
+	if (op == '*' && ((is_iter(&a) && is_intlike(&b)) || (is_intlike(&a) && is_iter(&b))))
+		return iter_op(ctx, op, a, b, out, scratch);
+	return SPRT_ETYPE;
+}
+
+/* ---- unary operations ---------------------------------------------------------------- */
+
+int sprt_neg(sprt_val a, sprt_val *out)
+{
+	if (is_intlike(&a)) {
+		if (a.u.i == INT64_MIN)
+			return SPRT_EOVERFLOW;
+		*out = sprt_int(-a.u.i);
+		return SPRT_OK;
+	}
+	if (a.kind == SPRT_FLOAT) {
+		*out = sprt_float(-a.u.f);
+		return SPRT_OK;
+	}
+	return a.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;
+}
+
+int sprt_pos(sprt_val a, sprt_val *out)
+{
+	if (is_intlike(&a)) {
+		*out = sprt_int(a.u.i);
+		return SPRT_OK;
+	}
+	if (a.kind == SPRT_FLOAT) {
+		*out = a;
+		return SPRT_OK;
+	}
+	return a.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;
+}
+
+int sprt_invert(sprt_val a, sprt_val *out)
+{
+	if (is_intlike(&a)) {
+		*out = sprt_int(~a.u.i);
+		return SPRT_OK;
+	}
+	return a.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;
+}
+
+/* ---- indexing -------------------------------------------------------------------------- */
+
+int sprt_index(sprt_val seq, sprt_val idx, sprt_val *out)
+{
+	if (seq.kind == SPRT_UNDEF || idx.kind == SPRT_UNDEF)
+		return SPRT_EUNDEF;
+	if (!is_iter(&seq) || !is_intlike(&idx))
+		return SPRT_ETYPE;
+	int64_t n = sprt_iter_len(seq), i = idx.u.i;
+	if (i < 0)
+		i += n; /* n >= 0 and i < 0: cannot overflow */
+	if (i < 0 || i >= n)
+		return SPRT_EVALUE;
+	*out = sprt_iter_at(seq, i);
+	return SPRT_OK;
+}
+
+/* ---- builtins ------------------------------------------------------------------------------ */
+
+int sprt_builtin_range(const sprt_val *args, int n, sprt_val *out)
+{
+	if (n < 1 || n > 3)
+		return SPRT_ETYPE;
+	for (int i = 0; i < n; i++) {
+		if (args[i].kind == SPRT_UNDEF)
+			return SPRT_EUNDEF;
+		if (!is_intlike(&args[i]))
+			return SPRT_ETYPE;
+	}
+	int64_t start = 0, stop, step = 1;
+	if (n == 1) {
+		stop = args[0].u.i;
+	} else {
+		start = args[0].u.i;
+		stop = args[1].u.i;
+		if (n == 3)
+			step = args[2].u.i;
+	}
+	if (step == 0)
+		return SPRT_EVALUE;
+	*out = range_val(start, stop, step);
+	return SPRT_OK;
+}
+
+int sprt_builtin_minmax(const struct sprt_ctx *ctx, bool is_max, const sprt_val *args, int n, sprt_val *out)
+{
+	if (n < 1)
+		return SPRT_ETYPE;
+	const sprt_val *items = args;
+	size_t count = (size_t)n;
+	if (n == 1) {
+		sprt_val it = args[0];
+		if (it.kind == SPRT_UNDEF)
+			return SPRT_EUNDEF;
+		if (it.kind == SPRT_RANGE) {
+			uint64_t len = sprt_range_len_(it.u.i, it.r_stop, it.r_step);
+			if (len == 0)
+				return SPRT_EVALUE;
+			int64_t first = it.u.i, last = range_at(it, len - 1);
+			bool up = it.r_step > 0;
+			*out = sprt_int(is_max == up ? last : first);
+			return SPRT_OK;
+		}
+		if (it.kind != SPRT_VEC)
+			return SPRT_ETYPE;
+		items = it.u.p->v;
+		count = it.u.p->n;
+		if (count == 0)
+			return SPRT_EVALUE;
+	}
+	sprt_val best = items[0];
+	if (best.kind == SPRT_UNDEF)
+		return SPRT_EUNDEF;
+	for (size_t i = 1; i < count; i++) {
+		/* Python replaces only on a strict improvement: the first of
+		 * equal values wins. */
+		bool better;
+		int err = sprt_compare(ctx, is_max ? '>' : '<', items[i], best, &better);
+		if (err)
+			return err;
+		if (better)
+			best = items[i];
+	}
+	*out = best;
+	return SPRT_OK;
+}
+
+int sprt_builtin_abs(sprt_val a, sprt_val *out)
+{
+	if (is_intlike(&a)) {
+		if (a.u.i == INT64_MIN)
+			return SPRT_EOVERFLOW;
+		*out = sprt_int(a.u.i < 0 ? -a.u.i : a.u.i);
+		return SPRT_OK;
+	}
+	if (a.kind == SPRT_FLOAT) {
+		*out = sprt_float(fabs(a.u.f));
+		return SPRT_OK;
+	}
+	return a.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;
+}
+
+static bool py_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Trims Python whitespace: [*s, *e) is what is left. */
+static void trim(const char **s, const char **e)
+{
+	while (*s < *e && py_space(**s))
+		(*s)++;
+	while (*e > *s && py_space((*e)[-1]))
+		(*e)--;
+}
+
+/*
+ * Copies digits with single underscores between them (Python's numeric
+ * literal rule for int() and float()) to buf without the underscores.
+ * Returns the number of characters consumed, 0 if no digit.
+ */
+static size_t take_digits(const char *s, const char *e, char *buf, size_t *nb, size_t cap)
+{
+	const char *p = s;
+	if (p >= e || *p < '0' || *p > '9')
+		return 0;
+	while (p < e) {
+		if (*p >= '0' && *p <= '9') {
+			if (*nb + 1 < cap)
+				buf[(*nb)++] = *p;
+			p++;
+		} else if (*p == '_' && p + 1 < e && p[1] >= '0' && p[1] <= '9') {
+			p++;
+		} else {
+			break;
+		}
+	}
+	return (size_t)(p - s);
+}
+
+/* Python's int(str) in base 10. */
+static int parse_py_int(const char *text, int64_t *out)
+{
+	const char *s = text, *e = text + strlen(text);
+	trim(&s, &e);
+	bool neg = false;
+	if (s < e && (*s == '+' || *s == '-'))
+		neg = *s++ == '-';
+	if (s >= e || *s < '0' || *s > '9')
+		return SPRT_EVALUE;
+	uint64_t acc = 0;
+	bool big = false;
+	for (const char *p = s; p < e; p++) {
+		if (*p == '_') {
+			if (p + 1 >= e || p[1] < '0' || p[1] > '9')
+				return SPRT_EVALUE;
+			continue;
+		}
+		if (*p < '0' || *p > '9')
+			return SPRT_EVALUE;
+		if (acc > (UINT64_MAX - 9) / 10)
+			big = true;
+		else
+			acc = acc * 10 + (uint64_t)(*p - '0');
+	}
+	if (big || acc > (uint64_t)INT64_MAX + neg)
+		return SPRT_EOVERFLOW;
+	*out = neg ? (int64_t)(0 - acc) : (int64_t)acc;
+	return SPRT_OK;
+}
+
+/* Python's float(str): decimal forms, inf, infinity, nan; no hex. */
+static int parse_py_float(const char *text, double *out)
+{
+	const char *s = text, *e = text + strlen(text);
+	trim(&s, &e);
+	char buf[512];
+	size_t nb = 0;
+	const char *p = s;
+	if (p < e && (*p == '+' || *p == '-'))
+		buf[nb++] = *p++;
+	size_t rest = (size_t)(e - p);
+	static const char *const words[] = { "inf", "infinity", "nan" };
+	for (int i = 0; i < 3; i++) {
+		size_t wl = strlen(words[i]);
+		if (rest == wl && !strncasecmp_ascii(p, words[i], wl)) {
+			double d = i == 2 ? NAN : INFINITY;
+			*out = buf[0] == '-' && nb ? -d : d;
+			return SPRT_OK;
+		}
+	}
+	size_t m = take_digits(p, e, buf, &nb, sizeof(buf));
+	p += m;
+	size_t frac = 0;
+	if (p < e && *p == '.') {
+		if (nb + 1 < sizeof(buf))
+			buf[nb++] = '.';
+		p++;
+		frac = take_digits(p, e, buf, &nb, sizeof(buf));
+		p += frac;
+	}
+	if (!m && !frac)
+		return SPRT_EVALUE;
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		if (nb + 1 < sizeof(buf))
+			buf[nb++] = 'e';
+		p++;
+		if (p < e && (*p == '+' || *p == '-')) {
+			if (nb + 1 < sizeof(buf))
+				buf[nb++] = *p;
+			p++;
+		}
+		size_t x = take_digits(p, e, buf, &nb, sizeof(buf));
+		if (!x)
+			return SPRT_EVALUE;
+		p += x;
+	}
+	if (p != e || nb + 1 >= sizeof(buf))
+		return nb + 1 >= sizeof(buf) && p == e ? parse_long_float(s, e, out) : SPRT_EVALUE;
+	buf[nb] = 0;
+	*out = strtod(buf, NULL);
+	return SPRT_OK;
+}
