@@ -375,17 +375,17 @@ simple_stmt:
 		$$->ntargets = 1;
 		$$->targets = arena_alloc(&M->arena, sizeof(*$$->targets));
 		$$->targets[0] = $1;
-		$$->value = $3;
+		$$->value = checked(ctx, $3);
 		check_target(ctx, $1, false);
 		if ($1->kind == AST_NAME)
 			$$->name = $1->name, $$->name_loc = $1->loc;
 	}
-	| testlist { $$ = mks(ctx, AST_S_EXPR, @$); $$->value = $1; }
+	| testlist { $$ = mks(ctx, AST_S_EXPR, @$); $$->value = checked(ctx, $1); }
 	| BREAK { $$ = mks(ctx, AST_S_BREAK, @$); }
 	| CONTINUE { $$ = mks(ctx, AST_S_CONTINUE, @$); }
 	| PASS { $$ = mks(ctx, AST_S_PASS, @$); }
 	| RETURN { $$ = mks(ctx, AST_S_RETURN, @$); }
-	| RETURN testlist { $$ = mks(ctx, AST_S_RETURN, @$); $$->value = $2; }
+	| RETURN testlist { $$ = mks(ctx, AST_S_RETURN, @$); $$->value = checked(ctx, $2); }
 	| YIELD expr { $$ = mks(ctx, AST_S_YIELD, @$); $$->value = checked(ctx, $2); }
 	;
 

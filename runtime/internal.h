@@ -19,7 +19,10 @@
 #define SPRT_FLOAT_BUF 32
 void sprt_float_repr_(char *buf, double d);
 
-/* Elements of a range (0 if empty); saturates at UINT64_MAX never (fits). */
+/* A string as Python's repr ('text') or as a JSON string ("text"). */
+void sprt_print_str_(FILE *out, const char *s, bool json);
+
+/* The number of elements of a range (always fits: at most 2**64 - 1). */
 uint64_t sprt_range_len_(int64_t start, int64_t stop, int64_t step);
 
 /* Seconds on a monotonic clock. */

@@ -560,6 +560,14 @@ static int int_pow(int64_t base, int64_t e, sprt_val *out)
 	return SPRT_OK;
 }
 
+/* x >> y, flooring, for y >= 0, without relying on C's signed shift. */
+static int64_t shr(int64_t x, int64_t y)
+{
+	if (y >= 64)
+		return x < 0 ? -1 : 0;
+	return x < 0 ? (int64_t)~(~(uint64_t)x >> y) : (int64_t)((uint64_t)x >> y);
+}
+
 static int int_binop(int op, sprt_val a, sprt_val b, sprt_val *out)
 {
 	int64_t x = a.u.i, y = b.u.i, r;
@@ -620,20 +628,17 @@ static int int_binop(int op, sprt_val a, sprt_val b, sprt_val *out)
 			r = 0;
 			break;
 		}
-		if (y >= 63)
+		if (y >= 64)
 			return SPRT_EOVERFLOW;
 		/* Overflow iff shifting back does not give x. */
 		r = (int64_t)((uint64_t)x << y);
-		if (r >> y != x)
+		if (shr(r, y) != x)
 			return SPRT_EOVERFLOW;
 		break;
 	case 'r':
 		if (y < 0)
 			return SPRT_EVALUE;
-		if (y >= 64)
-			r = x < 0 ? -1 : 0;
-		else
-			r = x < 0 ? ~(int64_t)(~(uint64_t)x >> y) : (int64_t)((uint64_t)x >> y);
+		r = shr(x, y);
 		break;
 	default:
 		return SPRT_ETYPE;
@@ -687,7 +692,8 @@ static int append_iter(struct sprt_vec *dst, sprt_val it)
 		int err = vec_reserve(dst, dst->n + v->n);
 		if (err)
 			return err;
-		memcpy(dst->v + dst->n, v->v, v->n * sizeof(*v->v));
+		if (v->n)
+			memcpy(dst->v + dst->n, v->v, v->n * sizeof(*v->v));
 		dst->n += v->n;
 		return SPRT_OK;
 	}
@@ -702,18 +708,11 @@ static int append_iter(struct sprt_vec *dst, sprt_val it)
 	return SPRT_OK;
 }
 
-/*
- * Ordering of set elements: numbers numerically, NaNs after everything
- * (and never equal, so never merged), strings by text.
- */
+/* Ordering of set elements (no NaNs): numbers numerically, strings by text. */
 static int set_cmp(const struct sprt_ctx *ctx, const sprt_val *a, const sprt_val *b)
 {
 	if (a->kind == SPRT_STR)
 		return cmp_str(ctx, a, b);
-	bool na = a->kind == SPRT_FLOAT && isnan(a->u.f);
-	bool nb = b->kind == SPRT_FLOAT && isnan(b->u.f);
-	if (na || nb)
-		return na && nb ? CMP_LT : na ? CMP_GT : CMP_LT;
 	return cmp_num(a, b);
 }
 
@@ -737,20 +736,22 @@ static void merge_sort(const struct sprt_ctx *ctx, sprt_val *v, sprt_val *tmp, s
 }
 
 /*
- * Sorts v->v[from..] and drops duplicates, keeping the first of equal
+ * Sorts v and drops duplicates, keeping the first of equal
  * elements (as a Python set keeps the first inserted).  Every element must
- * be a number, or every element a string.
+ * be a number (not NaN), or every element a string.
  */
-static int sort_unique(const struct sprt_ctx *ctx, struct sprt_vec *v, size_t from)
+static int sort_unique(const struct sprt_ctx *ctx, struct sprt_vec *v)
 {
-	size_t n = v->n - from;
-	sprt_val *a = v->v + from;
+	size_t n = v->n;
+	sprt_val *a = v->v;
 	bool strs = false, nums = false;
 	for (size_t i = 0; i < n; i++) {
 		if (a[i].kind == SPRT_UNDEF)
 			return SPRT_EUNDEF;
 		if (a[i].kind == SPRT_STR)
 			strs = true;
+		else if (a[i].kind == SPRT_FLOAT && isnan(a[i].u.f))
+			return SPRT_EVALUE; /* unordered: no place in a sorted set */
 		else if (is_num(&a[i]))
 			nums = true;
 		else
@@ -769,7 +770,7 @@ static int sort_unique(const struct sprt_ctx *ctx, struct sprt_vec *v, size_t fr
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || set_cmp(ctx, &a[k - 1], &a[i]) != CMP_EQ)
 			a[k++] = a[i];
-	v->n = from + k;
+	v->n = k;
 	return SPRT_OK;
 }
 
@@ -790,9 +791,9 @@ static int sorted_set(const struct sprt_ctx *ctx, struct sprt_vec *dst, sprt_val
 		return SPRT_OK;
 	}
 	int err = append_iter(dst, it);
-	if (err || it.kind == SPRT_RANGE)
+	if (err)
 		return err;
-	return sort_unique(ctx, dst, 0);
+	return it.kind == SPRT_RANGE ? SPRT_OK : sort_unique(ctx, dst);
 }
 
 static bool set_has(const struct sprt_ctx *ctx, const struct sprt_vec *sorted, sprt_val it, const sprt_val *x)
@@ -823,21 +824,16 @@ static int set_compatible(const struct sprt_vec *a, const struct sprt_vec *b)
 
 /*
  * a & b and a - b: the sorted distinct elements of a that are (not) in b.
- * A range operand on the right is tested arithmetically, never listed, so
- * that `xs & range(10**12)` works; a range on the left of & is swapped to
- * the right (its elements are ints, so keeping the right's representative
- * only matters for 2.0 vs 2: it is converted back to the int).
+ * A range on the right is tested arithmetically, never listed, so that
+ * `xs & range(10**12)` works; range & list is computed as list & range
+ * (the list's elements are kept, as lang/interp.c does).
  */
 static int set_filter(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, struct sprt_vec *dst)
 {
-	bool conv_int = false;
-	if (op == '&' && a.kind == SPRT_RANGE &&
-	    (b.kind == SPRT_VEC ||
-	     sprt_range_len_(b.u.i, b.r_stop, b.r_step) < sprt_range_len_(a.u.i, a.r_stop, a.r_step))) {
+	if (op == '&' && a.kind == SPRT_RANGE && b.kind == SPRT_VEC) {
 		sprt_val t = a;
 		a = b;
 		b = t;
-		conv_int = true;
 	}
 	struct sprt_vec sb = { 0 };
 	int err = sorted_set(ctx, dst, a);
@@ -845,22 +841,14 @@ static int set_filter(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b
 		err = sorted_set(ctx, &sb, b);
 	if (!err && b.kind == SPRT_VEC)
 		err = set_compatible(dst, &sb);
-	if (!err && b.kind == SPRT_RANGE && dst->n && dst->v[0].kind == SPRT_STR)
-		err = SPRT_ETYPE;
 	if (err) {
 		sprt_vec_free(&sb);
 		return err;
 	}
 	size_t k = 0;
-	for (size_t i = 0; i < dst->n; i++) {
-		bool in = set_has(ctx, &sb, b, &dst->v[i]);
-		if (in == (op == '&')) {
-			sprt_val x = dst->v[i];
-			if (conv_int && x.kind == SPRT_FLOAT)
-				x = sprt_int((int64_t)x.u.f);
-			dst->v[k++] = x;
-		}
-	}
+	for (size_t i = 0; i < dst->n; i++)
+		if (set_has(ctx, &sb, b, &dst->v[i]) == (op == '&'))
+			dst->v[k++] = dst->v[i];
 	dst->n = k;
 	sprt_vec_free(&sb);
 	return SPRT_OK;
@@ -877,7 +865,7 @@ static int iter_binop(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b
 		err = append_iter(dst, a);
 		if (!err)
 			err = append_iter(dst, b);
-		return err ? err : sort_unique(ctx, dst, 0);
+		return err ? err : sort_unique(ctx, dst);
 	case '&':
 	case '-':
 		return set_filter(ctx, op, a, b, dst);
@@ -924,7 +912,7 @@ static int iter_op(const struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, s
 	dst->n = 0;
 	int err;
 	if (op == '*')
-		err = is_iter(&a) ? iter_repeat(a, b.u.i, dst) : iter_repeat(b, a.u.i, dst);
+		err = a.kind == SPRT_VEC ? iter_repeat(a, b.u.i, dst) : iter_repeat(b, a.u.i, dst);
 	else
 		err = iter_binop(ctx, op, a, b, dst);
 	if (alias) {
@@ -951,9 +939,12 @@ int sprt_binop(struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, sprt_val *o
 		/* An int ** float or int / float converts the int first. */
 		return float_binop(op, num_to_double(&a), num_to_double(&b), out);
 	}
-	if (is_iter(&a) && is_iter(&b) && (op == '+' || op == '|' || op == '&' || op == '-'))
+	if (is_iter(&a) && is_iter(&b) && (op == '|' || op == '&' || op == '-'))
 		return iter_op(ctx, op, a, b, out, scratch);
-	if (op == '*' && ((is_iter(&a) && is_intlike(&b)) || (is_intlike(&a) && is_iter(&b))))
+	/* + and * take lists only: range(3) + [1] is a TypeError in Python. */
+	if (op == '+' && a.kind == SPRT_VEC && b.kind == SPRT_VEC)
+		return iter_op(ctx, op, a, b, out, scratch);
+	if (op == '*' && ((a.kind == SPRT_VEC && is_intlike(&b)) || (is_intlike(&a) && b.kind == SPRT_VEC)))
 		return iter_op(ctx, op, a, b, out, scratch);
 	return SPRT_ETYPE;
 }
@@ -1113,30 +1104,6 @@ static void trim(const char **s, const char **e)
 		(*e)--;
 }
 
-/*
- * Copies digits with single underscores between them (Python's numeric
- * literal rule for int() and float()) to buf without the underscores.
- * Returns the number of characters consumed, 0 if no digit.
- */
-static size_t take_digits(const char *s, const char *e, char *buf, size_t *nb, size_t cap)
-{
-	const char *p = s;
-	if (p >= e || *p < '0' || *p > '9')
-		return 0;
-	while (p < e) {
-		if (*p >= '0' && *p <= '9') {
-			if (*nb + 1 < cap)
-				buf[(*nb)++] = *p;
-			p++;
-		} else if (*p == '_' && p + 1 < e && p[1] >= '0' && p[1] <= '9') {
-			p++;
-		} else {
-			break;
-		}
-	}
-	return (size_t)(p - s);
-}
-
 /* Python's int(str) in base 10. */
 static int parse_py_int(const char *text, int64_t *out)
 {
@@ -1168,55 +1135,492 @@ static int parse_py_int(const char *text, int64_t *out)
 	return SPRT_OK;
 }
 
-/* Python's float(str): decimal forms, inf, infinity, nan; no hex. */
+/*
+ * float(str) as lang/interp.c reads it: strtod over the trimmed text, less
+ * hex floats and nan(...).  Python also takes "1_000"; the interpreter
+ * does not, and this must agree with it.
+ */
 static int parse_py_float(const char *text, double *out)
 {
 	const char *s = text, *e = text + strlen(text);
 	trim(&s, &e);
-	char buf[512];
-	size_t nb = 0;
-	const char *p = s;
-	if (p < e && (*p == '+' || *p == '-'))
-		buf[nb++] = *p++;
-	size_t rest = (size_t)(e - p);
-	static const char *const words[] = { "inf", "infinity", "nan" };
-	for (int i = 0; i < 3; i++) {
-		size_t wl = strlen(words[i]);
-		if (rest == wl && !strncasecmp_ascii(p, words[i], wl)) {
-			double d = i == 2 ? NAN : INFINITY;
-			*out = buf[0] == '-' && nb ? -d : d;
+	char buf[128];
+	size_t n = (size_t)(e - s);
+	if (!n || n >= sizeof(buf))
+		return SPRT_EVALUE;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	if (strpbrk(buf, "xX(_"))
+		return SPRT_EVALUE;
+	char *end;
+	double d = strtod(buf, &end);
+	if (end == buf || *end)
+		return SPRT_EVALUE;
+	*out = d;
+	return SPRT_OK;
+}
+
+int sprt_builtin_int(const struct sprt_ctx *ctx, const sprt_val *args, int n, sprt_val *out)
+{
+	if (n == 0) {
+		*out = sprt_int(0);
+		return SPRT_OK;
+	}
+	if (n != 1)
+		return SPRT_ETYPE;
+	sprt_val a = args[0];
+	switch (a.kind) {
+	case SPRT_BOOL:
+	case SPRT_INT:
+		*out = sprt_int(a.u.i);
+		return SPRT_OK;
+	case SPRT_FLOAT:
+		if (isnan(a.u.f))
+			return SPRT_EVALUE;
+		if (!(a.u.f >= -TWO63 && a.u.f < TWO63))
+			return SPRT_EOVERFLOW; /* inf, or beyond int64 after truncation */
+		*out = sprt_int((int64_t)a.u.f);
+		return SPRT_OK;
+	case SPRT_STR: {
+		int64_t i;
+		int err = parse_py_int(sprt_str_text(ctx, a.u.i), &i);
+		if (!err)
+			*out = sprt_int(i);
+		return err;
+	}
+	case SPRT_UNDEF:
+		return SPRT_EUNDEF;
+	default:
+		return SPRT_ETYPE;
+	}
+}
+
+int sprt_builtin_float(const struct sprt_ctx *ctx, const sprt_val *args, int n, sprt_val *out)
+{
+	if (n == 0) {
+		*out = sprt_float(0.0);
+		return SPRT_OK;
+	}
+	if (n != 1)
+		return SPRT_ETYPE;
+	sprt_val a = args[0];
+	switch (a.kind) {
+	case SPRT_BOOL:
+	case SPRT_INT:
+		*out = sprt_float((double)a.u.i);
+		return SPRT_OK;
+	case SPRT_FLOAT:
+		*out = a;
+		return SPRT_OK;
+	case SPRT_STR: {
+		double d;
+		int err = parse_py_float(sprt_str_text(ctx, a.u.i), &d);
+		if (!err)
+			*out = sprt_float(d);
+		return err;
+	}
+	case SPRT_UNDEF:
+		return SPRT_EUNDEF;
+	default:
+		return SPRT_ETYPE;
+	}
+}
+
+int sprt_builtin_bool(const sprt_val *args, int n, sprt_val *out)
+{
+	if (n == 0) {
+		*out = sprt_bool(false);
+		return SPRT_OK;
+	}
+	if (n != 1)
+		return SPRT_ETYPE;
+	if (args[0].kind == SPRT_UNDEF)
+		return SPRT_EUNDEF;
+	*out = sprt_bool(sprt_truthy(args[0]));
+	return SPRT_OK;
+}
+
+int sprt_builtin_len(const struct sprt_ctx *ctx, sprt_val a, sprt_val *out)
+{
+	switch (a.kind) {
+	case SPRT_STR: {
+		/* Code points of the UTF-8 text, as Python (and lang/interp.c). */
+		int64_t n = 0;
+		for (const unsigned char *s = (const unsigned char *)sprt_str_text(ctx, a.u.i); *s; s++)
+			n += (*s & 0xc0) != 0x80;
+		*out = sprt_int(n);
+		return SPRT_OK;
+	}
+	case SPRT_VEC:
+		*out = sprt_int((int64_t)a.u.p->n);
+		return SPRT_OK;
+	case SPRT_RANGE: {
+		uint64_t len = sprt_range_len_(a.u.i, a.r_stop, a.r_step);
+		if (len > INT64_MAX)
+			return SPRT_EOVERFLOW; /* Python: "too large to convert to C ssize_t" */
+		*out = sprt_int((int64_t)len);
+		return SPRT_OK;
+	}
+	case SPRT_UNDEF:
+		return SPRT_EUNDEF;
+	default:
+		return SPRT_ETYPE;
+	}
+}
+
+int sprt_builtin_list(const sprt_val *args, int n, sprt_val *out, struct sprt_vec *scratch)
+{
+	if (n > 1 || !scratch)
+		return n > 1 ? SPRT_ETYPE : SPRT_ENOMEM;
+	if (n == 1) {
+		if (args[0].kind == SPRT_UNDEF)
+			return SPRT_EUNDEF;
+		if (!is_iter(&args[0]))
+			return SPRT_ETYPE;
+		if (args[0].kind == SPRT_VEC && args[0].u.p == scratch) {
+			*out = args[0];
 			return SPRT_OK;
 		}
 	}
-	size_t m = take_digits(p, e, buf, &nb, sizeof(buf));
-	p += m;
-	size_t frac = 0;
-	if (p < e && *p == '.') {
-		if (nb + 1 < sizeof(buf))
-			buf[nb++] = '.';
-		p++;
-		frac = take_digits(p, e, buf, &nb, sizeof(buf));
-		p += frac;
+	scratch->n = 0;
+	if (n == 1) {
+		int err = append_iter(scratch, args[0]);
+		if (err)
+			return err;
 	}
-	if (!m && !frac)
-		return SPRT_EVALUE;
-	if (p < e && (*p == 'e' || *p == 'E')) {
-		if (nb + 1 < sizeof(buf))
-			buf[nb++] = 'e';
-		p++;
-		if (p < e && (*p == '+' || *p == '-')) {
-			if (nb + 1 < sizeof(buf))
-				buf[nb++] = *p;
-			p++;
-		}
-		size_t x = take_digits(p, e, buf, &nb, sizeof(buf));
-		if (!x)
-			return SPRT_EVALUE;
-		p += x;
-	}
-	if (p != e || nb + 1 >= sizeof(buf))
-		return nb + 1 >= sizeof(buf) && p == e ? parse_long_float(s, e, out) : SPRT_EVALUE;
-	buf[nb] = 0;
-	*out = strtod(buf, NULL);
+	*out = sprt_vecval(scratch);
 	return SPRT_OK;
+}
+
+int sprt_builtin_sum(sprt_val a, sprt_val *out)
+{
+	if (a.kind == SPRT_UNDEF)
+		return SPRT_EUNDEF;
+	if (a.kind == SPRT_RANGE) {
+		/* n * (first + last) / 2 without overflow: __int128 holds it. */
+		uint64_t n = sprt_range_len_(a.u.i, a.r_stop, a.r_step);
+		if (n == 0) {
+			*out = sprt_int(0);
+			return SPRT_OK;
+		}
+		__int128 first = a.u.i, last = range_at(a, n - 1);
+		__int128 s2 = (first + last) * (__int128)n; /* |.| < 2^64 * 2^64 */
+		__int128 s = s2 / 2;
+		if (s > INT64_MAX || s < INT64_MIN)
+			return SPRT_EOVERFLOW;
+		*out = sprt_int((int64_t)s);
+		return SPRT_OK;
+	}
+	if (a.kind != SPRT_VEC)
+		return SPRT_ETYPE;
+	/*
+	 * CPython 3.12's sum(), as lang/interp.c: ints exactly (an
+	 * intermediate overflow does not matter, only the total's), then
+	 * floats with Neumaier compensation, then anything else through +.
+	 */
+	const struct sprt_vec *v = a.u.p;
+	size_t i = 0, n = v->n;
+	__int128 t = 0; /* at most SPRT_MAX_VEC terms: cannot overflow */
+	for (; i < n && is_intlike(&v->v[i]); i++)
+		t += v->v[i].u.i;
+	sprt_val acc;
+	if (i < n && v->v[i].kind == SPRT_FLOAT) {
+		double f = (double)t + v->v[i].u.f, c = 0.0;
+		for (i++; i < n; i++) {
+			const sprt_val *x = &v->v[i];
+			if (x->kind == SPRT_FLOAT) {
+				double s = f + x->u.f;
+				if (fabs(f) >= fabs(x->u.f))
+					c += (f - s) + x->u.f;
+				else
+					c += (x->u.f - s) + f;
+				f = s;
+			} else if (is_intlike(x)) {
+				f += (double)x->u.i;
+			} else {
+				break;
+			}
+		}
+		if (c != 0 && isfinite(c))
+			f += c;
+		acc = sprt_float(f);
+	} else {
+		if (t < INT64_MIN || t > INT64_MAX)
+			return SPRT_EOVERFLOW;
+		acc = sprt_int((int64_t)t);
+	}
+	for (; i < n; i++) {
+		int err = sprt_binop(NULL, '+', acc, v->v[i], &acc, NULL);
+		if (err)
+			return err;
+	}
+	*out = acc;
+	return SPRT_OK;
+}
+
+/* ---- printing ------------------------------------------------------------------------ */
+
+void sprt_float_repr_(char *buf, double d)
+{
+	if (isnan(d)) {
+		strcpy(buf, "nan");
+		return;
+	}
+	if (isinf(d)) {
+		strcpy(buf, d < 0 ? "-inf" : "inf");
+		return;
+	}
+	if (d == 0) {
+		strcpy(buf, signbit(d) ? "-0.0" : "0.0");
+		return;
+	}
+	/* The shortest correctly rounded digit string that reads back. */
+	char tmp[40];
+	for (int p = 1; p <= 17; p++) {
+		snprintf(tmp, sizeof(tmp), "%.*e", p - 1, d);
+		if (strtod(tmp, NULL) == d)
+			break;
+	}
+	/* tmp is "[-]d[.ddd]e[+-]xx": split it into digits and exponent. */
+	const char *s = tmp;
+	bool neg = *s == '-';
+	s += neg;
+	char digits[24];
+	int nd = 0;
+	for (; *s && *s != 'e'; s++)
+		if (*s != '.')
+			digits[nd++] = *s;
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	int exp10 = atoi(s + 1);
+	int decpt = exp10 + 1; /* value = 0.DIGITS * 10^decpt */
+	char *o = buf;
+	if (neg)
+		*o++ = '-';
+	/* Python's repr (float_repr_style 'short') switches to exponent
+	 * form outside 1e-4 <= |d| < 1e16. */
+	if (decpt <= -4 || decpt > 16) {
+		*o++ = digits[0];
+		if (nd > 1) {
+			*o++ = '.';
+			memcpy(o, digits + 1, (size_t)nd - 1);
+			o += nd - 1;
+		}
+		int ax = (exp10 < 0 ? -exp10 : exp10) % 1000; /* |exp10| <= 324 */
+		snprintf(o, 8, "e%c%02d", exp10 < 0 ? '-' : '+', ax);
+		return;
+	}
+	if (decpt <= 0) {
+		*o++ = '0';
+		*o++ = '.';
+		for (int i = 0; i < -decpt; i++)
+			*o++ = '0';
+		memcpy(o, digits, (size_t)nd);
+		o += nd;
+	} else if (decpt >= nd) {
+		memcpy(o, digits, (size_t)nd);
+		o += nd;
+		for (int i = nd; i < decpt; i++)
+			*o++ = '0';
+		*o++ = '.';
+		*o++ = '0';
+	} else {
+		memcpy(o, digits, (size_t)decpt);
+		o += decpt;
+		*o++ = '.';
+		memcpy(o, digits + decpt, (size_t)(nd - decpt));
+		o += nd - decpt;
+	}
+	*o = 0;
+}
+
+void sprt_print_str_(FILE *out, const char *s, bool json)
+{
+	if (json) {
+		fputc('"', out);
+		for (; *s; s++) {
+			unsigned char c = (unsigned char)*s;
+			switch (c) {
+			case '"': fputs("\\\"", out); break;
+			case '\\': fputs("\\\\", out); break;
+			case '\b': fputs("\\b", out); break;
+			case '\f': fputs("\\f", out); break;
+			case '\n': fputs("\\n", out); break;
+			case '\r': fputs("\\r", out); break;
+			case '\t': fputs("\\t", out); break;
+			default:
+				if (c < 0x20)
+					fprintf(out, "\\u%04x", c);
+				else
+					fputc(c, out);
+			}
+		}
+		fputc('"', out);
+		return;
+	}
+	/* Python's repr: single quotes unless the text has one and no double. */
+	char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+	fputc(q, out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == (unsigned char)q || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\r')
+			fputs("\\r", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+	fputc(q, out);
+}
+
+void sprt_print_value(const struct sprt_ctx *ctx, FILE *out, sprt_val v, bool json)
+{
+	char buf[SPRT_FLOAT_BUF];
+	switch ((enum sprt_kind)v.kind) {
+	case SPRT_UNDEF:
+		fputs(json ? "null" : "<undefined>", out);
+		return;
+	case SPRT_NONE:
+		fputs(json ? "null" : "None", out);
+		return;
+	case SPRT_BOOL:
+		fputs(json ? (v.u.i ? "true" : "false") : (v.u.i ? "True" : "False"), out);
+		return;
+	case SPRT_INT:
+		fprintf(out, "%" PRId64, v.u.i);
+		return;
+	case SPRT_FLOAT:
+		if (json && !isfinite(v.u.f)) {
+			fputs("null", out);
+			return;
+		}
+		sprt_float_repr_(buf, v.u.f);
+		fputs(buf, out);
+		return;
+	case SPRT_STR:
+		sprt_print_str_(out, sprt_str_text(ctx, v.u.i), json);
+		return;
+	case SPRT_VEC:
+		fputc('[', out);
+		for (size_t i = 0; i < v.u.p->n; i++) {
+			if (i)
+				fputs(", ", out);
+			sprt_print_value(ctx, out, v.u.p->v[i], json);
+		}
+		fputc(']', out);
+		return;
+	case SPRT_RANGE: {
+		int64_t a = v.u.i, b = v.r_stop, s = v.r_step;
+		if (!json) {
+			if (s == 1)
+				fprintf(out, "range(%" PRId64 ", %" PRId64 ")", a, b);
+			else
+				fprintf(out, "range(%" PRId64 ", %" PRId64 ", %" PRId64 ")", a, b, s);
+			return;
+		}
+		/* JSON has no ranges: write the elements. */
+		uint64_t n = sprt_range_len_(a, b, s);
+		fputc('[', out);
+		for (uint64_t i = 0; i < n; i++)
+			fprintf(out, i ? ", %" PRId64 : "%" PRId64, range_at(v, i));
+		fputc(']', out);
+		return;
+	}
+	}
+	fputs(json ? "null" : "<bad value>", out);
+}
+
+/* ---- parsing --set values (as lang/value.c's value_parse) --------------------------- */
+
+static bool parse_set_int(const char *t, int64_t *out)
+{
+	const char *p = t;
+	bool neg = false;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	int base = 10;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	if (!*p)
+		return false;
+	uint64_t acc = 0;
+	for (; *p; p++) {
+		int dgt;
+		if (*p >= '0' && *p <= '9')
+			dgt = *p - '0';
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			dgt = *p - 'a' + 10;
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			dgt = *p - 'A' + 10;
+		else
+			return false;
+		if (acc > (UINT64_MAX - (uint64_t)dgt) / (uint64_t)base)
+			return false;
+		acc = acc * (uint64_t)base + (uint64_t)dgt;
+	}
+	if (neg) {
+		if (acc > (uint64_t)INT64_MAX + 1)
+			return false;
+		*out = (int64_t)(0 - acc);
+	} else {
+		if (acc > (uint64_t)INT64_MAX)
+			return false;
+		*out = (int64_t)acc;
+	}
+	return true;
+}
+
+static bool parse_set_float(const char *t, double *out)
+{
+	/* strtod also reads hex floats, which Python's float() does not. */
+	if (!*t || strpbrk(t, "xX") || t[0] == ' ' || t[0] == '\t')
+		return false;
+	char *end;
+	errno = 0;
+	double d = strtod(t, &end);
+	if (*end || end == t)
+		return false;
+	*out = d;
+	return true;
+}
+
+void sprt_parse_value_(const char *text, sprt_val *out, const char **text_start, size_t *text_len)
+{
+	int64_t i;
+	double d;
+	*text_start = NULL;
+	*text_len = 0;
+	if (parse_set_int(text, &i)) {
+		*out = sprt_int(i);
+		return;
+	}
+	if (parse_set_float(text, &d)) {
+		*out = sprt_float(d);
+		return;
+	}
+	if (!strcmp(text, "True") || !strcmp(text, "true")) {
+		*out = sprt_bool(true);
+		return;
+	}
+	if (!strcmp(text, "False") || !strcmp(text, "false")) {
+		*out = sprt_bool(false);
+		return;
+	}
+	size_t n = strlen(text);
+	*out = sprt_str(0);
+	if (n >= 2 && (text[0] == '"' || text[0] == '\'') && text[n - 1] == text[0]) {
+		*text_start = text + 1;
+		*text_len = n - 2;
+	} else {
+		*text_start = text;
+		*text_len = n;
+	}
 }

@@ -589,6 +589,41 @@ Test(parser, expression_nested_too_deeply)
 	fe_release(&f);
 }
 
+/*
+ * Every statement's expression is bounded, not only assignments: later
+ * passes recurse on all of them (a `return` 9000 levels deep overflowed
+ * sema's stack on a 1 MiB stack).
+ */
+ParameterizedTestParameters(parser, depth_limit_in_every_statement)
+{
+	static struct xcase cases[] = {
+		{ "    return ", "t.space:3:12: error: expression nested too deeply (more than 400 levels)\n" },
+		{ "    x += ", "t.space:3:10: error: expression nested too deeply (more than 400 levels)\n" },
+		{ "    yield ", "t.space:3:11: error: expression nested too deeply (more than 400 levels)\n" },
+		{ "    ", "t.space:3:5: error: expression nested too deeply (more than 400 levels)\n" },
+		{ "    x = ", "t.space:3:9: error: expression nested too deeply (more than 400 levels)\n" },
+		{ "    for i in ", "t.space:3:14: error: expression nested too deeply (more than 400 levels)\n" },
+		{ "    if ", "t.space:3:8: error: expression nested too deeply (more than 400 levels)\n" },
+		{ "    while ", "t.space:3:11: error: expression nested too deeply (more than 400 levels)\n" },
+	};
+	return cr_make_param_array(struct xcase, cases, sizeof(cases) / sizeof(*cases));
+}
+
+ParameterizedTest(struct xcase *c, parser, depth_limit_in_every_statement)
+{
+	char src[2048];
+	size_t n = (size_t)snprintf(src, sizeof(src), "@iterator\ndef g():\n%s", c->expr);
+	for (int i = 0; i < 500; i++)
+		src[n++] = '-';
+	bool compound = strstr(c->expr, "for") || strstr(c->expr, "if") || strstr(c->expr, "while");
+	snprintf(src + n, sizeof(src) - n, "%s", compound ? "1:\n        pass\n" : "1\n");
+	struct fe f;
+	fe_parse(&f, src);
+	cr_expect(!strncmp(fe_diag(&f), c->dump, strlen(c->dump)), "statement [%s]:\n%.300s", c->expr, fe_diag(&f));
+	cr_expect_eq(f.parse_errors, 1, "statement [%s]", c->expr);
+	fe_release(&f);
+}
+
 Test(parser, expression_at_the_depth_limit_is_fine)
 {
 	char src[2048];

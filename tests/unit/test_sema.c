@@ -712,3 +712,23 @@ Test(sema, example_spaces_are_clean)
 		fe_release(&f);
 	}
 }
+
+Test(sema, duplicate_iterator_gets_no_reassign_advice)
+{
+	/* Reassigning an iterator inside 'if' is itself an error, so the
+	 * note suggesting it would lead the user into a second error. */
+	struct fe f;
+	analyse(&f, "a = range(3)\na = range(4)\nrequire a > 1\n");
+	cr_expect(fe_diag_has(&f, "t.space:2:1: error: duplicate definition of 'a'\n"), "%s", fe_diag(&f));
+	cr_expect(!fe_diag_has(&f, "reassign it inside a top-level 'if'"), "%s", fe_diag(&f));
+	fe_release(&f);
+}
+
+Test(sema, reassigned_iterator_is_one_error)
+{
+	struct fe f;
+	analyse(&f, "p = 1\na = range(3)\nif p:\n    a = range(4)\nrequire a > 1\n");
+	cr_expect_eq(f.sema_errors, 1, "%s", fe_diag(&f));
+	cr_expect(!fe_diag_has(&f, "conditional mixes"), "%s", fe_diag(&f));
+	fe_release(&f);
+}

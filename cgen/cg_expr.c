@@ -1,0 +1,965 @@
+/*
+ * cg_expr.c - expressions and def bodies as C statements.
+ *
+ * Every expression is evaluated by straight-line C that stores a sprt_val;
+ * each operation goes through the runtime (sprt_op, sprt_cmp, sprt_*),
+ * whose nonzero result is a domain error that returns from the generated
+ * function (TRY), so the caller charges it to the definition.
+ *
+ * Lists.  A node that makes a list (a display, list(), an operator that
+ * may concatenate, repeat or combine iterables) owns one scratch vector in
+ * the space state; it is cleared and refilled each time the node runs, so
+ * no allocation happens once capacities have grown.  That is sound as long
+ * as a node's previous list is dead when the node runs again.  At top level
+ * every node runs once per evaluation of its definition, and the previous
+ * value is overwritten at the same time.  In a def body, a node inside a
+ * loop runs again while a variable or another list may still hold its
+ * last result; those bodies are refused ("use --interpret") rather than
+ * miscompiled.  A body that changes a list it did not build (a parameter,
+ * a table row) first copies it, as the interpreter does.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg_int.h"
+
+/* ---- flow of lists inside a body ------------------------------------------- */
+
+static bool scalar_type(enum sema_type t)
+{
+	return t == TY_INT || t == TY_FLOAT || t == TY_BOOL || t == TY_STR || t == TY_NONE;
+}
+
+static bool is_builtin_call(const struct ast_expr *e, const char *name)
+{
+	if (e->kind != AST_CALL)
+		return false;
+	const struct ast_expr *f = e->items[0];
+	return f->kind == AST_NAME && !f->ref && f->local < 0 && !strcmp(f->name, name);
+}
+
+static bool list_op(enum ast_op op)
+{
+	return op == AST_OP_ADD || op == AST_OP_MUL || op == AST_OP_BITOR ||
+	       op == AST_OP_BITAND || op == AST_OP_SUB;
+}
+
+static unsigned flow(struct cg *c, const struct ast_expr *e);
+
+/* The element of an iterable with flow f: ranges hold ints, lists anything. */
+static unsigned elem_flow(unsigned f)
+{
+	return (f & (CG_FOREIGN | CG_OWNED)) ? (CG_FOREIGN | (f & CG_OWNED)) : 0;
+}
+
+/* Whether `a op b` may build a new list, given the operands' flows. */
+static bool op_makes_list(enum ast_op op, unsigned fa, unsigned fb)
+{
+	if (op == AST_OP_MUL)
+		return fa || fb;
+	return (op == AST_OP_ADD || op == AST_OP_BITOR || op == AST_OP_BITAND || op == AST_OP_SUB) && fa && fb;
+}
+
+/* Whether `e` is surely not an iterable (so an operator needs no scratch). */
+static bool scalar_expr(struct cg *c, const struct ast_expr *e)
+{
+	switch (e->kind) {
+	case AST_INT:
+	case AST_FLOAT:
+	case AST_BOOL:
+	case AST_STR:
+	case AST_NONE:
+	case AST_UNARY:
+	case AST_COMPARE:
+		return true;
+	case AST_NAME:
+	case AST_INDEX:
+		return flow(c, e) == 0;
+	case AST_BINARY:
+		if (!list_op(e->op))
+			return true;
+		/* list * int repeats; + | & - need two iterables. */
+		if (e->op == AST_OP_MUL)
+			return scalar_expr(c, e->items[0]) && scalar_expr(c, e->items[1]);
+		return scalar_expr(c, e->items[0]) || scalar_expr(c, e->items[1]);
+	case AST_AND:
+	case AST_OR:
+		for (int i = 0; i < e->nitems; i++)
+			if (!scalar_expr(c, e->items[i]))
+				return false;
+		return true;
+	case AST_COND:
+		return scalar_expr(c, e->items[1]) && scalar_expr(c, e->items[2]);
+	case AST_CALL:
+		if (is_builtin_call(e, "len") || is_builtin_call(e, "int") || is_builtin_call(e, "float") ||
+		    is_builtin_call(e, "bool") || is_builtin_call(e, "abs"))
+			return true;
+		if (is_builtin_call(e, "min") || is_builtin_call(e, "max") || is_builtin_call(e, "sum"))
+			return flow(c, e) == 0;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* Which kinds of list the value of `e` may be (a range counts as foreign). */
+static unsigned flow(struct cg *c, const struct ast_expr *e)
+{
+	unsigned r = 0;
+	if (!e)
+		return 0;
+	switch (e->kind) {
+	case AST_NAME:
+		if (e->local >= 0)
+			return c->slot_flow ? c->slot_flow[e->local] : CG_FOREIGN;
+		if (e->ref)
+			return scalar_type(e->ref->type) ? 0 : CG_FOREIGN;
+		return 0;
+	case AST_LIST:
+	case AST_TUPLE:
+		return CG_OWNED;
+	case AST_BINARY:
+		return scalar_expr(c, e) ? 0 : CG_OWNED;
+	case AST_AND:
+	case AST_OR:
+		for (int i = 0; i < e->nitems; i++)
+			r |= flow(c, e->items[i]);
+		return r;
+	case AST_COND:
+		return flow(c, e->items[1]) | flow(c, e->items[2]);
+	case AST_INDEX:
+		return elem_flow(flow(c, e->items[0]));
+	case AST_CALL:
+		if (is_builtin_call(e, "list"))
+			return CG_OWNED;
+		if (is_builtin_call(e, "range"))
+			return CG_RANGE;
+		if (is_builtin_call(e, "min") || is_builtin_call(e, "max") || is_builtin_call(e, "sum")) {
+			if (e->nitems == 2)
+				return elem_flow(flow(c, e->items[1]));
+			for (int i = 1; i < e->nitems; i++)
+				r |= flow(c, e->items[i]);
+			return r;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+
+static bool add_flow(struct cg *c, const struct ast_expr *t, unsigned f)
+{
+	if (t->kind == AST_NAME && t->local >= 0) {
+		unsigned old = c->slot_flow[t->local];
+		c->slot_flow[t->local] |= f;
+		return old != c->slot_flow[t->local];
+	}
+	bool changed = false;
+	if (t->kind == AST_TUPLE || t->kind == AST_LIST)
+		for (int i = 0; i < t->nitems; i++)
+			changed |= add_flow(c, t->items[i], elem_flow(f));
+	return changed;
+}
+
+static bool flow_block(struct cg *c, const struct ast_block *b)
+{
+	bool changed = false;
+	for (int i = 0; i < b->n; i++) {
+		const struct ast_stmt *s = b->stmts[i];
+		switch (s->kind) {
+		case AST_S_ASSIGN: {
+			const struct ast_expr *v = s->value;
+			for (int t = 0; t < s->ntargets; t++) {
+				const struct ast_expr *tg = s->targets[t];
+				if (tg->kind == AST_TUPLE && (v->kind == AST_TUPLE || v->kind == AST_LIST) &&
+				    v->nitems == tg->nitems) {
+					for (int k = 0; k < tg->nitems; k++)
+						changed |= add_flow(c, tg->items[k], flow(c, v->items[k]));
+				} else {
+					changed |= add_flow(c, tg, flow(c, v));
+				}
+			}
+			break;
+		}
+		case AST_S_AUGASSIGN: {
+			const struct ast_expr *tg = s->targets[0];
+			if (tg->kind == AST_NAME && tg->local >= 0 &&
+			    op_makes_list(s->op, c->slot_flow[tg->local], flow(c, s->value)))
+				changed |= add_flow(c, tg, CG_OWNED);
+			break;
+		}
+		case AST_S_FOR:
+			changed |= add_flow(c, s->targets[0], elem_flow(flow(c, s->value)));
+			break;
+		case AST_S_EXPR:
+			/* lst.append(x) on a foreign list makes a private copy. */
+			if (s->value->kind == AST_CALL && s->value->items[0]->kind == AST_ATTR) {
+				const struct ast_expr *obj = s->value->items[0]->items[0];
+				if (obj->kind == AST_NAME && obj->local >= 0 &&
+				    (c->slot_flow[obj->local] & (CG_FOREIGN | CG_OWNED)))
+					changed |= add_flow(c, obj, CG_OWNED);
+			}
+			break;
+		default:
+			break;
+		}
+		changed |= flow_block(c, &s->body);
+		changed |= flow_block(c, &s->orelse);
+	}
+	return changed;
+}
+
+/* ---- strings ---------------------------------------------------------------- */
+
+void cg_collect_strings(struct cg *c, const struct ast_expr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == AST_STR)
+		cg_string_id(c, e->sval);
+	for (int i = 0; i < e->nitems; i++)
+		cg_collect_strings(c, e->items[i]);
+}
+
+void cg_collect_strings_block(struct cg *c, const struct ast_block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const struct ast_stmt *s = b->stmts[i];
+		for (int t = 0; t < s->ntargets; t++)
+			cg_collect_strings(c, s->targets[t]);
+		cg_collect_strings(c, s->value);
+		cg_collect_strings_block(c, &s->body);
+		cg_collect_strings_block(c, &s->orelse);
+	}
+}
+
+/* ---- expressions --------------------------------------------------------------- */
+
+static const char *op_char(enum ast_op op)
+{
+	switch (op) {
+	case AST_OP_ADD: return "'+'";
+	case AST_OP_SUB: return "'-'";
+	case AST_OP_MUL: return "'*'";
+	case AST_OP_DIV: return "'/'";
+	case AST_OP_FLOORDIV: return "'f'";
+	case AST_OP_MOD: return "'%'";
+	case AST_OP_POW: return "'p'";
+	case AST_OP_BITOR: return "'|'";
+	case AST_OP_BITAND: return "'&'";
+	case AST_OP_BITXOR: return "'^'";
+	case AST_OP_LSHIFT: return "'l'";
+	case AST_OP_RSHIFT: return "'r'";
+	case AST_OP_LT: return "'<'";
+	case AST_OP_LE: return "'l'";
+	case AST_OP_GT: return "'>'";
+	case AST_OP_GE: return "'g'";
+	case AST_OP_EQ: return "'='";
+	case AST_OP_NE: return "'!'";
+	case AST_OP_IN: return "'i'";
+	case AST_OP_NOT_IN: return "'n'";
+	default: return "0";
+	}
+}
+
+static const char *int_literal(struct cg *c, int64_t v)
+{
+	if (v == INT64_MIN)
+		return "INT64_MIN";
+	if (v >= -2147483647 && v <= 2147483647)
+		return cg_fmt(c, "%" PRId64, v);
+	return cg_fmt(c, "INT64_C(%" PRId64 ")", v);
+}
+
+static const char *float_literal(struct cg *c, double d)
+{
+	if (d != d)
+		return "(0.0 * (1e308 * 10.0))"; /* not produced by the lexer */
+	if (d > 1.7976931348623157e308)
+		return "(1e308 * 10.0)";
+	if (d < -1.7976931348623157e308)
+		return "(-1e308 * 10.0)";
+	char buf[64];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	/* A C double constant needs a '.', an exponent or both. */
+	if (!strpbrk(buf, ".e"))
+		strcat(buf, ".0");
+	return cg_fmt(c, "%s", buf);
+}
+
+/* A scratch vector of the current function, as a C lvalue. */
+static const char *scratch_ref(struct cg *c, int k)
+{
+	return cg_fmt(c, "st->%s[%d]", c->scratch_member[c->fn->id], k);
+}
+
+static const char *local_ref(struct cg *c, const struct ast_expr *e)
+{
+	return c->local_c[e->local];
+}
+
+/* Reports constructs the compiled path refuses. */
+static void refuse(struct cg *c, struct srcloc loc, const char *what)
+{
+	cg_error(c, loc, "cannot compile %s; use --interpret", what);
+}
+
+static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst);
+
+/* Emits the append of `lst.append(x)`; dst receives None. */
+static void gen_append(struct cg *c, const struct ast_expr *e, const char *dst)
+{
+	const struct ast_expr *attr = e->items[0];
+	const struct ast_expr *obj = attr->items[0];
+	if (strcmp(attr->name, "append") || e->nitems != 2) {
+		cg_line(c, "return SPRT_ETYPE; /* .%s */", attr->name);
+		return;
+	}
+	if (!c->in_body || obj->kind != AST_NAME || obj->local < 0) {
+		refuse(c, obj->loc, "'.append' on something other than a local variable");
+		return;
+	}
+	const char *l = local_ref(c, obj);
+	cg_line(c, "if (%s.kind != SPRT_VEC)", l);
+	cg_line(c, "\treturn %s.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;", l);
+	if (c->slot_flow[obj->local] & CG_FOREIGN) {
+		/* The interpreter's copy-on-write of a list this body did not make. */
+		if (c->loop_depth > 0)
+			refuse(c, obj->loc, "'.append' inside a loop to a list the def did not build");
+		if (c->slot_copy[obj->local] < 0)
+			c->slot_copy[obj->local] = cg_scratch(c);
+		c->helpers |= CG_H_COPY | CG_H_OWNED;
+		const char *s = scratch_ref(c, c->slot_copy[obj->local]);
+		cg_line(c, "if (!OWNED(st->%s, %s.u.p)) {", c->scratch_member[c->fn->id], l);
+		cg_line(c, "\tTRY(vec_copy(&%s, %s.u.p));", s, l);
+		cg_line(c, "\t%s = sprt_vecval(&%s);", l, s);
+		cg_line(c, "}");
+	}
+	if (c->loop_depth > 0 && (flow(c, e->items[1]) & CG_OWNED))
+		refuse(c, e->items[1]->loc, "a list appended to a list inside a loop of a def body");
+	const char *x = cg_operand(c, e->items[1]);
+	cg_line(c, "TRY(sprt_vec_push(%s.u.p, %s));", l, x);
+	if (dst)
+		cg_line(c, "%s = sprt_none();", dst);
+}
+
+static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
+{
+	const struct ast_expr *fn = e->items[0];
+	int nargs = e->nitems - 1;
+	if (fn->kind == AST_ATTR) {
+		gen_append(c, e, dst);
+		return;
+	}
+	if (fn->kind != AST_NAME || fn->ref || fn->local >= 0) {
+		cg_line(c, "return SPRT_ETYPE; /* not a function */");
+		return;
+	}
+	const char *name = fn->name;
+	/* One-argument builtins take the value itself. */
+	if (!strcmp(name, "abs") || !strcmp(name, "len") || !strcmp(name, "sum")) {
+		if (nargs != 1) {
+			cg_line(c, "return SPRT_ETYPE; /* %s() takes 1 argument */", name);
+			return;
+		}
+		const char *a = cg_operand(c, e->items[1]);
+		if (!strcmp(name, "abs"))
+			cg_line(c, "TRY(sprt_builtin_abs(%s, &%s));", a, dst);
+		else if (!strcmp(name, "len"))
+			cg_line(c, "TRY(sprt_builtin_len(ctx, %s, &%s));", a, dst);
+		else
+			cg_line(c, "TRY(sprt_builtin_sum(%s, &%s));", a, dst);
+		return;
+	}
+	const char *args = "NULL";
+	if (nargs > 0) {
+		args = cg_temp(c, cg_fmt(c, "sprt_val %%s[%d]", nargs), NULL);
+		for (int i = 0; i < nargs; i++)
+			cg_expr_into(c, e->items[i + 1], cg_fmt(c, "%s[%d]", args, i));
+	}
+	if (!strcmp(name, "range"))
+		cg_line(c, "TRY(sprt_builtin_range(%s, %d, &%s));", args, nargs, dst);
+	else if (!strcmp(name, "min") || !strcmp(name, "max"))
+		cg_line(c, "TRY(sprt_builtin_minmax(ctx, %s, %s, %d, &%s));",
+			name[1] == 'a' ? "true" : "false", args, nargs, dst);
+	else if (!strcmp(name, "int"))
+		cg_line(c, "TRY(sprt_builtin_int(ctx, %s, %d, &%s));", args, nargs, dst);
+	else if (!strcmp(name, "float"))
+		cg_line(c, "TRY(sprt_builtin_float(ctx, %s, %d, &%s));", args, nargs, dst);
+	else if (!strcmp(name, "bool"))
+		cg_line(c, "TRY(sprt_builtin_bool(%s, %d, &%s));", args, nargs, dst);
+	else if (!strcmp(name, "list"))
+		cg_line(c, "TRY(sprt_builtin_list(%s, %d, &%s, &%s));", args, nargs, dst,
+			scratch_ref(c, cg_scratch(c)));
+	else
+		cg_line(c, "return SPRT_ETYPE; /* unknown function '%s' */", name);
+}
+
+static void gen_compare(struct cg *c, const struct ast_expr *e, const char *dst)
+{
+	const char *b = cg_temp(c, "bool %s", "false");
+	const char *left = cg_operand(c, e->items[0]);
+	int open = 0;
+	for (int i = 1; i < e->nitems; i++) {
+		const char *right = cg_operand(c, e->items[i]);
+		cg_line(c, "TRY(sprt_cmp(ctx, %s, %s, %s, &%s));", op_char(e->cmp[i - 1]), left, right, b);
+		left = right;
+		if (i + 1 < e->nitems) {
+			/* Later operands run only while the chain holds. */
+			cg_line(c, "if (%s) {", b);
+			c->indent++;
+			open++;
+		}
+	}
+	while (open--) {
+		c->indent--;
+		cg_line(c, "}");
+	}
+	cg_line(c, "%s = sprt_bool(%s);", dst, b);
+}
+
+/* Evaluates `e` into the sprt_val lvalue `dst`. */
+void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
+{
+	switch (e->kind) {
+	case AST_INT:
+	case AST_FLOAT:
+	case AST_STR:
+	case AST_BOOL:
+	case AST_NONE:
+	case AST_NAME:
+		cg_line(c, "%s = %s;", dst, cg_operand(c, e));
+		return;
+	case AST_LIST:
+	case AST_TUPLE: {
+		const char *s = scratch_ref(c, cg_scratch(c));
+		/* Items first: one of them may fail before the list changes. */
+		const char **items = calloc((size_t)e->nitems + 1, sizeof(*items));
+		for (int i = 0; i < e->nitems; i++) {
+			if (c->in_body && c->loop_depth > 0 && (flow(c, e->items[i]) & CG_OWNED))
+				refuse(c, e->items[i]->loc, "a list inside a list built in a loop of a def body");
+			items[i] = cg_operand(c, e->items[i]);
+		}
+		cg_line(c, "sprt_vec_clear(&%s);", s);
+		for (int i = 0; i < e->nitems; i++)
+			cg_line(c, "TRY(sprt_vec_push(&%s, %s));", s, items[i]);
+		free(items);
+		cg_line(c, "%s = sprt_vecval(&%s);", dst, s);
+		return;
+	}
+	case AST_UNARY: {
+		const char *a = cg_operand(c, e->items[0]);
+		switch (e->op) {
+		case AST_OP_NOT:
+			cg_line(c, "%s = sprt_bool(!truthy(ctx, %s));", dst, a);
+			return;
+		case AST_OP_NEG:
+			cg_line(c, "TRY(sprt_neg(%s, &%s));", a, dst);
+			return;
+		case AST_OP_POS:
+			cg_line(c, "TRY(sprt_pos(%s, &%s));", a, dst);
+			return;
+		case AST_OP_INVERT:
+			cg_line(c, "TRY(sprt_invert(%s, &%s));", a, dst);
+			return;
+		default:
+			cg_line(c, "return SPRT_ETYPE;");
+			return;
+		}
+	}
+	case AST_BINARY: {
+		const char *a = cg_operand(c, e->items[0]);
+		const char *b = cg_operand(c, e->items[1]);
+		const char *s = "NULL";
+		if (list_op(e->op) && !(scalar_expr(c, e->items[0]) && scalar_expr(c, e->items[1])))
+			s = cg_fmt(c, "&%s", scratch_ref(c, cg_scratch(c)));
+		cg_line(c, "TRY(sprt_op(ctx, %s, %s, %s, &%s, %s));", op_char(e->op), a, b, dst, s);
+		return;
+	}
+	case AST_AND:
+	case AST_OR: {
+		/* The deciding operand is the value, as in Python. */
+		cg_expr_into(c, e->items[0], dst);
+		for (int i = 1; i < e->nitems; i++) {
+			cg_line(c, "if (%struthy(ctx, %s)) {", e->kind == AST_AND ? "" : "!", dst);
+			c->indent++;
+			cg_expr_into(c, e->items[i], dst);
+		}
+		for (int i = 1; i < e->nitems; i++) {
+			c->indent--;
+			cg_line(c, "}");
+		}
+		return;
+	}
+	case AST_COMPARE:
+		gen_compare(c, e, dst);
+		return;
+	case AST_COND: {
+		const char *t = cg_operand(c, e->items[0]);
+		cg_line(c, "if (truthy(ctx, %s)) {", t);
+		c->indent++;
+		cg_expr_into(c, e->items[1], dst);
+		c->indent--;
+		cg_line(c, "} else {");
+		c->indent++;
+		cg_expr_into(c, e->items[2], dst);
+		c->indent--;
+		cg_line(c, "}");
+		return;
+	}
+	case AST_CALL:
+		gen_call(c, e, dst);
+		return;
+	case AST_INDEX: {
+		const char *a = cg_operand(c, e->items[0]);
+		const char *i = cg_operand(c, e->items[1]);
+		cg_line(c, "TRY(sprt_index(%s, %s, &%s));", a, i, dst);
+		return;
+	}
+	case AST_ATTR:
+		cg_line(c, "return SPRT_ETYPE; /* a method that is not called */");
+		return;
+	case AST_UNDEF:
+		cg_line(c, "return SPRT_EUNDEF; /* no value on this path */");
+		return;
+	}
+}
+
+/*
+ * A C expression for the value of `e`: a literal, a field or local for
+ * names (after the checks a read needs), else a temporary it was computed
+ * into.  The text stays valid for the rest of the enclosing expression.
+ */
+const char *cg_operand(struct cg *c, const struct ast_expr *e)
+{
+	switch (e->kind) {
+	case AST_INT:
+		return cg_fmt(c, "sprt_int(%s)", int_literal(c, e->ival));
+	case AST_FLOAT:
+		return cg_fmt(c, "sprt_float(%s)", float_literal(c, e->fval));
+	case AST_STR:
+		return cg_fmt(c, "sprt_str(%d)", cg_string_id(c, e->sval));
+	case AST_BOOL:
+		return e->ival ? "sprt_bool(true)" : "sprt_bool(false)";
+	case AST_NONE:
+		return "sprt_none()";
+	case AST_NAME:
+		if (e->local >= 0) {
+			const char *l = local_ref(c, e);
+			cg_line(c, "if (%s.kind == SPRT_UNDEF)", l);
+			cg_line(c, "\treturn SPRT_EUNDEF;");
+			return l;
+		}
+		if (e->ref) {
+			const char *m = cg_fmt(c, "st->%s", c->member[e->ref->id]);
+			/* Constraints have no value; anything else read here was
+			 * computed before (sema's placement). */
+			if (e->ref->kind == SEMA_CONSTRAINT) {
+				cg_line(c, "if (%s.kind == SPRT_UNDEF)", m);
+				cg_line(c, "\treturn SPRT_EUNDEF;");
+			}
+			return m;
+		}
+		cg_line(c, "return SPRT_ETYPE; /* builtin '%s' is not a value */", e->name);
+		return "sprt_none()";
+	default: {
+		const char *t = cg_temp(c, "sprt_val %s", "sprt_undef()");
+		cg_expr_into(c, e, t);
+		return t;
+	}
+	}
+}
+
+/* ---- statements of def bodies ------------------------------------------------- */
+
+static void gen_block(struct cg *c, const struct ast_block *b);
+
+static void line_directive(struct cg *c, int line)
+{
+	if (c->opt->line_directives)
+		sbuf_printf(c->code, "#line %d \"%s\"\n", line, c->opt->source_name);
+}
+
+/* Binds a target to the value `v` (a C expression, evaluated once). */
+static void gen_assign(struct cg *c, const struct ast_expr *t, const char *v)
+{
+	switch (t->kind) {
+	case AST_NAME:
+		if (t->local < 0) {
+			cg_line(c, "return SPRT_ETYPE; /* not a local */");
+			return;
+		}
+		cg_line(c, "%s = %s;", local_ref(c, t), v);
+		return;
+	case AST_TUPLE:
+	case AST_LIST: {
+		c->helpers |= CG_H_ITER;
+		cg_line(c, "if ((%s.kind != SPRT_VEC && %s.kind != SPRT_RANGE) || iter_len(%s) != %d)", v, v, v,
+			t->nitems);
+		cg_line(c, "\treturn SPRT_EVALUE;");
+		const char *hold = v;
+		if (strncmp(v, "_t", 2)) {
+			hold = cg_temp(c, "sprt_val %s", "sprt_undef()");
+			cg_line(c, "%s = %s;", hold, v);
+		}
+		for (int i = 0; i < t->nitems; i++) {
+			const char *x = cg_temp(c, "sprt_val %s", "sprt_undef()");
+			cg_line(c, "%s = iter_at(%s, %d);", x, hold, i);
+			gen_assign(c, t->items[i], x);
+		}
+		return;
+	}
+	default:
+		refuse(c, t->loc, "an assignment to an item or attribute");
+		return;
+	}
+}
+
+static bool makes_list(const struct ast_expr *e)
+{
+	switch (e->kind) {
+	case AST_LIST:
+	case AST_TUPLE:
+		return true;
+	case AST_BINARY:
+		return list_op(e->op);
+	case AST_CALL:
+		return is_builtin_call(e, "list");
+	case AST_AND:
+	case AST_OR:
+		for (int i = 0; i < e->nitems; i++)
+			if (makes_list(e->items[i]))
+				return true;
+		return false;
+	case AST_COND:
+		return makes_list(e->items[1]) || makes_list(e->items[2]);
+	default:
+		return false;
+	}
+}
+
+static void gen_assign_stmt(struct cg *c, const struct ast_stmt *s)
+{
+	const struct ast_expr *v = s->value;
+	/* a, b = x, y: no list in between; every value first, then the
+	 * targets left to right, as Python does. */
+	if (s->ntargets == 1 && s->targets[0]->kind == AST_TUPLE &&
+	    (v->kind == AST_TUPLE || v->kind == AST_LIST)) {
+		const struct ast_expr *t = s->targets[0];
+		const char **vals = calloc((size_t)v->nitems + 1, sizeof(*vals));
+		for (int i = 0; i < v->nitems; i++) {
+			if (c->loop_depth > 0 && makes_list(v->items[i]) && (flow(c, v->items[i]) & CG_OWNED))
+				refuse(c, v->items[i]->loc,
+				       "a list built inside a loop of a def body and kept in a variable");
+			vals[i] = cg_temp(c, "sprt_val %s", "sprt_undef()");
+			cg_expr_into(c, v->items[i], vals[i]);
+		}
+		if (v->nitems != t->nitems)
+			cg_line(c, "return SPRT_EVALUE; /* %d values for %d names */", v->nitems, t->nitems);
+		else
+			for (int i = 0; i < t->nitems; i++)
+				gen_assign(c, t->items[i], vals[i]);
+		free(vals);
+		return;
+	}
+	if (c->loop_depth > 0 && makes_list(v) && (flow(c, v) & CG_OWNED))
+		refuse(c, v->loc, "a list built inside a loop of a def body and kept in a variable");
+	const char *t = cg_temp(c, "sprt_val %s", "sprt_undef()");
+	cg_expr_into(c, v, t);
+	for (int i = 0; i < s->ntargets; i++)
+		gen_assign(c, s->targets[i], t);
+}
+
+static void gen_augassign(struct cg *c, const struct ast_stmt *s)
+{
+	const struct ast_expr *t = s->targets[0];
+	if (t->kind != AST_NAME || t->local < 0) {
+		refuse(c, t->loc, "an augmented assignment to an item");
+		return;
+	}
+	const char *l = local_ref(c, t);
+	cg_line(c, "if (%s.kind == SPRT_UNDEF)", l);
+	cg_line(c, "\treturn SPRT_EUNDEF;");
+	const char *v = cg_operand(c, s->value);
+	unsigned f = c->slot_flow[t->local], fv = flow(c, s->value);
+	bool may_list = op_makes_list(s->op, f, fv);
+	bool extend = s->op == AST_OP_ADD && (f & (CG_FOREIGN | CG_OWNED)) && fv;
+	if (extend) {
+		/* Python's list += extends the list in place. */
+		c->helpers |= CG_H_ITER;
+		cg_line(c, "if (%s.kind == SPRT_VEC && (%s.kind == SPRT_VEC || %s.kind == SPRT_RANGE)) {", l, v, v);
+		c->indent++;
+		if (f & CG_FOREIGN) {
+			if (c->loop_depth > 0)
+				refuse(c, t->loc, "'+=' inside a loop on a list the def did not build");
+			if (c->slot_copy[t->local] < 0)
+				c->slot_copy[t->local] = cg_scratch(c);
+			c->helpers |= CG_H_COPY | CG_H_OWNED;
+			const char *sc = scratch_ref(c, c->slot_copy[t->local]);
+			cg_line(c, "if (!OWNED(st->%s, %s.u.p)) {", c->scratch_member[c->fn->id], l);
+			cg_line(c, "\tTRY(vec_copy(&%s, %s.u.p));", sc, l);
+			cg_line(c, "\t%s = sprt_vecval(&%s);", l, sc);
+			cg_line(c, "}");
+		}
+		const char *n = cg_temp(c, "uint64_t %s", "0");
+		cg_line(c, "%s = iter_len(%s);", n, v);
+		cg_line(c, "for (uint64_t i = 0; i < %s; i++)", n);
+		cg_line(c, "\tTRY(sprt_vec_push(%s.u.p, iter_at(%s, i)));", l, v);
+		c->indent--;
+		cg_line(c, "} else {");
+		c->indent++;
+	}
+	const char *sc = "NULL";
+	if (may_list) {
+		if (c->loop_depth > 0)
+			refuse(c, t->loc, "an operator that builds a list inside a loop of a def body");
+		sc = cg_fmt(c, "&%s", scratch_ref(c, cg_scratch(c)));
+	}
+	cg_line(c, "TRY(sprt_op(ctx, %s, %s, %s, &%s, %s));", op_char(s->op), l, v, l, sc);
+	if (extend) {
+		c->indent--;
+		cg_line(c, "}");
+	}
+}
+
+static void open_block(struct cg *c, const char *fmt, const char *arg)
+{
+	cg_line(c, fmt, arg);
+	c->indent++;
+}
+
+static void close_block(struct cg *c)
+{
+	c->indent--;
+	cg_line(c, "}");
+}
+
+static void gen_for(struct cg *c, const struct ast_stmt *s)
+{
+	const char *seq = cg_temp(c, "sprt_val %s", "sprt_undef()");
+	cg_expr_into(c, s->value, seq);
+	cg_line(c, "if (%s.kind != SPRT_VEC && %s.kind != SPRT_RANGE)", seq, seq);
+	cg_line(c, "\treturn SPRT_ETYPE;");
+	const char *flag = NULL;
+	if (s->orelse.n) {
+		flag = cg_temp(c, "bool %s", "false");
+		cg_line(c, "%s = false;", flag);
+	}
+	const char *i = cg_temp(c, "uint64_t %s", "0");
+	c->helpers |= CG_H_ITER;
+	/* The length is read each time round: Python sees appends. */
+	cg_line(c, "for (%s = 0; %s < iter_len(%s); %s++) {", i, i, seq, i);
+	c->indent++;
+	cg_line(c, "STEP();");
+	gen_assign(c, s->targets[0], cg_fmt(c, "iter_at(%s, %s)", seq, i));
+	if (c->loop_depth < 63)
+		c->brk_flag[c->loop_depth] = flag;
+	c->loop_depth++;
+	gen_block(c, &s->body);
+	c->loop_depth--;
+	close_block(c);
+	if (flag) {
+		open_block(c, "if (!%s) {", flag);
+		gen_block(c, &s->orelse);
+		close_block(c);
+	}
+}
+
+static void gen_while(struct cg *c, const struct ast_stmt *s)
+{
+	const char *flag = NULL;
+	if (s->orelse.n) {
+		flag = cg_temp(c, "bool %s", "false");
+		cg_line(c, "%s = false;", flag);
+	}
+	cg_line(c, "for (;;) {");
+	c->indent++;
+	cg_line(c, "STEP();");
+	const char *cond = cg_operand(c, s->value);
+	if (flag) {
+		cg_line(c, "if (!truthy(ctx, %s)) {", cond);
+		cg_line(c, "\t%s = true;", flag);
+		cg_line(c, "\tbreak;");
+		cg_line(c, "}");
+	} else {
+		cg_line(c, "if (!truthy(ctx, %s))", cond);
+		cg_line(c, "\tbreak;");
+	}
+	if (c->loop_depth < 63)
+		c->brk_flag[c->loop_depth] = NULL; /* break skips the else: flag stays false */
+	c->loop_depth++;
+	gen_block(c, &s->body);
+	c->loop_depth--;
+	close_block(c);
+	if (flag) {
+		open_block(c, "if (%s) {", flag);
+		gen_block(c, &s->orelse);
+		close_block(c);
+	}
+}
+
+static void gen_stmt(struct cg *c, const struct ast_stmt *s)
+{
+	line_directive(c, s->loc.line);
+	cg_line(c, "STEP();");
+	switch (s->kind) {
+	case AST_S_ASSIGN:
+		gen_assign_stmt(c, s);
+		return;
+	case AST_S_AUGASSIGN:
+		gen_augassign(c, s);
+		return;
+	case AST_S_EXPR:
+		if (s->value->kind == AST_CALL && s->value->items[0]->kind == AST_ATTR) {
+			gen_append(c, s->value, NULL);
+			return;
+		}
+		if (s->value->kind == AST_STR || s->value->kind == AST_INT || s->value->kind == AST_FLOAT ||
+		    s->value->kind == AST_BOOL || s->value->kind == AST_NONE)
+			return; /* a docstring or a constant: nothing to do */
+		(void)cg_operand(c, s->value);
+		return;
+	case AST_S_IF: {
+		const char *cond = cg_operand(c, s->value);
+		open_block(c, "if (truthy(ctx, %s)) {", cond);
+		gen_block(c, &s->body);
+		if (s->orelse.n) {
+			c->indent--;
+			cg_line(c, "} else {");
+			c->indent++;
+			gen_block(c, &s->orelse);
+		}
+		close_block(c);
+		return;
+	}
+	case AST_S_WHILE:
+		gen_while(c, s);
+		return;
+	case AST_S_FOR:
+		gen_for(c, s);
+		return;
+	case AST_S_BREAK: {
+		const char *flag = c->loop_depth > 0 && c->loop_depth <= 63 ? c->brk_flag[c->loop_depth - 1] : NULL;
+		if (flag)
+			cg_line(c, "%s = true;", flag);
+		cg_line(c, "break;");
+		return;
+	}
+	case AST_S_CONTINUE:
+		cg_line(c, "continue;");
+		return;
+	case AST_S_RETURN:
+		if (c->fn->form == SEMA_FORM_CLOSURE) {
+			cg_line(c, "return 0;");
+			return;
+		}
+		if (s->value) {
+			const char *t = cg_operand(c, s->value);
+			cg_line(c, "*out = %s;", t);
+		} else {
+			cg_line(c, "*out = sprt_none();");
+		}
+		cg_line(c, "return 0;");
+		return;
+	case AST_S_YIELD: {
+		if (c->loop_depth > 0 && (flow(c, s->value) & CG_OWNED))
+			refuse(c, s->value->loc, "a list built in a def body yielded inside a loop");
+		const char *v = cg_operand(c, s->value);
+		if (c->fn->form == SEMA_FORM_CLOSURE)
+			cg_line(c, "TRY(sprt_vec_push(&st->%s, %s));", c->yield_member[c->fn->id], v);
+		else
+			cg_line(c, "return SPRT_ETYPE; /* yield outside an iterator */");
+		return;
+	}
+	case AST_S_PASS:
+		return;
+	default:
+		cg_line(c, "return SPRT_ETYPE;");
+		return;
+	}
+}
+
+static void gen_block(struct cg *c, const struct ast_block *b)
+{
+	for (int i = 0; i < b->n; i++)
+		gen_stmt(c, b->stmts[i]);
+}
+
+static bool c_keyword(const char *s)
+{
+	static const char *const kw[] = {
+		"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+		"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+		"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool",
+		"true", "false", "asm", "typeof", "main", "NULL", NULL,
+	};
+	for (int i = 0; kw[i]; i++)
+		if (!strcmp(kw[i], s))
+			return true;
+	return s[0] == '_' || !strncmp(s, "sprt_", 5) || !strncmp(s, "SPRT_", 5) ||
+	       !strncmp(s, "int", 3) || !strncmp(s, "uint", 4) || !strcmp(s, "TRY") ||
+	       !strcmp(s, "STEP") || !strcmp(s, "OWNED");
+}
+
+/*
+ * The function of a def body: locals are C variables named after the
+ * Python ones, parameters start from the current values of what they
+ * name, and every statement is one step against the limit.
+ */
+void cg_body(struct cg *c, const struct sema_def *d)
+{
+	int nlocals = d->nlocals > d->nparams ? d->nlocals : d->nparams;
+	c->in_body = true;
+	c->loop_depth = 0;
+	c->local_c = calloc((size_t)nlocals + 1, sizeof(*c->local_c));
+	c->slot_flow = calloc((size_t)nlocals + 1, sizeof(*c->slot_flow));
+	c->slot_copy = calloc((size_t)nlocals + 1, sizeof(*c->slot_copy));
+	static const char *const reserved[] = { "ctx", "st", "out", "steps", "limit", "i", NULL };
+	for (int i = 0; i < nlocals; i++) {
+		const char *n = d->local_names[i];
+		bool clash = c_keyword(n);
+		for (int k = 0; reserved[k]; k++)
+			clash |= !strcmp(reserved[k], n);
+		c->local_c[i] = clash ? cg_fmt(c, "%s_", n) : n;
+		c->slot_copy[i] = -1;
+		if (i < d->nparams && d->param_defs[i] && !scalar_type(d->param_defs[i]->type))
+			c->slot_flow[i] = CG_FOREIGN;
+	}
+	while (flow_block(c, &d->stmt->body))
+		;
+	for (int i = 0; i < nlocals; i++) {
+		if (i < d->nparams && d->param_defs[i])
+			sbuf_printf(&c->decls, "\tsprt_val %s = st->%s;\n", c->local_c[i],
+				    c->member[d->param_defs[i]->id]);
+		else
+			sbuf_printf(&c->decls, "\tsprt_val %s = sprt_undef();\n", c->local_c[i]);
+	}
+	for (int i = 0; i < d->nparams; i++)
+		sbuf_printf(&c->decls, "\t(void)%s;\n", c->local_c[i]);
+	sbuf_puts(&c->decls, "\tuint64_t steps = 0;\n");
+	sbuf_puts(&c->decls, "\tconst uint64_t limit = ctx->step_limit ? ctx->step_limit : STEP_LIMIT;\n");
+	if (d->form == SEMA_FORM_CLOSURE) {
+		cg_line(c, "sprt_vec_clear(&st->%s);", c->yield_member[d->id]);
+		cg_line(c, "*out = sprt_vecval(&st->%s);", c->yield_member[d->id]);
+	} else {
+		cg_line(c, "*out = sprt_none();");
+	}
+	gen_block(c, &d->stmt->body);
+	if (c->opt->line_directives)
+		sbuf_printf(c->code, "#line %d \"%s\"\n", d->stmt->loc.line, c->opt->source_name);
+	cg_line(c, "return 0;");
+	free(c->local_c);
+	free(c->slot_flow);
+	free(c->slot_copy);
+	c->local_c = NULL;
+	c->slot_flow = NULL;
+	c->slot_copy = NULL;
+	c->in_body = false;
+}

@@ -1,0 +1,98 @@
+/*
+ * cg_int.h - shared state of the code generator (cgen.c, cg_expr.c).
+ *
+ * Not a public header: everything here is private to cgen/.  The output
+ * is built in memory buffers so that declarations can be gathered while
+ * code is generated, and so that `#line` directives back into the C file
+ * can be numbered in one last pass (a line holding only CG_LINE_BACK
+ * becomes `#line N "out.c"`).
+ */
+#ifndef SPACEC_CG_INT_H
+#define SPACEC_CG_INT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cgen.h"
+
+#define CG_LINE_BACK '\001'
+
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+void sbuf_add(struct sbuf *b, const char *s, size_t n);
+void sbuf_puts(struct sbuf *b, const char *s);
+void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sbuf_vprintf(struct sbuf *b, const char *fmt, va_list ap);
+void sbuf_release(struct sbuf *b);
+
+/* Flow bits of a value inside a def body (see cg_expr.c). */
+enum {
+	CG_FOREIGN = 1, /* may be a list owned by another definition */
+	CG_OWNED = 2,   /* may be a list built in this body's scratch */
+	CG_RANGE = 4,   /* may be a range (iterable; its elements are ints) */
+};
+
+/* Helpers of the generated prelude, emitted only when used. */
+enum {
+	CG_H_RANGE_LEN = 1,
+	CG_H_ITER = 2,
+	CG_H_COPY = 4,
+	CG_H_OWNED = 8,
+};
+
+struct cg {
+	const struct sema_program *P;
+	const struct cg_options *opt;
+	struct diag *diag;
+	int errors;
+	unsigned helpers;
+
+	/* Per definition (by id). */
+	const char **member;     /* value field in struct space_state */
+	const char **iter_member;   /* SEMA_ITER: its iterable */
+	const char **yield_member;  /* FORM_CLOSURE: the yields */
+	const char **scratch_member;/* the scratch vector array */
+	int *nscratch;
+	int *row;                /* stats row, or -1 */
+
+	/* Interned string literals, in first-use order. */
+	const char **strs;
+	int nstrs, strs_cap;
+
+	/* The function being generated. */
+	const struct sema_def *fn;
+	struct sbuf *code;       /* its statements */
+	struct sbuf decls;       /* its temporaries */
+	int indent;
+	int ntemps;
+	bool in_body;            /* a def body: locals, steps */
+	int loop_depth;
+	const char **local_c;    /* C names of the locals */
+	unsigned *slot_flow;     /* CG_FOREIGN / CG_OWNED per local */
+	int *slot_copy;          /* scratch index for copy-on-write, or -1 */
+	const char *brk_flag[64];/* per open body loop: its break flag or NULL */
+};
+
+/* Code lines at the current indent. */
+void cg_line(struct cg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A fresh temporary of C type `type`; the name lives in the arena-less
+ * string pool of the cg (freed with it). */
+const char *cg_temp(struct cg *c, const char *type, const char *init);
+int cg_scratch(struct cg *c);
+int cg_string_id(struct cg *c, const char *s);
+void cg_error(struct cg *c, struct srcloc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *cg_strdup(struct cg *c, const char *s);
+const char *cg_fmt(struct cg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cg_expr.c */
+void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst);
+const char *cg_operand(struct cg *c, const struct ast_expr *e);
+void cg_body(struct cg *c, const struct sema_def *d);
+void cg_collect_strings(struct cg *c, const struct ast_expr *e);
+void cg_collect_strings_block(struct cg *c, const struct ast_block *b);
+
+#endif

@@ -1,0 +1,916 @@
+/*
+ * cgen.c - the enumerator as C: state, definitions, the loop nest and the
+ * descriptor.
+ *
+ * The output has five parts, written in this order:
+ *   1. a header line, <spacert.h>, and the few helpers the code uses;
+ *   2. the string table and `struct space_state`, one sprt_val per
+ *      definition (plus each iterator's iterable, each closure's yields
+ *      and each definition's scratch vectors);
+ *   3. one static function per definition, `def_NAME`, computing its value
+ *      (an iterator: its iterable) into *out, or returning a nonzero
+ *      SPRT_E* code for a domain error; each is preceded by a comment
+ *      quoting the .space text and wrapped in #line directives;
+ *   4. run(): level -1 once, then the loop nest in sema's loop order with
+ *      each derived value and constraint at its level, in prog->defs
+ *      order, counting exactly as lang/interp.c does;
+ *   5. the descriptor `spacec_space` and, with SPACEC_MAIN, main().
+ *
+ * Everything is generated into memory first; `#line` directives back into
+ * the C file are numbered in a last pass.
+ */
+#include "cgen.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "cg_int.h"
+
+/* ---- buffers ------------------------------------------------------------------ */
+
+void sbuf_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->s = xrealloc(b->s, cap);
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+void sbuf_puts(struct sbuf *b, const char *s)
+{
+	sbuf_add(b, s, strlen(s));
+}
+
+void sbuf_vprintf(struct sbuf *b, const char *fmt, va_list ap)
+{
+	char small[256];
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(small)) {
+		sbuf_add(b, small, (size_t)n);
+		return;
+	}
+	char *big = xmalloc((size_t)n + 1);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	sbuf_add(b, big, (size_t)n);
+	free(big);
+}
+
+void sbuf_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void sbuf_release(struct sbuf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- the generator's small services --------------------------------------------- */
+
+/* Strings made while generating live in a pool freed with the generator. */
+struct cg_full {
+	struct cg c; /* first, so a struct cg * is a struct cg_full * */
+	struct ptrvec pool;
+};
+
+static struct ptrvec *cg_pool(struct cg *c)
+{
+	return &((struct cg_full *)c)->pool;
+}
+
+const char *cg_strdup(struct cg *c, const char *s)
+{
+	char *d = xstrdup(s);
+	ptrvec_push(cg_pool(c), d);
+	return d;
+}
+
+const char *cg_fmt(struct cg *c, const char *fmt, ...)
+{
+	struct sbuf b = { 0 };
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (!b.s)
+		return "";
+	ptrvec_push(cg_pool(c), b.s);
+	return b.s;
+}
+
+void cg_line(struct cg *c, const char *fmt, ...)
+{
+	for (int i = 0; i < c->indent; i++)
+		sbuf_add(c->code, "\t", 1);
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vprintf(c->code, fmt, ap);
+	va_end(ap);
+	sbuf_add(c->code, "\n", 1);
+}
+
+/* `type` holds one %s where the name goes ("sprt_val %s", "sprt_val %s[3]"). */
+const char *cg_temp(struct cg *c, const char *type, const char *init)
+{
+	const char *name = cg_fmt(c, "_t%d", ++c->ntemps);
+	sbuf_puts(&c->decls, "\t");
+	sbuf_printf(&c->decls, type, name);
+	if (init)
+		sbuf_printf(&c->decls, " = %s", init);
+	sbuf_puts(&c->decls, ";\n");
+	return name;
+}
+
+int cg_scratch(struct cg *c)
+{
+	return c->nscratch[c->fn->id]++;
+}
+
+int cg_string_id(struct cg *c, const char *s)
+{
+	for (int i = 0; i < c->nstrs; i++)
+		if (c->strs[i] == s || !strcmp(c->strs[i], s))
+			return i;
+	if (c->nstrs == c->strs_cap) {
+		c->strs_cap = c->strs_cap ? c->strs_cap * 2 : 16;
+		c->strs = xrealloc(c->strs, sizeof(*c->strs) * (size_t)c->strs_cap);
+	}
+	c->strs[c->nstrs] = s;
+	return c->nstrs++;
+}
+
+void cg_error(struct cg *c, struct srcloc loc, const char *fmt, ...)
+{
+	struct sbuf b = { 0 };
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	diag_error(c->diag, loc, "%s", b.s ? b.s : "");
+	sbuf_release(&b);
+	c->errors++;
+}
+
+/* ---- text ------------------------------------------------------------------------- */
+
+/* A C string literal; '?' is escaped so that no trigraph can form. */
+static void c_string(struct sbuf *b, const char *s, size_t n, bool split_lines)
+{
+	sbuf_add(b, "\"", 1);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		char tmp[8];
+		switch (ch) {
+		case '"': sbuf_puts(b, "\\\""); break;
+		case '\\': sbuf_puts(b, "\\\\"); break;
+		case '?': sbuf_puts(b, "\\?"); break;
+		case '\n':
+			sbuf_puts(b, "\\n");
+			if (split_lines && i + 1 < n)
+				sbuf_puts(b, "\"\n\t\"");
+			break;
+		case '\t': sbuf_puts(b, "\\t"); break;
+		default:
+			if (ch < 0x20 || ch >= 0x7f) {
+				snprintf(tmp, sizeof(tmp), "\\%03o", ch);
+				sbuf_puts(b, tmp);
+			} else {
+				sbuf_add(b, (const char *)&ch, 1);
+			}
+		}
+	}
+	sbuf_add(b, "\"", 1);
+}
+
+/* Source text inside a C comment: no comment delimiters, no trigraphs. */
+static void comment_text(struct sbuf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+		if (ch == '*' && i + 1 < n && s[i + 1] == '/') {
+			sbuf_puts(b, "* ");
+			continue;
+		}
+		if (ch == '/' && i + 1 < n && s[i + 1] == '*') {
+			sbuf_puts(b, "/ ");
+			continue;
+		}
+		if (ch == '?' && i + 1 < n && s[i + 1] == '?') {
+			sbuf_puts(b, "? ");
+			continue;
+		}
+		if (ch == '\\' && (i + 1 == n || s[i + 1] == '\n' || s[i + 1] == '\r')) {
+			sbuf_puts(b, "\\ ");
+			continue;
+		}
+		if (ch == '\r' || ch == 0)
+			continue;
+		sbuf_add(b, &ch, 1);
+	}
+}
+
+/* The statement's text: from the start of its first line, trailing blanks
+ * dropped, common indentation removed; one C comment line per line. */
+static void quote_source(struct cg *c, struct sbuf *b, const struct ast_stmt *st)
+{
+	const char *src = c->opt->source_text;
+	size_t len = c->opt->source_len;
+	if (!src || !st || st->src_begin < 0 || st->src_end <= st->src_begin || (size_t)st->src_end > len)
+		return;
+	size_t begin = (size_t)st->src_begin, end = (size_t)st->src_end;
+	while (begin > 0 && (src[begin - 1] == ' ' || src[begin - 1] == '\t'))
+		begin--;
+	while (end > begin && (src[end - 1] == ' ' || src[end - 1] == '\t' || src[end - 1] == '\n' ||
+			       src[end - 1] == '\r'))
+		end--;
+	/* Common indentation of non-blank lines. */
+	size_t indent = (size_t)-1;
+	for (size_t p = begin; p < end;) {
+		size_t q = p, w = 0;
+		while (q < end && (src[q] == ' ' || src[q] == '\t'))
+			q++, w++;
+		if (q < end && src[q] != '\n' && w < indent)
+			indent = w;
+		while (q < end && src[q] != '\n')
+			q++;
+		p = q + 1;
+	}
+	if (indent == (size_t)-1)
+		indent = 0;
+	sbuf_puts(b, " *\n");
+	for (size_t p = begin; p < end;) {
+		size_t q = p;
+		while (q < end && src[q] != '\n')
+			q++;
+		size_t from = p;
+		for (size_t k = 0; k < indent && from < q && (src[from] == ' ' || src[from] == '\t'); k++)
+			from++;
+		size_t to = q;
+		while (to > from && (src[to - 1] == ' ' || src[to - 1] == '\t' || src[to - 1] == '\r'))
+			to--;
+		if (to > from) {
+			sbuf_puts(b, " *   ");
+			comment_text(b, src + from, to - from);
+			sbuf_puts(b, "\n");
+		} else {
+			sbuf_puts(b, " *\n");
+		}
+		p = q + 1;
+	}
+}
+
+/* The text of a device's or setting's default: after the first '='. */
+static const char *default_text(struct cg *c, const struct sema_def *d)
+{
+	const char *src = c->opt->source_text;
+	const struct ast_stmt *st = d->stmt;
+	if (!src || !st || st->src_begin < 0 || (size_t)st->src_end > c->opt->source_len)
+		return NULL;
+	const char *p = src + st->src_begin, *end = src + st->src_end;
+	while (p < end && *p != '=')
+		p++;
+	if (p == end)
+		return NULL;
+	p++;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	const char *q = p;
+	while (q < end && *q != '\n' && *q != '#')
+		q++;
+	while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
+		q--;
+	struct sbuf b = { 0 };
+	sbuf_add(&b, p, (size_t)(q - p));
+	ptrvec_push(cg_pool(c), b.s);
+	return b.s;
+}
+
+/* ---- names ---------------------------------------------------------------------------- */
+
+static bool c_reserved(const char *s)
+{
+	static const char *const kw[] = {
+		"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+		"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+		"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool",
+		"true", "false", "asm", "typeof", NULL,
+	};
+	for (int i = 0; kw[i]; i++)
+		if (!strcmp(kw[i], s))
+			return true;
+	return s[0] == '_';
+}
+
+static bool taken(struct ptrvec *used, const char *s)
+{
+	for (size_t i = 0; i < used->len; i++)
+		if (!strcmp(used->items[i], s))
+			return true;
+	return false;
+}
+
+/* A unique member name of struct space_state based on `want`. */
+static const char *member_name(struct cg *c, struct ptrvec *used, const char *want)
+{
+	const char *name = c_reserved(want) ? cg_fmt(c, "%s_", want) : cg_strdup(c, want);
+	for (int k = 2; taken(used, name); k++)
+		name = cg_fmt(c, "%s_%d", want, k);
+	ptrvec_push(used, (void *)name);
+	return name;
+}
+
+static void assign_names(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	struct ptrvec used = PTRVEC_INIT;
+	int n = P->ndefs;
+	for (int i = 0; i < n; i++) {
+		const struct sema_def *d = P->defs[i];
+		c->member[d->id] = member_name(c, &used, d->cname);
+	}
+	for (int i = 0; i < n; i++) {
+		const struct sema_def *d = P->defs[i];
+		const char *m = c->member[d->id];
+		if (d->kind == SEMA_ITER)
+			c->iter_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_iter", m));
+		if (d->form == SEMA_FORM_CLOSURE)
+			c->yield_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_yields", m));
+		c->scratch_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_scratch", m));
+	}
+	ptrvec_release(&used);
+	int rows = 0;
+	for (int i = 0; i < n; i++) {
+		const struct sema_def *d = P->defs[i];
+		bool is_row = d->kind == SEMA_ITER || d->kind == SEMA_DERIVED || d->kind == SEMA_CONSTRAINT;
+		c->row[d->id] = is_row ? rows++ : -1;
+	}
+}
+
+static const char *kind_word(const struct sema_def *d)
+{
+	switch (d->kind) {
+	case SEMA_DEVICE: return "device parameter";
+	case SEMA_SETTING: return "setting";
+	case SEMA_CONST: return "constant";
+	case SEMA_TABLE: return "table";
+	case SEMA_ITER:
+		return d->form == SEMA_FORM_CLOSURE ? "iterator (closure)" :
+		       d->form == SEMA_FORM_DEF ? "iterator (def)" : "iterator";
+	case SEMA_DERIVED: return "derived";
+	case SEMA_CONSTRAINT:
+		switch (d->cclass) {
+		case AST_HARD: return d->require ? "hard requirement" : "hard constraint";
+		case AST_SOFT: return d->require ? "soft requirement" : "soft constraint";
+		case AST_CORRECT: return d->require ? "correctness requirement" : "correctness constraint";
+		}
+	}
+	return "definition";
+}
+
+/* ---- definitions ------------------------------------------------------------------------- */
+
+static void gen_def(struct cg *c, struct sbuf *out, const struct sema_def *d)
+{
+	struct sbuf code = { 0 };
+	c->fn = d;
+	c->code = &code;
+	sbuf_release(&c->decls);
+	c->indent = 1;
+	c->ntemps = 0;
+	if (d->form == SEMA_FORM_EXPR)
+		cg_expr_into(c, d->expr, "(*out)");
+	else
+		cg_body(c, d);
+	if (d->form == SEMA_FORM_EXPR)
+		cg_line(c, "return 0;");
+
+	sbuf_printf(out, "/*\n * %s: %s", d->cname, kind_word(d));
+	if (d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING)
+		sbuf_printf(out, d->level < 0 ? ", computed once" : ", at loop level %d", d->level);
+	if (d->version > 0)
+		sbuf_printf(out, "\n * (version %d of '%s', assigned inside a top-level 'if')", d->version, d->name);
+	sbuf_puts(out, "\n");
+	quote_source(c, out, d->stmt);
+	sbuf_puts(out, " */\n");
+	if (c->opt->line_directives)
+		sbuf_printf(out, "#line %d \"%s\"\n", d->stmt ? d->stmt->loc.line : d->loc.line,
+			    c->opt->source_name);
+	sbuf_printf(out, "static int def_%s(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)\n{\n",
+		    c->member[d->id]);
+	if (c->decls.len)
+		sbuf_add(out, c->decls.s, c->decls.len);
+	sbuf_puts(out, "\t(void)ctx;\n\t(void)st;\n");
+	sbuf_add(out, code.s, code.len);
+	sbuf_puts(out, "}\n");
+	if (c->opt->line_directives)
+		sbuf_puts(out, "\001\n");
+	sbuf_puts(out, "\n");
+	sbuf_release(&code);
+	c->code = NULL;
+}
+
+/* ---- the loop nest ------------------------------------------------------------------------- */
+
+static bool is_range_iter(const struct sema_def *d)
+{
+	const struct ast_expr *e = d->expr;
+	return d->form == SEMA_FORM_EXPR && e && e->kind == AST_CALL && e->items[0]->kind == AST_NAME &&
+	       !e->items[0]->ref && e->items[0]->local < 0 && !strcmp(e->items[0]->name, "range");
+}
+
+/* Evaluates or checks one non-iterator definition at its place. */
+static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
+{
+	const char *m = c->member[d->id];
+	int r = c->row[d->id];
+	switch (d->kind) {
+	case SEMA_DEVICE:
+	case SEMA_SETTING:
+		cg_line(c, "/* %s %s: bound at run time, else its default */",
+			d->kind == SEMA_DEVICE ? "device" : "setting", d->name);
+		{
+			struct sbuf name = { 0 };
+			c_string(&name, d->name, strlen(d->name), false);
+			cg_line(c, "rc = sprt_binding_get(ctx, %s, &st->%s, &found);", name.s, m);
+			sbuf_release(&name);
+		}
+		cg_line(c, "if (rc)");
+		cg_line(c, "\treturn -rc;");
+		cg_line(c, "if (!found && def_%s(ctx, st, &st->%s))", m, m);
+		cg_line(c, "\t%s", skip);
+		return;
+	case SEMA_CONST:
+	case SEMA_TABLE:
+		cg_line(c, "/* %s %s */", d->kind == SEMA_CONST ? "constant" : "table", d->cname);
+		cg_line(c, "if (def_%s(ctx, st, &st->%s))", m, m);
+		cg_line(c, "\t%s", skip);
+		return;
+	case SEMA_DERIVED:
+		cg_line(c, "/* %s */", d->cname);
+		cg_line(c, "ctx->stats[%d].evaluated++;", r);
+		cg_line(c, "if (def_%s(ctx, st, &st->%s)) {", m, m);
+		cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
+		cg_line(c, "\t%s", skip);
+		cg_line(c, "}");
+		return;
+	case SEMA_CONSTRAINT:
+		cg_line(c, "/* %s %s: %s */", ast_cclass_name(d->cclass), d->cname,
+			d->require ? "keeps the point where true" : "rejects the point where true");
+		if (d->cclass == AST_SOFT)
+			cg_line(c, "if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[%d])) {", r);
+		else
+			cg_line(c, "if (!ctx->disabled || !ctx->disabled[%d]) {", r);
+		c->indent++;
+		cg_line(c, "ctx->stats[%d].evaluated++;", r);
+		cg_line(c, "if (def_%s(ctx, st, &v)) {", m);
+		cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
+		cg_line(c, "\t%s", skip);
+		cg_line(c, "}");
+		cg_line(c, "if (%struthy(ctx, v)) {", d->require ? "!" : "");
+		cg_line(c, "\tctx->stats[%d].rejected++;", r);
+		cg_line(c, "\t%s", skip);
+		cg_line(c, "}");
+		c->indent--;
+		cg_line(c, "}");
+		return;
+	case SEMA_ITER:
+		return;
+	}
+}
+
+static void gen_level(struct cg *c, int level, const char *skip)
+{
+	const struct sema_program *P = c->P;
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		if (d->kind != SEMA_ITER && d->level == level)
+			gen_place(c, d, skip);
+	}
+}
+
+static void gen_loops(struct cg *c, int k)
+{
+	const struct sema_program *P = c->P;
+	if (k == P->niters) {
+		cg_line(c, "/* a valid point */");
+		cg_line(c, "ctx->valid++;");
+		if (!P->niters) {
+			cg_line(c, "if (ctx->emit && ctx->emit(ctx->emit_user, NULL, 0))");
+			cg_line(c, "\tctx->stop = true;");
+			return;
+		}
+		cg_line(c, "if (ctx->emit) {");
+		c->indent++;
+		struct sbuf init = { 0 };
+		for (int i = 0; i < P->niters; i++)
+			sbuf_printf(&init, "%sst->%s", i ? ", " : "", c->member[P->iters[i]->id]);
+		cg_line(c, "const sprt_val point[%d] = { %s };", P->niters, init.s);
+		sbuf_release(&init);
+		cg_line(c, "if (ctx->emit(ctx->emit_user, point, %d))", P->niters);
+		cg_line(c, "\tctx->stop = true;");
+		c->indent--;
+		cg_line(c, "}");
+		return;
+	}
+	const struct sema_def *d = P->loop_order[k];
+	const char *m = c->member[d->id], *it = c->iter_member[d->id];
+	const char *skip = k == 0 ? "return 0;" : "continue;";
+	int r = c->row[d->id];
+	cg_line(c, "/* loop %d: %s */", k, d->cname);
+	cg_line(c, "ctx->stats[%d].evaluated++;", r);
+	cg_line(c, "if (def_%s(ctx, st, &st->%s)) {", m, it);
+	cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
+	cg_line(c, "\t%s", skip);
+	cg_line(c, "}");
+	if (is_range_iter(d)) {
+		/* A plain counted loop: the length is computed once, without
+		 * overflow, and every value start + i*step is in range. */
+		c->helpers |= CG_H_RANGE_LEN;
+		cg_line(c, "const int64_t start_%s = st->%s.u.i, step_%s = st->%s.r_step;", m, it, m, it);
+		cg_line(c, "const uint64_t n_%s = range_len(start_%s, st->%s.r_stop, step_%s);", m, m, it, m);
+		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
+		c->indent++;
+		cg_line(c, "ctx->candidates++;");
+		cg_line(c, "st->%s = sprt_int((int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s));", m, m, m,
+			m);
+	} else {
+		c->helpers |= CG_H_ITER;
+		cg_line(c, "const uint64_t n_%s = iter_len(st->%s);", m, it);
+		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
+		c->indent++;
+		cg_line(c, "ctx->candidates++;");
+		cg_line(c, "st->%s = iter_at(st->%s, i_%s);", m, it, m);
+	}
+	if (k == 0)
+		cg_line(c, "sprt_progress_tick(ctx, (double)i_%s / (double)n_%s);", m, m);
+	else if (k == 1) {
+		const char *m0 = c->member[P->loop_order[0]->id];
+		cg_line(c, "sprt_progress_tick(ctx, ((double)i_%s + (double)i_%s / (double)n_%s) / (double)n_%s);",
+			m0, m, m, m0);
+	}
+	gen_level(c, k, "continue;");
+	gen_loops(c, k + 1);
+	c->indent--;
+	cg_line(c, "}");
+}
+
+static void gen_run(struct cg *c, struct sbuf *out)
+{
+	const struct sema_program *P = c->P;
+	struct sbuf code = { 0 };
+	c->code = &code;
+	c->indent = 1;
+	bool any_constraint = P->nconstraints > 0;
+	if (any_constraint)
+		cg_line(c, "sprt_val v = sprt_undef();");
+	if (P->nbindable) {
+		cg_line(c, "bool found = false;");
+		cg_line(c, "int rc;");
+	}
+	if (any_constraint || P->nbindable)
+		sbuf_puts(c->code, "\n");
+	cg_line(c, "/* Level -1, once: bindings and defaults, constants, tables, checks. */");
+	gen_level(c, -1, "return 0;");
+	sbuf_puts(c->code, "\n");
+	cg_line(c, "/* The loop nest, in level-set order. */");
+	gen_loops(c, 0);
+	cg_line(c, "return 0;");
+
+	sbuf_puts(out, "/* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */\n");
+	sbuf_puts(out, "static int run(struct sprt_ctx *ctx, struct space_state *st)\n{\n");
+	sbuf_add(out, code.s, code.len);
+	sbuf_puts(out, "}\n\n");
+	sbuf_release(&code);
+	c->code = NULL;
+
+	sbuf_puts(out, "static int enumerate(struct sprt_ctx *ctx)\n{\n");
+	sbuf_puts(out, "\tstruct space_state st = { 0 };\n");
+	sbuf_puts(out, "\tint rc = run(ctx, &st);\n");
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		int n = c->nscratch[d->id];
+		if (n == 1)
+			sbuf_printf(out, "\tsprt_vec_free(&st.%s[0]);\n", c->scratch_member[d->id]);
+		else if (n > 1)
+			sbuf_printf(out, "\tfor (int i = 0; i < %d; i++)\n\t\tsprt_vec_free(&st.%s[i]);\n", n,
+				    c->scratch_member[d->id]);
+		if (d->form == SEMA_FORM_CLOSURE)
+			sbuf_printf(out, "\tsprt_vec_free(&st.%s);\n", c->yield_member[d->id]);
+	}
+	sbuf_puts(out, "\treturn rc;\n}\n\n");
+}
+
+/* ---- the state and the descriptor ---------------------------------------------------------- */
+
+static void gen_state(struct cg *c, struct sbuf *out)
+{
+	const struct sema_program *P = c->P;
+	sbuf_puts(out, "/* Everything one enumeration holds: the current value of every definition. */\n");
+	sbuf_puts(out, "struct space_state {\n");
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		sbuf_printf(out, "\tsprt_val %s;", c->member[d->id]);
+		if (d->kind == SEMA_CONSTRAINT)
+			sbuf_puts(out, " /* constraints have no value */");
+		sbuf_puts(out, "\n");
+	}
+	bool extra = false;
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		if (d->kind != SEMA_ITER && d->form != SEMA_FORM_CLOSURE && !c->nscratch[d->id])
+			continue;
+		if (!extra)
+			sbuf_puts(out, "\t/* Iterables, closure yields, and the lists each definition builds. */\n");
+		extra = true;
+		if (d->kind == SEMA_ITER)
+			sbuf_printf(out, "\tsprt_val %s;\n", c->iter_member[d->id]);
+		if (d->form == SEMA_FORM_CLOSURE)
+			sbuf_printf(out, "\tstruct sprt_vec %s;\n", c->yield_member[d->id]);
+		if (c->nscratch[d->id])
+			sbuf_printf(out, "\tstruct sprt_vec %s[%d];\n", c->scratch_member[d->id], c->nscratch[d->id]);
+	}
+	if (!P->ndefs)
+		sbuf_puts(out, "\tint empty;\n");
+	sbuf_puts(out, "};\n\n");
+}
+
+static const char *type_enum(enum sema_type t)
+{
+	switch (t) {
+	case TY_INT: return "SPRT_INT";
+	case TY_FLOAT: return "SPRT_FLOAT";
+	case TY_BOOL: return "SPRT_BOOL";
+	case TY_STR: return "SPRT_STR";
+	default: return "SPRT_UNDEF";
+	}
+}
+
+static const char *class_enum(enum ast_cclass k)
+{
+	switch (k) {
+	case AST_HARD: return "SPRT_HARD";
+	case AST_SOFT: return "SPRT_SOFT";
+	case AST_CORRECT: return "SPRT_CORRECT";
+	}
+	return "SPRT_HARD";
+}
+
+static void quoted(struct sbuf *b, const char *s)
+{
+	if (!s) {
+		sbuf_puts(b, "NULL");
+		return;
+	}
+	c_string(b, s, strlen(s), false);
+}
+
+static const char *file_stem(struct cg *c, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	struct sbuf b = { 0 };
+	sbuf_add(&b, base, n);
+	ptrvec_push(cg_pool(c), b.s);
+	return b.s;
+}
+
+static void gen_descriptor(struct cg *c, struct sbuf *out)
+{
+	const struct sema_program *P = c->P;
+	if (P->niters) {
+		sbuf_puts(out, "/* The output columns: iterators in definition order. */\n");
+		sbuf_puts(out, "static const struct sprt_param_desc params[] = {\n");
+		for (int i = 0; i < P->niters; i++) {
+			sbuf_puts(out, "\t{ ");
+			quoted(out, P->iters[i]->cname);
+			sbuf_printf(out, ", %s },\n", type_enum(P->iters[i]->type));
+		}
+		sbuf_puts(out, "};\n\n");
+	}
+	int nrows = 0;
+	for (int i = 0; i < P->ndefs; i++)
+		nrows += c->row[P->defs[i]->id] >= 0;
+	if (nrows) {
+		sbuf_puts(out, "/* The statistics rows: name, kind, class, require, line, level. */\n");
+		sbuf_puts(out, "static const struct sprt_def_desc defs[] = {\n");
+		for (int i = 0; i < P->ndefs; i++) {
+			const struct sema_def *d = P->defs[i];
+			if (c->row[d->id] < 0)
+				continue;
+			sbuf_puts(out, "\t{ ");
+			quoted(out, d->cname);
+			sbuf_printf(out, ", %s, %s, %s, %d, %d },\n",
+				    d->kind == SEMA_ITER ? "SPRT_DEF_ITER" :
+				    d->kind == SEMA_DERIVED ? "SPRT_DEF_DERIVED" : "SPRT_DEF_CONSTRAINT",
+				    class_enum(d->cclass), d->require ? "true" : "false", d->loc.line, d->level);
+		}
+		sbuf_puts(out, "};\n\n");
+	}
+	if (P->nbindable) {
+		sbuf_puts(out, "/* Device parameters and settings, with their defaults' text. */\n");
+		sbuf_puts(out, "static const struct sprt_bindable_desc bindables[] = {\n");
+		for (int i = 0; i < P->nbindable; i++) {
+			const struct sema_def *d = P->bindable[i];
+			sbuf_puts(out, "\t{ ");
+			quoted(out, d->name);
+			sbuf_printf(out, ", %s, ", d->kind == SEMA_SETTING ? "true" : "false");
+			quoted(out, default_text(c, d));
+			sbuf_puts(out, " },\n");
+		}
+		sbuf_puts(out, "};\n\n");
+	}
+	const char *src = c->opt->source_name ? c->opt->source_name : "";
+	sbuf_puts(out, "extern const struct sprt_space spacec_space;\n");
+	sbuf_puts(out, "const struct sprt_space spacec_space = {\n");
+	sbuf_puts(out, "\t.abi_version = SPRT_ABI_VERSION,\n\t.name = ");
+	quoted(out, file_stem(c, src));
+	sbuf_puts(out, ",\n\t.source_file = ");
+	quoted(out, src);
+	sbuf_puts(out, ",\n\t.doc = ");
+	if (P->mod && P->mod->docstring)
+		c_string(out, P->mod->docstring, strlen(P->mod->docstring), true);
+	else
+		sbuf_puts(out, "NULL");
+	sbuf_printf(out, ",\n\t.nparams = %d,\n\t.params = %s,\n", P->niters, P->niters ? "params" : "NULL");
+	sbuf_printf(out, "\t.ndefs = %d,\n\t.defs = %s,\n", nrows, nrows ? "defs" : "NULL");
+	sbuf_printf(out, "\t.nbindables = %d,\n\t.bindables = %s,\n", P->nbindable,
+		    P->nbindable ? "bindables" : "NULL");
+	sbuf_printf(out, "\t.strings = { %d, %s },\n", c->nstrs, c->nstrs ? "strings" : "NULL");
+	sbuf_puts(out, "\t.enumerate = enumerate,\n};\n\n");
+	sbuf_puts(out, "#ifdef SPACEC_MAIN\nint main(int argc, char **argv)\n{\n"
+		       "\treturn sprt_main(&spacec_space, argc, argv);\n}\n#endif\n");
+}
+
+static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
+{
+	unsigned h = c->helpers;
+	if (h & CG_H_ITER)
+		h |= CG_H_RANGE_LEN;
+	sbuf_puts(out, "/* A failed operation is a domain error of the definition being computed. */\n");
+	sbuf_puts(out, "#define TRY(e) do { int rc_ = (e); if (rc_) return rc_; } while (0)\n");
+	if (any_body) {
+		sbuf_puts(out, "/* Def bodies count statements, so that no loop runs forever. */\n");
+		sbuf_puts(out, "#define STEP_LIMIT UINT64_C(100000000)\n");
+		sbuf_puts(out, "#define STEP() do { if (++steps > limit) return SPRT_ESTEPS; } while (0)\n");
+	}
+	if (h & CG_H_OWNED) {
+		sbuf_puts(out, "/* Whether a list is one of this definition's own (not another's value). */\n");
+		sbuf_puts(out, "#define OWNED(arr, p) ((uintptr_t)(const void *)(p) - (uintptr_t)(const void *)(arr) "
+			       "< sizeof(arr))\n");
+	}
+	sbuf_puts(out, "\n");
+	sbuf_puts(out,
+		  "/* Python truthiness; ints and bools inline, strings need the context. */\n"
+		  "static inline bool truthy(const struct sprt_ctx *ctx, sprt_val v)\n{\n"
+		  "\tif (v.kind == SPRT_BOOL || v.kind == SPRT_INT)\n"
+		  "\t\treturn v.u.i != 0;\n"
+		  "\treturn sprt_truthy_ctx(ctx, v);\n}\n\n");
+	if (h & CG_H_RANGE_LEN)
+		sbuf_puts(out,
+			  "/* The length of range(start, stop, step), step != 0, without overflow. */\n"
+			  "static inline uint64_t range_len(int64_t start, int64_t stop, int64_t step)\n{\n"
+			  "\tif (step > 0 && start < stop)\n"
+			  "\t\treturn ((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1;\n"
+			  "\tif (step < 0 && start > stop)\n"
+			  "\t\treturn ((uint64_t)start - (uint64_t)stop - 1) / (0 - (uint64_t)step) + 1;\n"
+			  "\treturn 0;\n}\n\n");
+	if (h & CG_H_ITER)
+		sbuf_puts(out,
+			  "/* Iterating a value: a range or a list element by element, anything else once. */\n"
+			  "static inline uint64_t iter_len(sprt_val v)\n{\n"
+			  "\tif (v.kind == SPRT_RANGE)\n"
+			  "\t\treturn range_len(v.u.i, v.r_stop, v.r_step);\n"
+			  "\treturn v.kind == SPRT_VEC ? (uint64_t)v.u.p->n : 1;\n}\n\n"
+			  "static inline sprt_val iter_at(sprt_val v, uint64_t i)\n{\n"
+			  "\tif (v.kind == SPRT_RANGE)\n"
+			  "\t\treturn sprt_int((int64_t)((uint64_t)v.u.i + i * (uint64_t)v.r_step));\n"
+			  "\treturn v.kind == SPRT_VEC ? v.u.p->v[i] : v;\n}\n\n");
+	if (h & CG_H_COPY)
+		sbuf_puts(out,
+			  "/* A private copy of a list a def body changes but did not build. */\n"
+			  "static int vec_copy(struct sprt_vec *dst, const struct sprt_vec *src)\n{\n"
+			  "\tsprt_vec_clear(dst);\n"
+			  "\tfor (size_t i = 0; i < src->n; i++)\n"
+			  "\t\tTRY(sprt_vec_push(dst, src->v[i]));\n"
+			  "\treturn 0;\n}\n\n");
+}
+
+/* Writes `b` to `out`, turning each CG_LINE_BACK line into a #line back. */
+static void write_out(struct cg *c, const struct sbuf *b, FILE *out)
+{
+	const char *name = c->opt->output_name ? c->opt->output_name : "<stdout>";
+	struct sbuf q = { 0 };
+	c_string(&q, name, strlen(name), false);
+	int line = 1;
+	const char *p = b->s, *end = b->s + b->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		if (n >= 1 && p[0] == CG_LINE_BACK)
+			fprintf(out, "#line %d %s\n", line + 1, q.s);
+		else
+			fwrite(p, 1, n, out);
+		line++;
+		p += n;
+	}
+	sbuf_release(&q);
+}
+
+int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE *out,
+	    struct diag *diag)
+{
+	struct cg_full full;
+	memset(&full, 0, sizeof(full));
+	struct cg *c = &full.c;
+	struct cg_options o = *opt;
+	if (!o.source_name)
+		o.source_name = prog->mod && prog->mod->filename ? prog->mod->filename : "input.space";
+	c->P = prog;
+	c->opt = &o;
+	c->diag = diag;
+	size_t n = (size_t)prog->ndefs + 1;
+	c->member = xcalloc(n, sizeof(*c->member));
+	c->iter_member = xcalloc(n, sizeof(*c->iter_member));
+	c->yield_member = xcalloc(n, sizeof(*c->yield_member));
+	c->scratch_member = xcalloc(n, sizeof(*c->scratch_member));
+	c->nscratch = xcalloc(n, sizeof(*c->nscratch));
+	c->row = xcalloc(n, sizeof(*c->row));
+	assign_names(c);
+
+	/* The string table, in first-use order over the definitions. */
+	for (int i = 0; i < prog->ndefs; i++) {
+		const struct sema_def *d = prog->defs[i];
+		if (d->form == SEMA_FORM_EXPR)
+			cg_collect_strings(c, d->expr);
+		else if (d->stmt)
+			cg_collect_strings_block(c, &d->stmt->body);
+	}
+
+	struct sbuf defs = { 0 }, nest = { 0 }, head = { 0 }, all = { 0 };
+	bool any_body = false;
+	for (int i = 0; i < prog->ndefs; i++) {
+		gen_def(c, &defs, prog->defs[i]);
+		any_body |= prog->defs[i]->form != SEMA_FORM_EXPR;
+	}
+	gen_run(c, &nest);
+
+	sbuf_puts(&head, "/* Generated by spacec from ");
+	comment_text(&head, o.source_name, strlen(o.source_name));
+	sbuf_puts(&head, "; do not edit. */\n#include <spacert.h>\n\n");
+	gen_prelude(c, &head, any_body);
+	if (c->nstrs) {
+		sbuf_puts(&head, "/* String literals; a string value is an index into this table. */\n");
+		sbuf_puts(&head, "static const char *const strings[] = {\n");
+		for (int i = 0; i < c->nstrs; i++) {
+			sbuf_puts(&head, "\t");
+			quoted(&head, c->strs[i]);
+			sbuf_printf(&head, ", /* %d */\n", i);
+		}
+		sbuf_puts(&head, "};\n\n");
+	}
+	gen_state(c, &head);
+
+	sbuf_add(&all, head.s, head.len);
+	sbuf_add(&all, defs.s, defs.len);
+	sbuf_add(&all, nest.s, nest.len);
+	gen_descriptor(c, &all);
+	if (!c->errors)
+		write_out(c, &all, out);
+
+	sbuf_release(&head);
+	sbuf_release(&defs);
+	sbuf_release(&nest);
+	sbuf_release(&all);
+	sbuf_release(&c->decls);
+	for (size_t i = 0; i < full.pool.len; i++)
+		free(full.pool.items[i]);
+	ptrvec_release(&full.pool);
+	free(c->member);
+	free(c->iter_member);
+	free(c->yield_member);
+	free(c->scratch_member);
+	free(c->nscratch);
+	free(c->row);
+	free(c->strs);
+	return c->errors;
+}

@@ -1,0 +1,462 @@
+/*
+ * driver.c - sprt_main: the command line of a compiled enumerator.
+ *
+ *   ENUMERATOR count|list|stats [options]
+ *
+ * Exit status: 0 success, 1 error (bad profile, failed write, fatal
+ * enumeration error), 2 usage error.  Listing to --output FILE writes a
+ * temporary file beside FILE and renames it into place, so FILE is either
+ * the old one or complete.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "spacert.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#ifndef SPRT_VERSION
+#define SPRT_VERSION "0.1.0"
+#endif
+
+enum command { CMD_NONE, CMD_COUNT, CMD_LIST, CMD_STATS };
+
+struct opts {
+	const char *prog;
+	enum command cmd;
+	enum sprt_format fmt;
+	const char *output;
+	const char *profile;
+	bool no_soft;
+	int nsets, ndisable;
+	char **sets;       /* "NAME=VALUE", pointing into argv */
+	char **disable;
+};
+
+static const char *basename_of(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+static void usage(const struct sprt_space *sp, const char *prog, FILE *f)
+{
+	fprintf(f, "usage: %s count|list|stats [options]\n", prog);
+	if (sp->doc && *sp->doc) {
+		const char *nl = strchr(sp->doc, '\n');
+		fprintf(f, "%.*s\n", nl ? (int)(nl - sp->doc) : (int)strlen(sp->doc), sp->doc);
+	}
+	fputs("\ncommands:\n"
+	      "  count                    print the number of valid points\n"
+	      "  list                     write the valid points\n"
+	      "  stats                    print per-definition statistics\n"
+	      "\noptions:\n"
+	      "  --format csv|jsonl|binary  format of 'list' (default csv)\n"
+	      "  --output FILE            write to FILE (atomically) instead of stdout\n"
+	      "  --set NAME=VALUE         bind a device parameter or setting (repeatable)\n"
+	      "  --device-profile FILE    bind device parameters from a flat JSON object\n"
+	      "  --no-soft                drop soft constraints\n"
+	      "  --disable NAME           drop a constraint (repeatable)\n"
+	      "  --help                   show this help\n"
+	      "  --version                show the version\n",
+	      f);
+	if (sp->nbindables) {
+		fputs("\nbindable (--set, --device-profile):\n", f);
+		for (int i = 0; i < sp->nbindables; i++) {
+			const struct sprt_bindable_desc *b = &sp->bindables[i];
+			fprintf(f, "  %-24s %s, default %s\n", b->name, b->is_setting ? "setting" : "device",
+				b->default_text ? b->default_text : "(none)");
+		}
+	}
+	bool any = false;
+	for (int i = 0; i < sp->ndefs; i++) {
+		if (sp->defs[i].kind != SPRT_DEF_CONSTRAINT)
+			continue;
+		if (!any)
+			fputs("\nconstraints (--disable):\n", f);
+		any = true;
+		static const char *const cls[] = { "hard", "soft", "correct" };
+		fprintf(f, "  %-24s %s%s, line %d\n", sp->defs[i].name, sp->defs[i].require ? "require " : "",
+			(unsigned)sp->defs[i].cls < 3 ? cls[sp->defs[i].cls] : "?", sp->defs[i].line);
+	}
+}
+
+static int usage_error(const struct opts *o, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: error: ", o->prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", o->prog);
+	return 2;
+}
+
+/* Takes the value of --opt VALUE or --opt=VALUE; NULL if missing. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (*i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+static bool opt_is(const char *arg, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(arg, name, n) && (arg[n] == 0 || arg[n] == '=');
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(sp, o->prog, stdout);
+			return fflush(stdout) || ferror(stdout) ? 1 : 0;
+		} else if (!strcmp(a, "--version")) {
+			printf("%s (spacert %s, ABI %d)\n", sp->name ? sp->name : o->prog, SPRT_VERSION,
+			       SPRT_ABI_VERSION);
+			return fflush(stdout) || ferror(stdout) ? 1 : 0;
+		} else if (opt_is(a, "--format")) {
+			if (!(v = opt_value(argc, argv, &i, "--format")))
+				return usage_error(o, "option '%s' needs a value", "--format");
+			if (!strcmp(v, "csv"))
+				o->fmt = SPRT_FMT_CSV;
+			else if (!strcmp(v, "jsonl"))
+				o->fmt = SPRT_FMT_JSONL;
+			else if (!strcmp(v, "binary"))
+				o->fmt = SPRT_FMT_BINARY;
+			else
+				return usage_error(o, "unknown format '%s' (csv, jsonl or binary)", v);
+		} else if (opt_is(a, "--output")) {
+			if (!(v = opt_value(argc, argv, &i, "--output")) || !*v)
+				return usage_error(o, "option '%s' needs a value", "--output");
+			o->output = v;
+		} else if (opt_is(a, "--set")) {
+			if (!(v = opt_value(argc, argv, &i, "--set")))
+				return usage_error(o, "option '%s' needs a value", "--set");
+			if (!strchr(v, '=') || v[0] == '=')
+				return usage_error(o, "--set needs NAME=VALUE, not '%s'", v);
+			o->sets[o->nsets++] = (char *)v;
+		} else if (opt_is(a, "--device-profile")) {
+			if (!(v = opt_value(argc, argv, &i, "--device-profile")) || !*v)
+				return usage_error(o, "option '%s' needs a value", "--device-profile");
+			o->profile = v;
+		} else if (!strcmp(a, "--no-soft")) {
+			o->no_soft = true;
+		} else if (opt_is(a, "--disable")) {
+			if (!(v = opt_value(argc, argv, &i, "--disable")))
+				return usage_error(o, "option '%s' needs a value", "--disable");
+			o->disable[o->ndisable++] = (char *)v;
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(o, "unknown option '%s'", a);
+		} else if (o->cmd != CMD_NONE) {
+			return usage_error(o, "unexpected argument '%s'", a);
+		} else if (!strcmp(a, "count")) {
+			o->cmd = CMD_COUNT;
+		} else if (!strcmp(a, "list")) {
+			o->cmd = CMD_LIST;
+		} else if (!strcmp(a, "stats")) {
+			o->cmd = CMD_STATS;
+		} else {
+			return usage_error(o, "unknown command '%s' (count, list or stats)", a);
+		}
+	}
+	if (o->cmd == CMD_NONE)
+		return usage_error(o, "%s", "no command given (count, list or stats)");
+	return -1;
+}
+
+static int read_file(const char *path, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (n == cap) {
+			char *nb = cap > ((size_t)1 << 30) ? NULL : realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				errno = ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	int err = buf && ferror(f) ? EIO : 0;
+	fclose(f);
+	if (!buf || err) {
+		free(buf);
+		errno = err ? err : ENOMEM;
+		return -1;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* "name1, name2, ..." of the bindables or of the constraints. */
+static void list_names(FILE *f, const struct sprt_space *sp, bool constraints)
+{
+	bool first = true;
+	int n = constraints ? sp->ndefs : sp->nbindables;
+	for (int i = 0; i < n; i++) {
+		if (constraints && sp->defs[i].kind != SPRT_DEF_CONSTRAINT)
+			continue;
+		fprintf(f, "%s'%s'", first ? "" : ", ", constraints ? sp->defs[i].name : sp->bindables[i].name);
+		first = false;
+	}
+	if (first)
+		fputs("(none)", f);
+}
+
+static int setup_bindings(const struct sprt_space *sp, const struct opts *o, struct sprt_bindings *b)
+{
+	if (o->profile) {
+		char *text;
+		size_t len;
+		if (read_file(o->profile, &text, &len)) {
+			fprintf(stderr, "%s: error: cannot read '%s': %s\n", o->prog, o->profile, strerror(errno));
+			return 1;
+		}
+		char err[512];
+		int e = sprt_bindings_load_json(b, o->profile, text, len, err, sizeof(err));
+		free(text);
+		if (e == SPRT_ENOMEM) {
+			fprintf(stderr, "%s: error: out of memory\n", o->prog);
+			return 1;
+		}
+		if (e) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+	}
+	for (int i = 0; i < o->nsets; i++) {
+		const char *eq = strchr(o->sets[i], '=');
+		size_t n = (size_t)(eq - o->sets[i]);
+		int k;
+		for (k = 0; k < sp->nbindables; k++)
+			if (strlen(sp->bindables[k].name) == n && !strncmp(sp->bindables[k].name, o->sets[i], n))
+				break;
+		if (k == sp->nbindables) {
+			fprintf(stderr, "%s: error: unknown --set name '%.*s'; valid names: ", o->prog, (int)n,
+				o->sets[i]);
+			list_names(stderr, sp, false);
+			fputc('\n', stderr);
+			return 2;
+		}
+		if (sprt_bindings_set_text(b, sp->bindables[k].name, eq + 1)) {
+			fprintf(stderr, "%s: error: out of memory\n", o->prog);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int setup_disabled(const struct sprt_space *sp, const struct opts *o, bool *disabled)
+{
+	for (int i = 0; i < o->ndisable; i++) {
+		int k;
+		for (k = 0; k < sp->ndefs; k++)
+			if (sp->defs[k].kind == SPRT_DEF_CONSTRAINT && !strcmp(sp->defs[k].name, o->disable[i]))
+				break;
+		if (k == sp->ndefs) {
+			fprintf(stderr, "%s: error: unknown constraint '%s'; constraints: ", o->prog, o->disable[i]);
+			list_names(stderr, sp, true);
+			fputc('\n', stderr);
+			return 2;
+		}
+		disabled[k] = true;
+	}
+	return 0;
+}
+
+/* A temporary file beside `path`, created with the mode a new file gets. */
+static FILE *open_beside(const char *path, char **tmp_path)
+{
+	size_t n = strlen(path) + sizeof(".tmpXXXXXX");
+	char *t = malloc(n);
+	if (!t)
+		return NULL;
+	snprintf(t, n, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(t);
+	if (fd < 0) {
+		free(t);
+		return NULL;
+	}
+	/* mkstemp makes 0600; a plain output file is 0666 less the umask.
+	 * An existing file keeps its mode. */
+	struct stat st;
+	mode_t mode;
+	if (!stat(path, &st)) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	fchmod(fd, mode);
+	FILE *f = fdopen(fd, "wb");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		unlink(t);
+		free(t);
+		errno = e;
+		return NULL;
+	}
+	*tmp_path = t;
+	return f;
+}
+
+static const char *err_word(int e)
+{
+	switch (e) {
+	case SPRT_ENOMEM: return "out of memory";
+	case SPRT_EOVERFLOW: return "integer overflow";
+	case SPRT_EZERODIV: return "division by zero";
+	case SPRT_ETYPE: return "type error";
+	case SPRT_EVALUE: return "bad value";
+	case SPRT_EUNDEF: return "undefined value";
+	case SPRT_ESTEPS: return "step limit reached";
+	default: return "error";
+	}
+}
+
+static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ctx *ctx)
+{
+	FILE *out = stdout;
+	char *tmp_path = NULL;
+	int status = 0;
+	if (o->output) {
+		out = open_beside(o->output, &tmp_path);
+		if (!out) {
+			fprintf(stderr, "%s: error: cannot create a file beside '%s': %s\n", o->prog, o->output,
+				strerror(errno));
+			return 1;
+		}
+	}
+	struct sprt_sink *sink = NULL;
+	enum sprt_format fmt = o->cmd == CMD_LIST ? o->fmt : SPRT_FMT_COUNT;
+	if (sprt_sink_open(&sink, ctx, fmt, out)) {
+		fprintf(stderr, "%s: error: out of memory\n", o->prog);
+		status = 1;
+		goto done;
+	}
+	ctx->progress = isatty(STDERR_FILENO) && !getenv("CI");
+	double t0 = sprt_now_();
+	ctx->progress_start = t0;
+	int e = sp->enumerate(ctx);
+	double elapsed = sprt_now_() - t0;
+	sprt_progress_done(ctx);
+	bool write_failed = sprt_sink_failed(sink);
+	if (sprt_sink_close(sink) || write_failed) {
+		fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->output ? o->output : "the output",
+			errno == EINVAL ? "a value has no encoding in this format" : strerror(errno));
+		status = 1;
+		goto done;
+	}
+	if (e < 0 || e > 0) {
+		int code = e < 0 ? -e : e;
+		fprintf(stderr, "%s: error: enumeration failed: %s\n", o->prog, err_word(code));
+		status = 1;
+		goto done;
+	}
+	if (o->cmd == CMD_COUNT)
+		fprintf(out, "%" PRIu64 "\n", ctx->valid);
+	else if (o->cmd == CMD_STATS)
+		sprt_stats_print(ctx, out, elapsed);
+done:
+	if (fflush(out) || ferror(out)) {
+		if (!status)
+			fprintf(stderr, "%s: error: writing %s: %s\n", o->prog,
+				o->output ? o->output : "the output", strerror(errno));
+		status = 1;
+	}
+	if (tmp_path) {
+		if (!status && fsync(fileno(out)) && errno != EINVAL) {
+			fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->output, strerror(errno));
+			status = 1;
+		}
+		if (fclose(out) && !status) {
+			fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->output, strerror(errno));
+			status = 1;
+		}
+		if (!status && rename(tmp_path, o->output)) {
+			fprintf(stderr, "%s: error: cannot rename to '%s': %s\n", o->prog, o->output, strerror(errno));
+			status = 1;
+		}
+		if (status)
+			unlink(tmp_path);
+		free(tmp_path);
+	}
+	return status;
+}
+
+int sprt_main(const struct sprt_space *space, int argc, char **argv)
+{
+	struct opts o = { 0 };
+	o.prog = argc > 0 && argv[0] ? basename_of(argv[0]) : "enumerator";
+	o.fmt = SPRT_FMT_CSV;
+	if (space->abi_version != SPRT_ABI_VERSION) {
+		fprintf(stderr, "%s: error: enumerator built for runtime ABI %d, this runtime is ABI %d\n", o.prog,
+			space->abi_version, SPRT_ABI_VERSION);
+		return 1;
+	}
+	/* A closed pipe must be an error we report, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+	o.sets = calloc((size_t)argc + 1, sizeof(*o.sets));
+	o.disable = calloc((size_t)argc + 1, sizeof(*o.disable));
+	bool *disabled = calloc((size_t)space->ndefs + 1, sizeof(*disabled));
+	struct sprt_bindings b = { 0 };
+	struct sprt_ctx ctx;
+	bool ctx_ok = false;
+	int status;
+	if (!o.sets || !o.disable || !disabled) {
+		fprintf(stderr, "%s: error: out of memory\n", o.prog);
+		status = 1;
+		goto out;
+	}
+	if ((status = parse_args(space, &o, argc, argv)) >= 0)
+		goto out;
+	if ((status = setup_disabled(space, &o, disabled)) || (status = setup_bindings(space, &o, &b)))
+		goto out;
+	if (sprt_ctx_init(&ctx, space)) {
+		fprintf(stderr, "%s: error: out of memory\n", o.prog);
+		status = 1;
+		goto out;
+	}
+	ctx_ok = true;
+	ctx.bindings = b.v;
+	ctx.nbindings = b.n;
+	ctx.no_soft = o.no_soft;
+	ctx.disabled = disabled;
+	status = run(space, &o, &ctx);
+out:
+	if (ctx_ok)
+		sprt_ctx_release(&ctx);
+	sprt_bindings_release(&b);
+	free(disabled);
+	free(o.sets);
+	free(o.disable);
+	return status;
+}

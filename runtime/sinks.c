@@ -1,0 +1,446 @@
+/*
+ * sinks.c - where valid points go: nowhere (count), CSV, JSON lines, or
+ * the binary format of runtime/FORMAT.md.
+ *
+ * Every write is checked.  The first failure (a full disk, a closed pipe)
+ * stops the enumeration through the point callback's return value and is
+ * reported by sprt_sink_close, so output is never silently truncated.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "spacert.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Binary column types (FORMAT.md). */
+enum { BIN_INT = 1, BIN_FLOAT = 2, BIN_BOOL = 3, BIN_STR = 4, BIN_MIXED = 5 };
+
+/* Per-column facts gathered while buffering the binary format. */
+struct bin_col {
+	unsigned kinds;          /* bit (1 << sprt_kind) for each kind seen */
+	int64_t min, max;        /* over SPRT_INT values */
+	int64_t max_str;         /* largest string id */
+};
+
+struct sprt_sink {
+	struct sprt_ctx *ctx;
+	enum sprt_format fmt;
+	FILE *out;
+	int err;                 /* errno of the first failure, 0 if none */
+	bool failed;
+	/* SPRT_FMT_BINARY: rows buffered in a temporary file, one kind
+	 * byte and 8 payload bytes per value. */
+	FILE *tmp;
+	uint64_t rows;
+	struct bin_col *cols;
+};
+
+static int fail(struct sprt_sink *s, int err)
+{
+	if (!s->failed) {
+		s->failed = true;
+		s->err = err ? err : EIO;
+	}
+	return 1;
+}
+
+bool sprt_sink_failed(const struct sprt_sink *s)
+{
+	return s->failed;
+}
+
+/* ---- CSV ------------------------------------------------------------------ */
+
+static void csv_text(FILE *out, const char *t)
+{
+	if (!strpbrk(t, ",\"\n\r")) {
+		fputs(t, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *t; t++) {
+		if (*t == '"')
+			fputc('"', out);
+		fputc(*t, out);
+	}
+	fputc('"', out);
+}
+
+static int csv_value(struct sprt_sink *s, sprt_val v)
+{
+	char buf[SPRT_FLOAT_BUF];
+	switch (v.kind) {
+	case SPRT_INT:
+		fprintf(s->out, "%" PRId64, v.u.i);
+		return 0;
+	case SPRT_FLOAT:
+		sprt_float_repr_(buf, v.u.f);
+		fputs(buf, s->out);
+		return 0;
+	case SPRT_BOOL:
+		fputs(v.u.i ? "True" : "False", s->out);
+		return 0;
+	case SPRT_STR:
+		csv_text(s->out, sprt_str_text(s->ctx, v.u.i));
+		return 0;
+	case SPRT_UNDEF:
+		return 0;
+	default: {
+		/* None, lists, ranges: their repr, quoted as needed. */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+		if (!m)
+			return fail(s, errno);
+		sprt_print_value(s->ctx, m, v, false);
+		if (fclose(m)) {
+			free(text);
+			return fail(s, errno);
+		}
+		csv_text(s->out, text);
+		free(text);
+		return 0;
+	}
+	}
+}
+
+static int csv_point(void *user, const sprt_val *pt, int n)
+{
+	struct sprt_sink *s = user;
+	if (s->failed)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputc(',', s->out);
+		if (csv_value(s, pt[i]))
+			return 1;
+	}
+	fputc('\n', s->out);
+	return ferror(s->out) ? fail(s, errno) : 0;
+}
+
+/* ---- JSON lines --------------------------------------------------------------- */
+
+static int jsonl_point(void *user, const sprt_val *pt, int n)
+{
+	struct sprt_sink *s = user;
+	if (s->failed)
+		return 1;
+	const struct sprt_space *sp = s->ctx->space;
+	fputc('{', s->out);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", s->out);
+		sprt_print_str_(s->out, i < sp->nparams ? sp->params[i].name : "?", true);
+		fputs(": ", s->out);
+		sprt_print_value(s->ctx, s->out, pt[i], true);
+	}
+	fputs("}\n", s->out);
+	return ferror(s->out) ? fail(s, errno) : 0;
+}
+
+/* ---- binary ----------------------------------------------------------------------- */
+
+static void put_le(unsigned char *b, uint64_t x, int width)
+{
+	for (int i = 0; i < width; i++)
+		b[i] = (unsigned char)(x >> (8 * i));
+}
+
+static uint64_t get_le(const unsigned char *b, int width)
+{
+	uint64_t x = 0;
+	for (int i = 0; i < width; i++)
+		x |= (uint64_t)b[i] << (8 * i);
+	return x;
+}
+
+static uint64_t payload(sprt_val v)
+{
+	if (v.kind == SPRT_FLOAT) {
+		uint64_t bits;
+		memcpy(&bits, &v.u.f, sizeof(bits));
+		return bits;
+	}
+	return (uint64_t)v.u.i;
+}
+
+static int bin_point(void *user, const sprt_val *pt, int n)
+{
+	struct sprt_sink *s = user;
+	if (s->failed)
+		return 1;
+	int ncols = s->ctx->space->nparams;
+	unsigned char rec[9];
+	for (int i = 0; i < ncols; i++) {
+		sprt_val v = i < n ? pt[i] : sprt_none();
+		struct bin_col *c = &s->cols[i];
+		switch (v.kind) {
+		case SPRT_INT:
+			if (!(c->kinds & 1u << SPRT_INT) || v.u.i < c->min)
+				c->min = v.u.i;
+			if (!(c->kinds & 1u << SPRT_INT) || v.u.i > c->max)
+				c->max = v.u.i;
+			break;
+		case SPRT_STR:
+			if (v.u.i > c->max_str)
+				c->max_str = v.u.i;
+			break;
+		case SPRT_BOOL:
+		case SPRT_FLOAT:
+		case SPRT_NONE:
+			break;
+		default:
+			/* Lists and ranges have no binary encoding. */
+			return fail(s, EINVAL);
+		}
+		c->kinds |= 1u << v.kind;
+		rec[0] = (unsigned char)v.kind;
+		put_le(rec + 1, payload(v), 8);
+		if (fwrite(rec, 1, sizeof(rec), s->tmp) != sizeof(rec))
+			return fail(s, errno);
+	}
+	s->rows++;
+	return 0;
+}
+
+static int int_width(int64_t min, int64_t max)
+{
+	if (min >= INT8_MIN && max <= INT8_MAX)
+		return 1;
+	if (min >= INT16_MIN && max <= INT16_MAX)
+		return 2;
+	if (min >= INT32_MIN && max <= INT32_MAX)
+		return 4;
+	return 8;
+}
+
+static int uint_width(int64_t max)
+{
+	return max <= UINT8_MAX ? 1 : max <= UINT16_MAX ? 2 : 4;
+}
+
+/* The type and width of column i from what it held (FORMAT.md). */
+static void bin_col_type(const struct sprt_sink *s, int i, int *type, int *width)
+{
+	const struct bin_col *c = &s->cols[i];
+	unsigned k = c->kinds;
+	if (!k) {
+		/* No rows: the declared type decides. */
+		switch (s->ctx->space->params[i].type) {
+		case SPRT_INT: k = 1u << SPRT_INT; break;
+		case SPRT_FLOAT: k = 1u << SPRT_FLOAT; break;
+		case SPRT_BOOL: k = 1u << SPRT_BOOL; break;
+		case SPRT_STR: k = 1u << SPRT_STR; break;
+		default: k = ~0u; break;
+		}
+	}
+	if (k == 1u << SPRT_INT) {
+		*type = BIN_INT;
+		*width = c->kinds ? int_width(c->min, c->max) : 1;
+	} else if (k == 1u << SPRT_FLOAT) {
+		*type = BIN_FLOAT;
+		*width = 8;
+	} else if (k == 1u << SPRT_BOOL) {
+		*type = BIN_BOOL;
+		*width = 1;
+	} else if (k == 1u << SPRT_STR) {
+		*type = BIN_STR;
+		*width = uint_width(c->max_str);
+	} else {
+		*type = BIN_MIXED;
+		*width = 9;
+	}
+}
+
+static void put_u16(FILE *f, unsigned x)
+{
+	unsigned char b[2];
+	put_le(b, x, 2);
+	fwrite(b, 1, 2, f);
+}
+
+static void put_u32(FILE *f, uint64_t x)
+{
+	unsigned char b[4];
+	put_le(b, x, 4);
+	fwrite(b, 1, 4, f);
+}
+
+static void put_u64(FILE *f, uint64_t x)
+{
+	unsigned char b[8];
+	put_le(b, x, 8);
+	fwrite(b, 1, 8, f);
+}
+
+static void put_name(FILE *f, const char *name)
+{
+	size_t n = strlen(name);
+	if (n > UINT16_MAX)
+		n = UINT16_MAX;
+	put_u16(f, (unsigned)n);
+	fwrite(name, 1, n, f);
+}
+
+static int bin_finish(struct sprt_sink *s)
+{
+	const struct sprt_space *sp = s->ctx->space;
+	int ncols = sp->nparams;
+	int *type = malloc(((size_t)ncols + 1) * 2 * sizeof(int));
+	if (!type)
+		return fail(s, ENOMEM);
+	int *width = type + ncols + 1;
+	bool strings = false;
+	for (int i = 0; i < ncols; i++) {
+		bin_col_type(s, i, &type[i], &width[i]);
+		strings |= type[i] == BIN_STR || type[i] == BIN_MIXED;
+	}
+	FILE *out = s->out;
+	fwrite("SPRTBIN1", 1, 8, out);
+	put_u32(out, 1); /* version */
+	put_u32(out, 0); /* flags */
+	put_name(out, sp->name ? sp->name : "");
+	put_u32(out, (uint64_t)ncols);
+	put_u64(out, s->rows);
+	int nstr = strings ? sp->strings.n + s->ctx->nextra_strings : 0;
+	put_u32(out, (uint64_t)nstr);
+	for (int i = 0; i < nstr; i++) {
+		const char *t = sprt_str_text(s->ctx, i);
+		size_t n = strlen(t);
+		put_u32(out, n);
+		fwrite(t, 1, n, out);
+	}
+	for (int i = 0; i < ncols; i++) {
+		put_name(out, sp->params[i].name);
+		fputc(type[i], out);
+		fputc(width[i], out);
+	}
+	if (s->rows && fflush(s->tmp)) {
+		free(type);
+		return fail(s, errno);
+	}
+	rewind(s->tmp);
+	unsigned char rec[9], o[9];
+	for (uint64_t r = 0; r < s->rows && !ferror(out); r++) {
+		for (int i = 0; i < ncols; i++) {
+			if (fread(rec, 1, sizeof(rec), s->tmp) != sizeof(rec)) {
+				free(type);
+				return fail(s, ferror(s->tmp) ? errno : EIO);
+			}
+			uint64_t x = get_le(rec + 1, 8);
+			if (type[i] == BIN_MIXED) {
+				fwrite(rec, 1, sizeof(rec), out);
+			} else {
+				put_le(o, x, width[i]);
+				fwrite(o, 1, (size_t)width[i], out);
+			}
+		}
+	}
+	free(type);
+	return ferror(out) ? fail(s, errno) : 0;
+}
+
+/* A temporary file for buffering, in $TMPDIR, already unlinked. */
+static FILE *open_tmp(void)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	size_t n = strlen(dir) + sizeof("/spacert-XXXXXX");
+	char *path = malloc(n);
+	if (!path)
+		return NULL;
+	snprintf(path, n, "%s/spacert-XXXXXX", dir);
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		free(path);
+		return NULL;
+	}
+	unlink(path);
+	free(path);
+	FILE *f = fdopen(fd, "w+b");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/* ---- the sink API ------------------------------------------------------------------ */
+
+int sprt_sink_open(struct sprt_sink **sinkp, struct sprt_ctx *ctx, enum sprt_format fmt, FILE *out)
+{
+	struct sprt_sink *s = calloc(1, sizeof(*s));
+	if (!s)
+		return SPRT_ENOMEM;
+	s->ctx = ctx;
+	s->fmt = fmt;
+	s->out = out;
+	const struct sprt_space *sp = ctx->space;
+	switch (fmt) {
+	case SPRT_FMT_COUNT:
+		/* No callback: generated code need not even build the point. */
+		ctx->emit = NULL;
+		break;
+	case SPRT_FMT_CSV:
+		for (int i = 0; i < sp->nparams; i++) {
+			if (i)
+				fputc(',', out);
+			csv_text(out, sp->params[i].name);
+		}
+		fputc('\n', out);
+		if (ferror(out))
+			fail(s, errno);
+		ctx->emit = csv_point;
+		break;
+	case SPRT_FMT_JSONL:
+		ctx->emit = jsonl_point;
+		break;
+	case SPRT_FMT_BINARY:
+		s->cols = calloc((size_t)sp->nparams + 1, sizeof(*s->cols));
+		if (!s->cols) {
+			free(s);
+			return SPRT_ENOMEM;
+		}
+		s->tmp = open_tmp();
+		if (!s->tmp)
+			fail(s, errno);
+		ctx->emit = bin_point;
+		break;
+	}
+	ctx->emit_user = fmt == SPRT_FMT_COUNT ? NULL : s;
+	*sinkp = s;
+	return SPRT_OK;
+}
+
+int sprt_sink_close(struct sprt_sink *s)
+{
+	if (s->fmt == SPRT_FMT_BINARY && !s->failed)
+		bin_finish(s);
+	if (s->fmt != SPRT_FMT_COUNT && fflush(s->out))
+		fail(s, errno);
+	if (s->fmt != SPRT_FMT_COUNT && ferror(s->out))
+		fail(s, EIO);
+	if (s->ctx->emit_user == s) {
+		s->ctx->emit = NULL;
+		s->ctx->emit_user = NULL;
+	}
+	if (s->tmp)
+		fclose(s->tmp);
+	int err = s->failed ? s->err : 0;
+	free(s->cols);
+	free(s);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,86 @@
+#!/bin/sh
+# Behaviour of the spacec command line: exit statuses, output formats,
+# bindings, and that bad input or a failing output never passes silently.
+set -u
+SPACEC=${SPACEC:-./spacec}
+top_srcdir=${top_srcdir:-.}
+S=$top_srcdir/spaces
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+expect_status() { # name status cmd...
+	name=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name (exit $got)"; else bad "$name: exit $got, wanted $want"; cat "$T/err"; fi
+}
+
+cat > "$T/small.space" <<'EOF'
+"""small"""
+device limit = 6
+setting mode = "x"
+a = range(1, 4)
+b = [10, 20]
+s = a * b
+require s <= limit * 10
+soft odd = a % 2 == 0
+EOF
+
+# --- basics
+expect_status "--help" 0 "$SPACEC" --help
+grep -q "usage: spacec" "$T/out" && ok "--help prints usage" || bad "--help prints usage"
+expect_status "--version" 0 "$SPACEC" --version
+grep -q "^spacec [0-9]" "$T/out" && ok "--version prints the version" || bad "--version"
+expect_status "no arguments" 2 "$SPACEC"
+expect_status "unknown command" 2 "$SPACEC" frobnicate "$T/small.space"
+expect_status "unknown option" 2 "$SPACEC" count --frob "$T/small.space"
+expect_status "missing file" 1 "$SPACEC" count "$T/nope.space"
+grep -q "cannot read" "$T/err" && ok "missing file is named" || bad "missing file message"
+expect_status "check ok" 0 "$SPACEC" check "$T/small.space"
+
+# --- count and list, both paths
+for path in --interpret --jit=auto; do
+	expect_status "count $path" 0 "$SPACEC" count $path "$T/small.space"
+	# a in {1,3} (soft odd drops 2), b in {10,20}, a*b <= 60: 1*10 1*20 3*10 3*20 -> 4
+	[ "$(cat "$T/out")" = 4 ] && ok "count $path is a bare integer: 4" || bad "count $path: $(cat "$T/out")"
+	expect_status "count --no-soft $path" 0 "$SPACEC" count --no-soft $path "$T/small.space"
+	[ "$(cat "$T/out")" = 6 ] && ok "--no-soft $path keeps soft rejects: 6" || bad "--no-soft $path: $(cat "$T/out")"
+	expect_status "count --set $path" 0 "$SPACEC" count --set limit=2 $path "$T/small.space"
+	[ "$(cat "$T/out")" = 2 ] && ok "--set limit=2 $path: 2" || bad "--set $path: $(cat "$T/out")"
+	expect_status "count --disable $path" 0 "$SPACEC" count --disable odd $path "$T/small.space"
+	[ "$(cat "$T/out")" = 6 ] && ok "--disable odd $path: 6" || bad "--disable $path: $(cat "$T/out")"
+	expect_status "unknown --set name $path" 2 "$SPACEC" count --set nosuch=1 $path "$T/small.space"
+	expect_status "list csv $path" 0 "$SPACEC" list $path "$T/small.space"
+	printf 'a,b\n1,10\n1,20\n3,10\n3,20\n' > "$T/want.csv"
+	{ head -n1 "$T/out"; tail -n +2 "$T/out" | sort -t, -k1n -k2n; } > "$T/got.csv"
+	cmp -s "$T/want.csv" "$T/got.csv" && ok "list csv $path" || { bad "list csv $path"; cat "$T/out"; }
+	expect_status "list jsonl $path" 0 "$SPACEC" list --format jsonl $path "$T/small.space"
+	grep -c '^{"a": [0-9]*, "b": [0-9]*}$' "$T/out" | grep -q '^4$' && ok "list jsonl $path" || { bad "list jsonl $path"; cat "$T/out"; }
+	# a full disk is an error, never silent truncation
+	if [ -w /dev/full ]; then
+		"$SPACEC" list $path "$T/small.space" > /dev/full 2>"$T/err"
+		[ $? -eq 1 ] && ok "write error $path exits 1" || bad "write error $path"
+	fi
+done
+
+# --- bad input: located error, exit 1
+printf 'a = range(1, 4\nb = [1]\n' > "$T/bad.space"
+expect_status "syntax error" 1 "$SPACEC" count "$T/bad.space"
+grep -q "bad.space:[0-9]*:[0-9]*: error:" "$T/err" && ok "error is located" || bad "error location"
+
+# --- emit writes C that compiles cleanly on its own
+expect_status "emit" 0 "$SPACEC" emit "$T/small.space" -o "$T/small.c"
+grep -q '#include <spacert.h>' "$T/small.c" && ok "emit includes spacert.h" || bad "emit include"
+grep -q '#line' "$T/small.c" && ok "emit has #line directives" || bad "emit #line"
+cp "$T/small.c" "$T/first.c"
+"$SPACEC" emit "$T/small.space" -o "$T/small.c" && cmp -s "$T/small.c" "$T/first.c" &&
+	ok "emit is reproducible" || bad "emit reproducible"
+expect_status "dot" 0 "$SPACEC" dot "$T/small.space"
+grep -q '^digraph' "$T/out" && ok "dot prints a digraph" || bad "dot"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""Random .space generator for differential testing.
+
+gen_space.py SEED  prints one space, deterministic per seed.  The spaces are
+small (a few thousand candidates at most) but reach every construct the
+compiler handles: dependent ranges (also negative steps), lists, iterator
+algebra, conditional iterables, deferred and closure iterators, derived
+chains with SSA reassignments in if/elif/else, constraints of all three
+classes and both polarities, decorated constraint defs, and every
+operator, with operands chosen to hit zero divisors and 64-bit overflow.
+
+The same generator also emits, with --features, which constructs a space
+used, so the test can prove every one of them was exercised.
+"""
+import random
+import sys
+
+BIG = ["4611686018427387904", "9223372036854775807", "3037000500", "-9223372036854775807"]
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.lines = []
+        self.ints = []      # names whose values are ints (iterators, int derived)
+        self.nums = []      # names that may be int or float
+        self.features = set()
+        self.n = 0
+
+    def fresh(self, prefix):
+        self.n += 1
+        return "%s%d" % (prefix, self.n)
+
+    def pick(self, pool):
+        return self.r.choice(pool) if pool else str(self.r.randint(-3, 5))
+
+    # ---- expressions -------------------------------------------------
+    def small(self):
+        return str(self.r.randint(-3, 6))
+
+    def int_atom(self):
+        r = self.r.random()
+        if r < 0.6 and self.ints:
+            return self.pick(self.ints)
+        return self.small()
+
+    def int_expr(self, depth=0):
+        """An expression that is an int when it evaluates (or a domain error)."""
+        if depth > 2 or self.r.random() < 0.35:
+            return self.int_atom()
+        a, b = self.int_expr(depth + 1), self.int_expr(depth + 1)
+        k = self.r.randrange(12)
+        if k == 0:
+            self.features.add("floordiv")
+            return "(%s // %s)" % (a, b)
+        if k == 1:
+            self.features.add("mod")
+            return "(%s %% %s)" % (a, b)
+        if k == 2:
+            if self.r.random() < 0.3:
+                self.features.add("overflow")
+                return "(%s * %s)" % (self.int_atom(), self.r.choice(BIG))
+            return "(%s * %s)" % (a, b)
+        if k == 3:
+            return "min(%s, %s)" % (a, b)
+        if k == 4:
+            return "max(%s, %s, %s)" % (a, b, self.int_atom())
+        if k == 5:
+            return "abs(%s)" % a
+        if k == 6:
+            self.features.add("cond_expr")
+            return "(%s if %s else %s)" % (a, self.bool_expr(depth + 1), b)
+        if k == 7:
+            self.features.add("pow")
+            return "(%s ** %s)" % (a, self.r.choice(["2", "3", "0"]))
+        if k == 8:
+            return "(%s - %s)" % (a, b)
+        if k == 9:
+            self.features.add("bitops")
+            return "(%s %s %s)" % (a, self.r.choice(["&", "|", "^"]), b)
+        if k == 10:
+            return "len([%s, %s])" % (a, b)
+        return "(%s + %s)" % (a, b)
+
+    def num_expr(self, depth=0):
+        """May be a float: true division, ** with any exponent, float()."""
+        if depth > 2 or self.r.random() < 0.3:
+            return self.pick(self.nums + self.ints) if self.r.random() < 0.7 else self.small()
+        a, b = self.num_expr(depth + 1), self.num_expr(depth + 1)
+        k = self.r.randrange(9)
+        if k == 0:
+            self.features.add("truediv")
+            return "(%s / %s)" % (a, b)
+        if k == 1:
+            self.features.add("pow")
+            return "(%s ** %s)" % (self.int_atom(), self.int_atom())
+        if k == 2:
+            self.features.add("float")
+            return "float(%s)" % a
+        if k == 3:
+            self.features.add("floordiv")
+            return "(%s // %s)" % (a, b)
+        if k == 4:
+            self.features.add("mod")
+            return "(%s %% %s)" % (a, b)
+        if k == 5:
+            return "int(%s)" % self.int_expr(depth + 1)
+        if k == 6:
+            return "(%s * %s)" % (a, b)
+        if k == 7:
+            return "-%s" % a
+        return "(%s + %s)" % (a, b)
+
+    def bool_expr(self, depth=0):
+        k = self.r.randrange(8)
+        if depth > 2:
+            k = 0
+        if k <= 2:
+            ops = ["<", "<=", ">", ">=", "==", "!="]
+            return "%s %s %s" % (self.num_expr(depth + 1), self.r.choice(ops), self.num_expr(depth + 1))
+        if k == 3:
+            self.features.add("chained_compare")
+            return "%s <= %s < %s" % (self.int_expr(depth + 1), self.int_atom(), self.int_expr(depth + 1))
+        if k == 4:
+            self.features.add("and_or")
+            return "(%s %s %s)" % (self.bool_expr(depth + 1), self.r.choice(["and", "or"]), self.bool_expr(depth + 1))
+        if k == 5:
+            self.features.add("not")
+            return "not (%s)" % self.bool_expr(depth + 1)
+        if k == 6:
+            self.features.add("in")
+            items = ", ".join(self.small() for _ in range(self.r.randint(1, 4)))
+            return "%s %s [%s]" % (self.int_atom(), self.r.choice(["in", "not in"]), items)
+        # short-circuit guarding a division
+        self.features.add("short_circuit")
+        a = self.int_atom()
+        return "(%s != 0 and %s // %s > 0)" % (a, self.int_atom(), a)
+
+    # ---- iterables ---------------------------------------------------
+    def range_expr(self):
+        lo = self.int_expr(1)
+        k = self.r.randrange(3)
+        if k == 0:
+            return "range(%s)" % self.r.choice(["4", "3", self.int_atom() + " + 2"])
+        hi = "%s + %d" % (lo, self.r.randint(1, 5))
+        if k == 1:
+            return "range(%s, %s)" % (lo, hi)
+        step = self.r.choice(["1", "2", "-1", "-2", "3"])
+        if step.startswith("-"):
+            self.features.add("negative_step")
+            return "range(%s, %s - %d, %s)" % (lo, lo, self.r.randint(1, 6), step)
+        return "range(%s, %s, %s)" % (lo, hi, step)
+
+    def list_expr(self):
+        items = [self.r.choice([self.small(), self.int_atom()]) for _ in range(self.r.randint(1, 4))]
+        return "[%s]" % ", ".join(items)
+
+    def iterable(self):
+        k = self.r.randrange(7)
+        if k <= 2:
+            self.features.add("dependent_range")
+            return self.range_expr()
+        if k == 3:
+            return self.list_expr()
+        if k == 4:
+            self.features.add("algebra")
+            op = self.r.choice(["|", "&", "-"])
+            return "%s %s %s" % (self.range_expr(), op, self.list_expr())
+        if k == 5:
+            self.features.add("cond_iterable")
+            return "%s if %s else %s" % (self.list_expr(), self.bool_expr(1), self.range_expr())
+        self.features.add("list_repeat")
+        return "[%s] * %d + %s" % (self.int_atom(), self.r.randint(0, 2), self.list_expr())
+
+    # ---- definitions -------------------------------------------------
+    def closure_iterator(self, name):
+        self.features.add("closure")
+        deps = self.r.sample(self.ints, min(len(self.ints), 2))
+        lim = self.int_atom()
+        k = self.r.randrange(3)
+        body = ["@iterator", "def %s(%s):" % (name, ", ".join(deps))]
+        if k == 0:
+            body += ["    k = n = 1",
+                     "    while n <= %s + 5:" % lim,
+                     "        yield n",
+                     "        n, k = n + k, n"]
+        elif k == 1:
+            self.features.add("for_else")
+            body += ["    found = []",
+                     "    for n in range(2, %s + 9):" % lim,
+                     "        for p in found:",
+                     "            if n % p == 0:",
+                     "                break",
+                     "        else:",
+                     "            found.append(n)",
+                     "            if len(found) > 4:",
+                     "                return",
+                     "            yield n"]
+        else:
+            body += ["    t = %s" % self.int_expr(1),
+                     "    for i in range(4):",
+                     "        if i == 2:",
+                     "            continue",
+                     "        t += i",
+                     "        yield t % 7"]
+        self.lines += body
+        self.lines.append("")
+
+    def deferred_iterator(self, name):
+        self.features.add("deferred")
+        a = self.int_atom()
+        self.lines += ["@iterator",
+                       "def %s(%s):" % (name, a if a in self.ints else ""),
+                       "    if %s > 2:" % a,
+                       "        return %s" % self.list_expr(),
+                       "    elif %s < 0:" % a,
+                       "        return %s" % self.int_atom(),
+                       "    else:",
+                       "        return %s" % self.range_expr(),
+                       ""]
+
+    def iter_test(self):
+        """A test that reads the newest iterator, so it prunes mid-nest."""
+        it = [x for x in self.ints if x.startswith("it")]
+        x = it[-1] if it else self.int_atom()
+        return "%s %s %s" % (x, self.r.choice(["<", ">", "==", "!=", "<=", ">="]), self.int_expr(1))
+
+    def reject_expr(self):
+        # Both must hold, so a random space keeps a useful share of points.
+        return "(%s) and (%s)" % (self.iter_test(), self.bool_expr(1))
+
+    def keep_expr(self):
+        return "(%s) or (%s)" % (self.iter_test(), self.bool_expr(1))
+
+    def constraint(self):
+        name = self.fresh("c")
+        cls = self.r.choice(["hard", "soft", "correct"])
+        k = self.r.randrange(4)
+        if k == 0:
+            self.features.add("require")
+            if self.r.random() < 0.5:
+                self.lines.append("require %s" % self.keep_expr())
+            else:
+                self.lines.append("require %s %s = %s" % (cls, name, self.keep_expr()))
+        elif k == 1:
+            self.features.add("constraint_def")
+            deps = [x for x in self.r.sample(self.ints, min(2, len(self.ints)))]
+            self.lines += ["@%s" % cls,
+                           "def %s(%s):" % (name, ", ".join(deps)),
+                           "    v = %s" % self.int_expr(1),
+                           "    if v > 3:",
+                           "        return %s" % self.reject_expr(),
+                           "    return v == %s and %s" % (self.small(), self.iter_test()),
+                           ""]
+        else:
+            self.lines.append("%s %s = %s" % (cls, name, self.reject_expr()))
+        self.features.add("class_" + cls)
+
+    def space(self):
+        r = self.r
+        self.lines.append('"""random space"""')
+        self.lines.append("device dv = %d" % r.randint(1, 4))
+        self.lines.append('setting mode = "%s"' % r.choice(["a", "b"]))
+        self.ints.append("dv")
+        n_iters = r.randint(1, 8)
+        for _ in range(n_iters):
+            name = self.fresh("it")
+            k = r.randrange(10)
+            if k == 0:
+                self.closure_iterator(name)
+            elif k == 1:
+                self.deferred_iterator(name)
+            else:
+                self.lines.append("%s = %s" % (name, self.iterable()))
+            self.ints.append(name)
+            # derived chains with SSA
+            if r.random() < 0.6:
+                d = self.fresh("d")
+                self.lines.append("%s = %s + %s" % (d, name, self.int_expr()))
+                if r.random() < 0.5:
+                    self.features.add("ssa")
+                    self.lines.append('if mode == "a":')
+                    self.lines.append("    %s = %s + 1" % (d, d))
+                    if r.random() < 0.5:
+                        self.lines.append("elif %s > 1:" % self.int_atom())
+                        self.lines.append("    %s = %s * 2" % (d, d))
+                    if r.random() < 0.5:
+                        self.lines.append("else:")
+                        self.lines.append("    %s = %s" % (d, self.int_expr(1)))
+                self.ints.append(d)
+            if r.random() < 0.3:
+                f = self.fresh("f")
+                self.lines.append("%s = %s + %s" % (f, name, self.num_expr()))
+                self.nums.append(f)
+            for _ in range(r.randint(0, 2)):
+                self.constraint()
+        # derived values nobody reads still count: keep them read
+        used = " + ".join(x for x in self.ints + self.nums if not x.startswith("it") and x != "dv") or "0"
+        self.lines.append("soft keep_all = %s == -12345" % used)
+        return "\n".join(self.lines) + "\n"
+
+
+def main():
+    args = sys.argv[1:]
+    features = "--features" in args
+    args = [a for a in args if a != "--features"]
+    seed = int(args[0]) if args else 1
+    g = Gen(seed)
+    text = g.space()
+    if features:
+        print(" ".join(sorted(g.features)))
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()

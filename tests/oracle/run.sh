@@ -1,0 +1,65 @@
+#!/bin/sh
+# Compares spacec's counts with independent oracles: hand-written C brute
+# force for gemm_beast and conv2d, plain Python loops for the examples.
+# Both the compiled path and the reference interpreter are checked (the
+# interpreter on a reduced gemm_beast, since the full one takes minutes
+# under the sanitizers).
+set -u
+SPACEC=${SPACEC:-./spacec}
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+S=$top_srcdir/spaces
+pass=0 fail=0
+
+check() { # name expected actual
+	if [ "$2" = "$3" ]; then
+		pass=$((pass + 1))
+		echo "ok   $1: $3"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $1: oracle $2, spacec $3"
+	fi
+}
+
+gemm=$top_builddir/tests/oracle/gemm_beast_brute
+conv=$top_builddir/tests/oracle/conv2d_brute
+
+# gemm_beast, K40c: compiled path against the brute force
+check "gemm_beast K40c (compiled)" "$($gemm 2>/dev/null)" "$($SPACEC count -w "$S/gemm_beast.space")"
+# gemm_beast, H100 single precision profile
+check "gemm_beast H100-sp (compiled)" "$($gemm --h100-single 2>/dev/null)" \
+	"$($SPACEC count -w "$S/gemm_beast.space" --device-profile "$S/gemm_beast_h100_sp.json")"
+# reduced device limits: small enough for the interpreter
+for lim in 32 64; do
+	set -- --set max_threads_dim_x=$lim --set max_threads_dim_y=$lim --set max_threads_per_block=$lim
+	want=$($gemm "$@" 2>/dev/null)
+	check "gemm_beast dims<=$lim (interpreter)" "$want" "$($SPACEC count -w --interpret "$S/gemm_beast.space" "$@")"
+	check "gemm_beast dims<=$lim (compiled)" "$want" "$($SPACEC count -w "$S/gemm_beast.space" "$@")"
+done
+for prec in single double; do
+	for ar in real complex; do
+		set -- --set max_threads_dim_x=32 --set max_threads_dim_y=32 --set max_threads_per_block=32 \
+			--set precision=$prec --set arithmetic=$ar
+		want=$($gemm "$@" 2>/dev/null)
+		check "gemm_beast $prec $ar (interpreter)" "$want" "$($SPACEC count -w --interpret "$S/gemm_beast.space" "$@")"
+	done
+done
+
+# conv2d: the default work-group limit and a smaller one
+check "conv2d_cltune (interpreter)" "$($conv 2>/dev/null)" "$($SPACEC count -w --interpret "$S/conv2d_cltune.space")"
+check "conv2d_cltune (compiled)" "$($conv 2>/dev/null)" "$($SPACEC count -w "$S/conv2d_cltune.space")"
+check "conv2d_cltune wg<=256" "$($conv --set max_work_group_size=256 2>/dev/null)" \
+	"$($SPACEC count -w --interpret "$S/conv2d_cltune.space" --set max_work_group_size=256)"
+
+# the examples, against plain Python loops
+python3 "$top_srcdir/tests/oracle/examples.py" | while read -r name want; do
+	echo "$name $want $($SPACEC count -w --interpret "$S/examples/$name.space") $($SPACEC count -w "$S/examples/$name.space")"
+done > oracle-examples.out
+while read -r name want interp comp; do
+	check "example $name (interpreter)" "$want" "$interp"
+	check "example $name (compiled)" "$want" "$comp"
+done < oracle-examples.out
+rm -f oracle-examples.out
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,53 @@
+/*
+ * jit.h - turns generated C into a loaded enumerator.
+ *
+ * Two back ends:
+ *   - cc: `$CC` (default "cc") with -O2 builds a shared object, cached in
+ *     $XDG_CACHE_HOME/spacec (else ~/.cache/spacec) under a content hash
+ *     of the C text, the compiler command, its flags and the runtime
+ *     headers.  Cache writes go to a temporary file renamed into place, so
+ *     a crash never leaves a half-written entry; an entry that fails to
+ *     load is rebuilt.
+ *   - tcc: libtcc compiles in memory in milliseconds (no optimisation),
+ *     for the many spaces that enumerate in microseconds.
+ * `auto` uses a cached cc build when there is one, else tcc when it is
+ * available, else cc.
+ *
+ * The runtime headers are embedded in spacec and written next to the
+ * cache, so no installed include path is needed.
+ */
+#ifndef SPACEC_JIT_H
+#define SPACEC_JIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct sprt_space;
+
+enum jit_mode { JIT_AUTO, JIT_CC, JIT_TCC };
+
+struct jit_options {
+	enum jit_mode mode;
+	const char *cc;       /* NULL: $CC, else "cc" */
+	const char *cflags;   /* NULL: "-O2" */
+	bool no_cache;
+	bool verbose;         /* say which back end ran and how long it took */
+};
+
+struct jit_handle {
+	void *dl;             /* dlopen handle (cc) */
+	void *tcc;            /* TCCState (tcc) */
+	const struct sprt_space *space;
+	const char *backend;  /* "cc (cached)", "cc", "tcc" */
+	double compile_seconds;
+};
+
+/* Returns 0, or -1 with a malloc'd message in *err. */
+int jit_load(const char *c_text, size_t len, const struct jit_options *opt,
+	     struct jit_handle *h, char **err);
+void jit_unload(struct jit_handle *h);
+
+/* True when the tcc back end was built in. */
+bool jit_have_tcc(void);
+
+#endif
