@@ -506,6 +506,21 @@ static void gen_level(struct cg *c, int level, const char *skip)
 	}
 }
 
+/*
+ * An iterator whose inputs are all computed once has the same iterable
+ * wherever its loop opens: it is computed once too, and each opening only
+ * counts (and replays a domain error), as the interpreter would.
+ */
+static bool hoisted(const struct sema_def *d)
+{
+	if (d->loop_pos == 0)
+		return false;
+	for (int k = 0; k < d->ndeps; k++)
+		if (d->deps[k]->level >= 0 || d->deps[k]->kind == SEMA_ITER)
+			return false;
+	return true;
+}
+
 static void gen_loops(struct cg *c, int k)
 {
 	const struct sema_program *P = c->P;
@@ -536,7 +551,10 @@ static void gen_loops(struct cg *c, int k)
 	int r = c->row[d->id];
 	cg_line(c, "/* loop %d: %s */", k, d->cname);
 	cg_line(c, "ctx->stats[%d].evaluated++;", r);
-	cg_line(c, "if (def_%s(ctx, st, &st->%s)) {", m, it);
+	if (hoisted(d))
+		cg_line(c, "if (once_%s) {", m);
+	else
+		cg_line(c, "if (def_%s(ctx, st, &st->%s)) {", m, it);
 	cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
 	cg_line(c, "\t%s", skip);
 	cg_line(c, "}");
@@ -590,6 +608,19 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	cg_line(c, "/* Level -1, once: bindings and defaults, constants, tables, checks. */");
 	gen_level(c, -1, "return 0;");
 	sbuf_puts(c->code, "\n");
+	bool any_hoisted = false;
+	for (int k = 0; k < P->niters; k++) {
+		const struct sema_def *d = P->loop_order[k];
+		if (!hoisted(d))
+			continue;
+		if (!any_hoisted)
+			cg_line(c, "/* Iterables that depend only on level -1: computed once, 0 or a domain error. */");
+		any_hoisted = true;
+		cg_line(c, "const int once_%s = def_%s(ctx, st, &st->%s);", c->member[d->id], c->member[d->id],
+			c->iter_member[d->id]);
+	}
+	if (any_hoisted)
+		sbuf_puts(c->code, "\n");
 	cg_line(c, "/* The loop nest, in level-set order. */");
 	gen_loops(c, 0);
 	cg_line(c, "return 0;");

@@ -37,6 +37,9 @@ struct lex_state {
 	int pending_dedents;
 	int pending_indent;   /* one INDENT waiting to be returned */
 	int bracket_depth;
+	/* Open brackets, innermost last, for "never closed" errors. */
+	struct lex_loc bracket_loc[LEX_MAX_BRACKET_DEPTH + 1];
+	char bracket_char[LEX_MAX_BRACKET_DEPTH + 1];
 	bool emitted_any;     /* a token on the current logical line */
 	bool at_eof;
 	/* The last token's location, for the tokens made by the wrapper. */

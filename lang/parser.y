@@ -739,17 +739,70 @@ list_items:
 
 %%
 
+/* Tokens that could continue an expression: listed as "an operator". */
+static bool continues_expression(const char *name)
+{
+	static const char *const ops[] = {
+		"'+'", "'-'", "'*'", "'/'", "'%'", "'|'", "'&'", "'^'", "'<'", "'>'", "'.'",
+		"'('", "'['", "'**'", "'//'", "'<<'", "'>>'", "'<='", "'>='", "'=='", "'!='",
+		"'and'", "'or'", "'not'", "'in'", "'if'", "string", NULL,
+	};
+	for (int i = 0; ops[i]; i++)
+		if (!strcmp(ops[i], name))
+			return true;
+	return false;
+}
+
+/* Tokens that could start an expression: listed as "an expression". */
+static bool starts_expression(const char *name)
+{
+	static const char *const toks[] = {
+		"name", "integer", "float", "string", "'True'", "'False'", "'None'",
+		"'('", "'['", "'-'", "'+'", "'~'", "'not'", NULL,
+	};
+	for (int i = 0; toks[i]; i++)
+		if (!strcmp(toks[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * "syntax error, unexpected X, expected A, B or C": with LAC the expected
+ * set is exact.  Operators that could extend the expression so far are
+ * folded into "an operator", so the structural token that is missing (a
+ * ':' after `while True`, a ')' after `range(1, 4`) stays visible.
+ */
 static int yyreport_syntax_error(const yypcontext_t *pctx, yyscan_t scanner,
 				 struct parse_ctx *ctx)
 {
 	(void)scanner;
-	enum { MAX_EXPECTED = 6 };
+	enum { MAX_EXPECTED = 64 };
 	yysymbol_kind_t expected[MAX_EXPECTED];
 	int n = yypcontext_expected_tokens(pctx, expected, MAX_EXPECTED);
 	yysymbol_kind_t got = yypcontext_token(pctx);
 	const YYLTYPE *loc = yypcontext_location(pctx);
+	const char *listed[MAX_EXPECTED + 1];
+	int nlisted = 0;
+	bool operators = false, expression = false;
+	bool has_name = false, integer = false;
+	for (int i = 0; i < n; i++) {
+		has_name |= !strcmp(yysymbol_name(expected[i]), "name");
+		integer |= !strcmp(yysymbol_name(expected[i]), "integer");
+	}
+	expression = has_name && integer;
+	if (expression)
+		listed[nlisted++] = "an expression";
+	for (int i = 0; i < n; i++) {
+		const char *name = yysymbol_name(expected[i]);
+		if (expression && starts_expression(name))
+			continue;
+		if (continues_expression(name))
+			operators = true;
+		else
+			listed[nlisted++] = name;
+	}
 	char msg[512];
-	size_t len = 0;
+	size_t len;
 	if (got == YYSYMBOL_INDENT)
 		len = (size_t)snprintf(msg, sizeof(msg), "unexpected indent");
 	else if (got == YYSYMBOL_DEDENT)
@@ -757,12 +810,13 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, yyscan_t scanner,
 	else
 		len = (size_t)snprintf(msg, sizeof(msg), "syntax error, unexpected %s",
 				       got == YYSYMBOL_YYEMPTY ? "end of file" : yysymbol_name(got));
-	if (n > 0 && len < sizeof(msg)) {
+	int items = nlisted + operators;
+	if (n > 0 && items <= 6 && len < sizeof(msg)) {
 		len += (size_t)snprintf(msg + len, sizeof(msg) - len, ", expected ");
-		for (int i = 0; i < n && len < sizeof(msg); i++)
+		for (int i = 0; i < items && len < sizeof(msg); i++)
 			len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s",
-						i == 0 ? "" : i == n - 1 ? " or " : ", ",
-						yysymbol_name(expected[i]));
+						i == 0 ? "" : i == items - 1 ? " or " : ", ",
+						i < nlisted ? listed[i] : "an operator");
 	}
 	struct srcloc l = { loc->first_line, loc->first_column, loc->last_line, loc->last_column };
 	diag_error(ctx->diag, l, "%s", msg);

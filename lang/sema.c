@@ -163,6 +163,28 @@ static void resolve_top(struct sema_ctx *c, struct ast_expr *e, bool callee)
 		resolve_top(c, e->items[i], e->kind == AST_CALL && i == 0);
 }
 
+/* A syntactic guess, before types exist: would this make an iterator? */
+static bool looks_iterable(const struct ast_expr *e)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case AST_LIST:
+		return true;
+	case AST_CALL:
+		return e->items[0]->kind == AST_NAME &&
+		       (!strcmp(e->items[0]->name, "range") || !strcmp(e->items[0]->name, "list"));
+	case AST_COND:
+		return looks_iterable(e->items[1]) || looks_iterable(e->items[2]);
+	case AST_BINARY:
+		return (e->op == AST_OP_BITOR || e->op == AST_OP_BITAND || e->op == AST_OP_SUB ||
+			e->op == AST_OP_ADD || e->op == AST_OP_MUL) &&
+		       (looks_iterable(e->items[0]) || looks_iterable(e->items[1]));
+	default:
+		return false;
+	}
+}
+
 static bool check_fresh_name(struct sema_ctx *c, const char *name, struct srcloc loc)
 {
 	if (is_builtin(name)) {
@@ -174,8 +196,13 @@ static bool check_fresh_name(struct sema_ctx *c, const char *name, struct srcloc
 		diag_error(c->diag, loc, "duplicate definition of '%s'", name);
 		diag_note(c->diag, s->first->loc, "'%s' was first defined here", name);
 		if (s->first->kind != SEMA_CONSTRAINT && s->first->form == SEMA_FORM_EXPR &&
-		    s->first->stmt && s->first->stmt->kind == AST_S_ASSIGN)
-			diag_note(c->diag, loc, "to change a value conditionally, reassign it inside a top-level 'if'");
+		    s->first->stmt && s->first->stmt->kind == AST_S_ASSIGN) {
+			if (looks_iterable(s->first->expr))
+				diag_note(c->diag, loc, "an iterator is defined once; to vary it, use "
+					  "a conditional expression ('a if c else b') or an @iterator def");
+			else
+				diag_note(c->diag, loc, "to change a value conditionally, reassign it inside a top-level 'if'");
+		}
 		return false;
 	}
 	return true;
@@ -212,6 +239,7 @@ static struct ast_expr *ref_to(struct sema_ctx *c, struct sema_def *d, struct sr
 }
 
 static void top_block(struct sema_ctx *c, struct ast_block *b, struct ast_expr *guard);
+static void settle_partial(struct sema_ctx *c, struct ast_stmt *ifst, const struct ast_block *b);
 
 static const char *stmt_word(enum ast_stmt_kind k)
 {
@@ -362,6 +390,8 @@ static void top_stmt(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *g
 			neg->op = AST_OP_NOT;
 			struct ast_expr *else_guard = guard ? synth(c, AST_AND, st->value->loc, guard, neg, NULL) : neg;
 			top_block(c, &st->orelse, else_guard);
+			settle_partial(c, st, &st->body);
+			settle_partial(c, st, &st->orelse);
 		}
 		return;
 	}
@@ -393,6 +423,37 @@ static void top_block(struct sema_ctx *c, struct ast_block *b, struct ast_expr *
 {
 	for (int i = 0; i < b->n; i++)
 		top_stmt(c, b->stmts[i], guard);
+}
+
+/* Does every path through `b` assign `name`? */
+static bool assigns_on_all_paths(const struct ast_block *b, const char *name)
+{
+	for (int i = 0; i < b->n; i++) {
+		const struct ast_stmt *st = b->stmts[i];
+		if ((st->kind == AST_S_ASSIGN || st->kind == AST_S_AUGASSIGN) && st->name == name)
+			return true;
+		if (st->kind == AST_S_IF && st->orelse.n &&
+		    assigns_on_all_paths(&st->body, name) && assigns_on_all_paths(&st->orelse, name))
+			return true;
+	}
+	return false;
+}
+
+/* After a top-level if: names it assigns on every path are defined. */
+static void settle_partial(struct sema_ctx *c, struct ast_stmt *ifst, const struct ast_block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const struct ast_stmt *st = b->stmts[i];
+		if ((st->kind == AST_S_ASSIGN || st->kind == AST_S_AUGASSIGN) && st->name) {
+			struct name_slot *s = slot_find(c, st->name, false);
+			if (s && s->current && s->current->partial &&
+			    assigns_on_all_paths(&ifst->body, st->name) &&
+			    assigns_on_all_paths(&ifst->orelse, st->name))
+				s->current->partial = false;
+		}
+		settle_partial(c, ifst, &st->body);
+		settle_partial(c, ifst, &st->orelse);
+	}
 }
 
 /* ---- stage 2: forward references and def bodies ------------------------- */
@@ -941,6 +1002,21 @@ static void classify(struct sema_ctx *c, struct sema_def *d)
 		d->type = TY_UNKNOWN;
 		return;
 	}
+	/* A reassignment: the synthesized conditional must not hide an
+	 * iterator (checked before inferring it, which would complain about
+	 * the mix of an iterable and a scalar that the user never wrote). */
+	if (d->kind == SEMA_CONST && d->version > 0 && d->expr->kind == AST_COND) {
+		struct ast_expr *rhs = d->expr->items[1], *old = d->expr->items[2];
+		bool old_iter = old->kind == AST_NAME && old->ref && old->ref->kind == SEMA_ITER;
+		if (old_iter || looks_iterable(rhs)) {
+			diag_error(c->diag, d->loc, "cannot reassign iterator '%s' inside 'if'", d->name);
+			diag_note(c->diag, d->loc,
+				  "use a conditional expression ('a if c else b') or an @iterator def");
+			d->kind = SEMA_DERIVED;
+			d->type = TY_UNKNOWN;
+			return;
+		}
+	}
 	enum sema_type t = infer(c, d->expr);
 	switch (d->kind) {
 	case SEMA_DEVICE:
@@ -962,18 +1038,6 @@ static void classify(struct sema_ctx *c, struct sema_def *d)
 		break;
 	}
 	/* A plain assignment: iterator, table, derived or constant. */
-	if (d->version > 0 && d->expr->kind == AST_COND) {
-		enum sema_type rhs = infer(c, d->expr->items[1]);
-		struct ast_expr *old = d->expr->items[2];
-		if (iterable(rhs) || (old->kind == AST_NAME && old->ref && old->ref->kind == SEMA_ITER)) {
-			diag_error(c->diag, d->loc, "cannot reassign iterator '%s' inside 'if'", d->name);
-			diag_note(c->diag, d->loc,
-				  "use a conditional expression ('a if c else b') or an @iterator def");
-			d->kind = SEMA_DERIVED;
-			d->type = TY_UNKNOWN;
-			return;
-		}
-	}
 	if (t == TY_TABLE) {
 		d->kind = SEMA_TABLE;
 		if (depends_on_iter(d))

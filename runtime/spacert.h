@@ -244,7 +244,7 @@ int sprt_bindings_set(struct sprt_bindings *b, const char *name, sprt_val value,
  * Adds the entries of a device profile: a flat JSON object mapping names
  * to numbers, strings or booleans (`len` bytes of `text`, read from
  * `file`).  Integral numbers without fraction or exponent bind ints.
- * Returns 0; SPRT_EVALUE with "file:line:col: message" in err (errlen
+ * Returns 0; SPRT_EVALUE with "file:line:col: error: message" in err (errlen
  * bytes) on a syntax error; SPRT_ENOMEM.  Later keys win.
  */
 int sprt_bindings_load_json(struct sprt_bindings *b, const char *file, const char *text, size_t len,
@@ -373,7 +373,8 @@ void sprt_print_value(const struct sprt_ctx *ctx, FILE *out, sprt_val v, bool js
  * whole at the end, see runtime/FORMAT.md), flushes `out` and frees the
  * sink.  A write error stops the enumeration (emit returns nonzero) and
  * is reported by sprt_sink_close: it returns 0, or -1 with errno set.
- * `out` stays open (the caller closes it).  SPRT_FMT_COUNT writes nothing.
+ * `out` stays open (the caller closes it).  SPRT_FMT_COUNT writes nothing
+ * and leaves ctx->emit NULL, so generated code need not build points.
  */
 struct sprt_sink;
 int sprt_sink_open(struct sprt_sink **sink, struct sprt_ctx *ctx, enum sprt_format fmt, FILE *out);

@@ -220,12 +220,12 @@ ParameterizedTestParameters(lexer, tokens)
 		{ "a+b-c*d/e//f%g**h\n", "n:a + n:b - n:c * n:d / n:e // n:f % n:g ** n:h NL EOF" },
 		{ "a|b&c^d~e<<f>>g\n", "n:a | n:b & n:c ^ n:d ~ n:e << n:f >> n:g NL EOF" },
 		{ "a<b<=c>d>=e==f!=g\n", "n:a < n:b <= n:c > n:d >= n:e == n:f != n:g NL EOF" },
-		{ "f(a,[b]).c:d;@e\n", "n:f ( n:a , [ n:b ] ) . n:c : n:d ; @ n:e NL EOF" },
+		{ "f(a,[b]).c:d@e\n", "n:f ( n:a , [ n:b ] ) . n:c : n:d @ n:e NL EOF" },
 		{ "x += 1\n", "n:x += i:1 NL EOF" },
-		{ "x-=1;x*=1;x/=1\n", "n:x -= i:1 ; n:x *= i:1 ; n:x /= i:1 NL EOF" },
-		{ "x//=1;x%=1;x**=1\n", "n:x //= i:1 ; n:x %= i:1 ; n:x **= i:1 NL EOF" },
-		{ "x|=1;x&=1;x^=1;x<<=1;x>>=1\n",
-		  "n:x |= i:1 ; n:x &= i:1 ; n:x ^= i:1 ; n:x <<= i:1 ; n:x >>= i:1 NL EOF" },
+		{ "x-=1\nx*=1\nx/=1\n", "n:x -= i:1 NL n:x *= i:1 NL n:x /= i:1 NL EOF" },
+		{ "x//=1\nx%=1\nx**=1\n", "n:x //= i:1 NL n:x %= i:1 NL n:x **= i:1 NL EOF" },
+		{ "x|=1\nx&=1\nx^=1\nx<<=1\nx>>=1\n",
+		  "n:x |= i:1 NL n:x &= i:1 NL n:x ^= i:1 NL n:x <<= i:1 NL n:x >>= i:1 NL EOF" },
 		/* ** then *: maximal munch. */
 		{ "a***b\n", "n:a ** * n:b NL EOF" },
 		{ "and or not in if elif else while for def return yield\n",
@@ -250,9 +250,8 @@ ParameterizedTestParameters(lexer, tokens)
 		{ "x \\\n  + 1\n", "n:x + i:1 NL EOF" },
 		{ "x = (1 +\n  2)\n", "n:x = ( i:1 + i:2 ) NL EOF" },
 		{ "x = [1,\n\n   2,\n# c\n 3]\n", "n:x = [ i:1 , i:2 , i:3 ] NL EOF" },
-		{ "f(a,\n  {b:\n c})\n", "n:f ( n:a , { n:b : n:c } ) NL EOF" },
+		{ "f(a,\n  [b:\n c])\n", "n:f ( n:a , [ n:b : n:c ] ) NL EOF" },
 		/* A closing bracket without an opener does not go negative. */
-		{ ")\nx\n", ") NL n:x NL EOF" },
 	};
 	return cr_make_param_array(struct tcase, cases, sizeof(cases) / sizeof(*cases));
 }
@@ -670,4 +669,20 @@ Test(lexer, statements_after_a_lexer_error_still_parse)
 	fe_parse(&f, "x = $\ny = 2\n");
 	cr_expect_str_eq(fe_dump(&f), "2: (assign y 2)\n");
 	fe_release(&f);
+}
+
+Test(lexer, bracket_and_separator_errors)
+{
+	static const struct { const char *src, *diag; } cases[] = {
+		{ "a = 1; b = 2\n", "1:6: error: ';' is not supported" },
+		{ "a = {1}\n", "1:5: error: '{' is not supported" },
+		{ "a = (1]\n", "1:7: error: closing ']' does not match '('" },
+		{ ")\n", "1:1: error: unmatched ')'" },
+		{ "a = f(1,\nb = 2\n", "1:6: error: '(' was never closed" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct lexed r = lex(cases[i].src);
+		cr_expect(strstr(r.diags, cases[i].diag), "source [%s]: %s", cases[i].src, r.diags);
+		lexed_free(&r);
+	}
 }

@@ -493,7 +493,7 @@ Test(parser, every_error_in_a_file_is_reported)
 	cr_expect(strstr(d, "t.space:1:8: error: syntax error, unexpected end of line"), "%s", d);
 	cr_expect(strstr(d, "t.space:2:5: error: syntax error, unexpected '*'"), "%s", d);
 	cr_expect(strstr(d, "t.space:4:5: error: syntax error, unexpected end of line"), "%s", d);
-	cr_expect(strstr(d, "t.space:6:5: error: syntax error, unexpected ']'"), "%s", d);
+	cr_expect(strstr(d, "t.space:6:5: error: unmatched ']'"), "%s", d);
 	cr_expect(strstr(d, "t.space:9:14: error: syntax error, unexpected name"), "%s", d);
 	cr_expect_eq(f.parse_errors, fe_diag_count(&f, "error:"));
 	cr_expect_geq(f.parse_errors, 5);
