@@ -583,7 +583,7 @@ static void gen_block(struct cg *c, const struct ast_block *b);
 static void line_directive(struct cg *c, int line)
 {
 	if (c->opt->line_directives)
-		sbuf_printf(c->code, "#line %d \"%s\"\n", line, c->opt->source_name);
+		sbuf_printf(c->code, "#line %d %s\n", line, c->src_quoted);
 }
 
 /* Binds a target to the value `v` (a C expression, evaluated once). */
@@ -953,7 +953,7 @@ void cg_body(struct cg *c, const struct sema_def *d)
 	}
 	gen_block(c, &d->stmt->body);
 	if (c->opt->line_directives)
-		sbuf_printf(c->code, "#line %d \"%s\"\n", d->stmt->loc.line, c->opt->source_name);
+		sbuf_printf(c->code, "#line %d %s\n", d->stmt->loc.line, c->src_quoted);
 	cg_line(c, "return 0;");
 	free(c->local_c);
 	free(c->slot_flow);

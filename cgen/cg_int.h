@@ -50,6 +50,7 @@ struct cg {
 	struct diag *diag;
 	int errors;
 	unsigned helpers;
+	const char *src_quoted;  /* the .space name as a C string literal */
 
 	/* Per definition (by id). */
 	const char **member;     /* value field in struct space_state */

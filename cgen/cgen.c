@@ -411,8 +411,7 @@ static void gen_def(struct cg *c, struct sbuf *out, const struct sema_def *d)
 	quote_source(c, out, d->stmt);
 	sbuf_puts(out, " */\n");
 	if (c->opt->line_directives)
-		sbuf_printf(out, "#line %d \"%s\"\n", d->stmt ? d->stmt->loc.line : d->loc.line,
-			    c->opt->source_name);
+		sbuf_printf(out, "#line %d %s\n", d->stmt ? d->stmt->loc.line : d->loc.line, c->src_quoted);
 	sbuf_printf(out, "static int def_%s(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)\n{\n",
 		    c->member[d->id]);
 	if (c->decls.len)
@@ -887,6 +886,10 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	c->nscratch = xcalloc(n, sizeof(*c->nscratch));
 	c->row = xcalloc(n, sizeof(*c->row));
 	assign_names(c);
+	struct sbuf q = { 0 };
+	c_string(&q, o.source_name, strlen(o.source_name), false);
+	ptrvec_push(cg_pool(c), q.s);
+	c->src_quoted = q.s;
 
 	/* The string table, in first-use order over the definitions. */
 	for (int i = 0; i < prog->ndefs; i++) {

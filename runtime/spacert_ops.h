@@ -18,6 +18,49 @@
 extern "C" {
 #endif
 
+/*
+ * Checked 64-bit arithmetic.  GCC and Clang have builtins; other
+ * compilers (libtcc, which spacec uses for fast in-memory builds) get
+ * portable tests that never overflow themselves.
+ */
+#if defined(__GNUC__) && !defined(__TINYC__)
+#define SPRT_ADD_OVERFLOW(x, y, r) __builtin_add_overflow((x), (y), (r))
+#define SPRT_SUB_OVERFLOW(x, y, r) __builtin_sub_overflow((x), (y), (r))
+#define SPRT_MUL_OVERFLOW(x, y, r) __builtin_mul_overflow((x), (y), (r))
+#else
+static inline int sprt_add_overflow_(int64_t x, int64_t y, int64_t *r)
+{
+	if ((y > 0 && x > INT64_MAX - y) || (y < 0 && x < INT64_MIN - y))
+		return 1;
+	*r = x + y;
+	return 0;
+}
+
+static inline int sprt_sub_overflow_(int64_t x, int64_t y, int64_t *r)
+{
+	if ((y < 0 && x > INT64_MAX + y) || (y > 0 && x < INT64_MIN + y))
+		return 1;
+	*r = x - y;
+	return 0;
+}
+
+static inline int sprt_mul_overflow_(int64_t x, int64_t y, int64_t *r)
+{
+	if (x == 0 || y == 0) {
+		*r = 0;
+		return 0;
+	}
+	if (x > 0 ? (y > 0 ? x > INT64_MAX / y : y < INT64_MIN / x)
+		  : (y > 0 ? x < INT64_MIN / y : (x == INT64_MIN || y == INT64_MIN || -x > INT64_MAX / -y)))
+		return 1;
+	*r = x * y;
+	return 0;
+}
+#define SPRT_ADD_OVERFLOW(x, y, r) sprt_add_overflow_((x), (y), (r))
+#define SPRT_SUB_OVERFLOW(x, y, r) sprt_sub_overflow_((x), (y), (r))
+#define SPRT_MUL_OVERFLOW(x, y, r) sprt_mul_overflow_((x), (y), (r))
+#endif
+
 static inline int sprt_op(struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, sprt_val *out,
 			  struct sprt_vec *scratch)
 {
@@ -25,17 +68,17 @@ static inline int sprt_op(struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, 
 		int64_t x = a.u.i, y = b.u.i, r;
 		switch (op) {
 		case '+':
-			if (__builtin_add_overflow(x, y, &r))
+			if (SPRT_ADD_OVERFLOW(x, y, &r))
 				return SPRT_EOVERFLOW;
 			*out = sprt_int(r);
 			return SPRT_OK;
 		case '-':
-			if (__builtin_sub_overflow(x, y, &r))
+			if (SPRT_SUB_OVERFLOW(x, y, &r))
 				return SPRT_EOVERFLOW;
 			*out = sprt_int(r);
 			return SPRT_OK;
 		case '*':
-			if (__builtin_mul_overflow(x, y, &r))
+			if (SPRT_MUL_OVERFLOW(x, y, &r))
 				return SPRT_EOVERFLOW;
 			*out = sprt_int(r);
 			return SPRT_OK;

@@ -266,27 +266,116 @@ static int list_point(void *ctx, const struct value *iters, int n)
 
 /* ---- stats ------------------------------------------------------------------ */
 
-static void print_stats(const struct sema_program *prog, const struct interp_result *res,
-			double seconds, bool no_soft)
+/*
+ * The interpreter's statistics, printed by the runtime's own table code so
+ * the two paths' outputs are comparable line for line.
+ */
+static int print_stats(const struct cli *cli, const struct sema_program *prog,
+		       const struct interp_result *res, double seconds)
 {
-	printf("%-34s %-10s %5s %14s %14s %8s %10s\n", "definition", "class", "level",
-	       "evaluated", "rejected", "pruned%", "domain");
+	struct sprt_def_desc *descs = calloc((size_t)prog->ndefs + 1, sizeof(*descs));
+	bool *off = calloc((size_t)prog->ndefs + 1, sizeof(*off));
+	int *row_of = calloc((size_t)prog->ndefs + 1, sizeof(*row_of));
+	if (!descs || !off || !row_of) {
+		free(descs);
+		free(off);
+		free(row_of);
+		return -1;
+	}
+	int n = 0;
 	for (int i = 0; i < prog->ndefs; i++) {
 		const struct sema_def *d = prog->defs[i];
 		if (d->kind != SEMA_CONSTRAINT && d->kind != SEMA_DERIVED && d->kind != SEMA_ITER)
 			continue;
-		const struct interp_def_stats *st = &res->stats[d->id];
-		const char *cls = d->kind == SEMA_CONSTRAINT ? ast_cclass_name(d->cclass) : sema_kind_name(d->kind);
-		if (d->kind == SEMA_CONSTRAINT && d->cclass == AST_SOFT && no_soft)
-			cls = "soft(off)";
-		double pct = st->evaluated ? 100.0 * (double)st->rejected / (double)st->evaluated : 0.0;
-		printf("%-34s %-10s %5d %14llu %14llu %7.2f%% %10llu\n", d->cname, cls, d->level,
-		       (unsigned long long)st->evaluated, (unsigned long long)st->rejected, pct,
-		       (unsigned long long)st->domain_errors);
+		struct sprt_def_desc *x = &descs[n];
+		x->name = d->cname;
+		x->kind = d->kind == SEMA_ITER ? SPRT_DEF_ITER :
+			  d->kind == SEMA_DERIVED ? SPRT_DEF_DERIVED : SPRT_DEF_CONSTRAINT;
+		x->cls = d->cclass == AST_HARD ? SPRT_HARD : d->cclass == AST_SOFT ? SPRT_SOFT : SPRT_CORRECT;
+		x->require = d->require;
+		x->line = d->loc.line;
+		x->level = d->level;
+		for (int k = 0; k < cli->ndisabled; k++)
+			off[n] |= d->kind == SEMA_CONSTRAINT && !strcmp(cli->disabled[k], d->name);
+		row_of[i] = n++;
 	}
-	printf("\nvalid points:      %llu\n", (unsigned long long)res->valid);
-	printf("candidates:        %llu\n", (unsigned long long)res->candidates);
-	printf("time:              %.6f s\n", seconds);
+	struct sprt_space sp = { .abi_version = SPRT_ABI_VERSION, .name = cli->file, .ndefs = n, .defs = descs };
+	struct sprt_ctx ctx;
+	int rc = sprt_ctx_init(&ctx, &sp);
+	if (rc == 0) {
+		ctx.no_soft = cli->no_soft;
+		ctx.disabled = off;
+		for (int i = 0; i < prog->ndefs; i++) {
+			const struct sema_def *d = prog->defs[i];
+			if (d->kind != SEMA_CONSTRAINT && d->kind != SEMA_DERIVED && d->kind != SEMA_ITER)
+				continue;
+			struct sprt_def_stats *t = &ctx.stats[row_of[i]];
+			t->evaluated = res->stats[d->id].evaluated;
+			t->rejected = res->stats[d->id].rejected;
+			t->domain_errors = res->stats[d->id].domain_errors;
+		}
+		ctx.valid = res->valid;
+		ctx.candidates = res->candidates;
+		rc = sprt_stats_print(&ctx, stdout, seconds);
+		sprt_ctx_release(&ctx);
+	}
+	free(descs);
+	free(off);
+	free(row_of);
+	return rc;
+}
+
+/*
+ * --device-profile then --set, through the runtime's parser so both paths
+ * read values the same way.  Returns 0, or an exit code.
+ */
+static int interp_bindings(const struct cli *cli, struct ast_module *mod,
+			   struct interp_binding **out, int *nout)
+{
+	struct sprt_bindings b = { 0, 0, NULL };
+	if (cli->device_profile) {
+		size_t len;
+		char *text = parse_read_file(cli->device_profile, &len);
+		if (!text) {
+			fprintf(stderr, "spacec: error: cannot read '%s': %s\n", cli->device_profile, strerror(errno));
+			return EXIT_INPUT;
+		}
+		char err[512];
+		int rc = sprt_bindings_load_json(&b, cli->device_profile, text, len, err, sizeof(err));
+		free(text);
+		if (rc) {
+			fprintf(stderr, "%s\n", err);
+			sprt_bindings_release(&b);
+			return EXIT_INPUT;
+		}
+	}
+	for (int i = 0; i < cli->nbindings; i++) {
+		char *eq = strchr(cli->binding_text[i], '=');
+		*eq = 0;
+		int rc = sprt_bindings_set_text(&b, cli->binding_text[i], eq + 1);
+		*eq = '=';
+		if (rc) {
+			sprt_bindings_release(&b);
+			return EXIT_INPUT;
+		}
+	}
+	struct interp_binding *v = calloc((size_t)b.n + 1, sizeof(*v));
+	for (int i = 0; i < b.n; i++) {
+		const struct sprt_binding *x = &b.v[i];
+		v[i].name = ast_intern(mod, x->name, strlen(x->name));
+		if (x->text)
+			v[i].value = value_str(ast_intern(mod, x->text, strlen(x->text)));
+		else if (x->value.kind == SPRT_INT)
+			v[i].value = value_int(x->value.u.i);
+		else if (x->value.kind == SPRT_BOOL)
+			v[i].value = value_bool(x->value.u.i != 0);
+		else
+			v[i].value = value_float(x->value.u.f);
+	}
+	*out = v;
+	*nout = b.n;
+	sprt_bindings_release(&b);
+	return 0;
 }
 
 static double now(void)
@@ -405,11 +494,6 @@ static int run_compiled(const struct cli *cli, const struct sema_program *prog, 
 	return rc;
 }
 
-static const char *intern_cb(void *ctx, const char *s, size_t n)
-{
-	return ast_intern(ctx, s, n);
-}
-
 int main(int argc, char **argv)
 {
 	struct cli cli;
@@ -472,21 +556,14 @@ int main(int argc, char **argv)
 		rc = run_compiled(&cli, &prog, &diag, src_copy, len, argv[0]);
 		goto out;
 	}
-	if (cli.device_profile) {
-		fprintf(stderr, "spacec: error: --device-profile is not supported with --interpret yet\n");
-		rc = EXIT_USAGE;
+	struct interp_binding *bindings = NULL;
+	int nbindings = 0;
+	rc = interp_bindings(&cli, &mod, &bindings, &nbindings);
+	if (rc)
 		goto out;
-	}
-
-	struct interp_binding *bindings = calloc((size_t)cli.nbindings + 1, sizeof(*bindings));
-	for (int i = 0; i < cli.nbindings; i++) {
-		char *eq = strchr(cli.binding_text[i], '=');
-		bindings[i].name = ast_intern(&mod, cli.binding_text[i], (size_t)(eq - cli.binding_text[i]));
-		bindings[i].value = value_parse(eq + 1, intern_cb, &mod);
-	}
 	struct interp_options opt = {
 		.no_soft = cli.no_soft,
-		.nbindings = cli.nbindings,
+		.nbindings = nbindings,
 		.bindings = bindings,
 		.ndisabled = cli.ndisabled,
 		.disabled = cli.disabled,
@@ -518,8 +595,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cli.command, "count"))
 		printf("%llu\n", (unsigned long long)res.valid);
-	else if (!strcmp(cli.command, "stats"))
-		print_stats(&prog, &res, t1 - t0, cli.no_soft);
+	else if (!strcmp(cli.command, "stats") && print_stats(&cli, &prog, &res, t1 - t0))
+		rc = EXIT_INPUT;
 	interp_result_release(&res);
 flush:
 	if (fflush(stdout) || ferror(stdout)) {

@@ -303,7 +303,8 @@ class Gen:
 def main():
     args = sys.argv[1:]
     features = "--features" in args
-    args = [a for a in args if a != "--features"]
+    features_stderr = "--features-stderr" in args
+    args = [a for a in args if not a.startswith("--features")]
     seed = int(args[0]) if args else 1
     g = Gen(seed)
     text = g.space()
@@ -311,6 +312,8 @@ def main():
         print(" ".join(sorted(g.features)))
     else:
         sys.stdout.write(text)
+        if features_stderr:
+            sys.stderr.write(" ".join(sorted(g.features)) + "\n")
 
 
 if __name__ == "__main__":
