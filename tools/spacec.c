@@ -68,7 +68,9 @@ static void usage(FILE *out)
 	      "  --set NAME=VALUE    bind a device parameter or setting (repeatable)\n"
 	      "  --no-soft           drop soft constraints\n"
 	      "  --disable NAME      drop one constraint (repeatable)\n"
-	      "  --format csv|jsonl  output format of 'list' (default csv)\n"
+	      "  --format csv|jsonl|binary\n"
+	      "                      output format of 'list' (default csv; binary:\n"
+	      "                      compiled path only, see runtime/FORMAT.md)\n"
 	      "  --device-profile F  bind device parameters from a JSON file\n"
 	      "  --interpret         use the reference interpreter\n"
 	      "  --jit=auto|cc|tcc   how to compile the enumerator (default auto:\n"
@@ -127,8 +129,8 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 			cli->no_soft = true;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "csv") && strcmp(optarg, "jsonl")) {
-				fprintf(stderr, "spacec: error: unknown format '%s' (csv or jsonl)\n", optarg);
+			if (strcmp(optarg, "csv") && strcmp(optarg, "jsonl") && strcmp(optarg, "binary")) {
+				fprintf(stderr, "spacec: error: unknown format '%s' (csv, jsonl or binary)\n", optarg);
 				return EXIT_USAGE;
 			}
 			cli->format = optarg;
@@ -554,6 +556,11 @@ int main(int argc, char **argv)
 	}
 	if (!cli.interpret) {
 		rc = run_compiled(&cli, &prog, &diag, src_copy, len, argv[0]);
+		goto out;
+	}
+	if (!strcmp(cli.command, "list") && !strcmp(cli.format, "binary")) {
+		fprintf(stderr, "spacec: error: --format binary is written by the compiled path; drop --interpret\n");
+		rc = EXIT_USAGE;
 		goto out;
 	}
 	struct interp_binding *bindings = NULL;

@@ -82,5 +82,25 @@ cp "$T/small.c" "$T/first.c"
 expect_status "dot" 0 "$SPACEC" dot "$T/small.space"
 grep -q '^digraph' "$T/out" && ok "dot prints a digraph" || bad "dot"
 
+# --- the cache: a corrupt entry is rebuilt, never trusted
+export XDG_CACHE_HOME="$T/cache"
+expect_status "count --jit=cc fills the cache" 0 "$SPACEC" count --jit=cc "$T/small.space"
+so=$(ls "$T"/cache/spacec/*.so 2>/dev/null | head -n1)
+[ -n "$so" ] && ok "cache entry written" || bad "no cache entry"
+ls "$T"/cache/spacec/ | grep -q tmp && bad "temporary files left in the cache" || ok "no temporary files left"
+if [ -n "$so" ]; then
+	printf 'garbage' > "$so"
+	expect_status "count with a corrupt cache entry" 0 "$SPACEC" count -v --jit=cc "$T/small.space"
+	[ "$(cat "$T/out")" = 4 ] && ok "corrupt entry rebuilt: 4" || bad "corrupt entry: $(cat "$T/out")"
+	grep -q "built with cc in" "$T/err" && ok "corrupt entry was recompiled" || bad "corrupt entry not recompiled: $(cat "$T/err")"
+	expect_status "count from the cache" 0 "$SPACEC" count -v "$T/small.space"
+	grep -q "cc (cached)" "$T/err" && ok "auto uses the cached build" || bad "auto did not use the cache: $(cat "$T/err")"
+fi
+expect_status "count --jit=tcc" 0 "$SPACEC" count -v --jit=tcc "$T/small.space"
+grep -q "built with tcc" "$T/err" && ok "tcc back end" || bad "tcc back end: $(cat "$T/err")"
+expect_status "list --format binary" 0 "$SPACEC" list --format binary "$T/small.space"
+head -c 8 "$T/out" | grep -q SPRTBIN1 && ok "binary output has its magic" || bad "binary magic"
+unset XDG_CACHE_HOME
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -35,11 +35,26 @@ compare() {
 	return 1
 }
 
+# werror FILE: the generated C compiles with -Wall -Wextra -Werror.
+CC=${CC:-cc}
+werror() {
+	"$SPACEC" emit -w "$1" -o "$T/w.c" 2>"$T/w.err" &&
+		$CC -std=c11 -Wall -Wextra -Werror -I"$top_srcdir/runtime" -c "$T/w.c" -o "$T/w.o" 2>>"$T/w.err"
+	if [ $? -eq 0 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $1: the generated C does not compile cleanly"
+		head -10 "$T/w.err"
+	fi
+}
+
 # Shipped spaces and every test space that compiles without errors.
 for f in "$top_srcdir"/spaces/*.space "$top_srcdir"/spaces/examples/*.space \
 	 "$top_srcdir"/tests/golden/*/*.space "$top_srcdir"/tests/diff/cases/*.space; do
 	[ -f "$f" ] || continue
 	"$SPACEC" check -w "$f" >/dev/null 2>&1 || continue
+	werror "$f"
 	case $f in
 	*gemm_beast*)
 		# The full space takes minutes; the reduced limits exercise
@@ -62,6 +77,8 @@ while [ "$s" -le "$last" ]; do
 		fail=$((fail + 1))
 		echo "FAIL seed $s: the generated space does not check"
 		head -5 "$T/check.err"
+	elif [ $((s % 50)) -eq 0 ] && ! werror "$T/r.space"; then
+		echo "  (seed $s)"
 	elif ! compare "$T/r.space" tcc; then
 		echo "  (seed $s; python3 tests/diff/gen_space.py $s > r.space to reproduce)"
 		cp "$T/r.space" "diff-fail-seed-$s.space" 2>/dev/null || true
