@@ -502,7 +502,7 @@ int main(int argc, char **argv)
 	memset(&cli, 0, sizeof(cli));
 	int rc = parse_args(&cli, argc, argv);
 	if (rc >= 0)
-		return rc;
+		goto done;
 	static const char *const commands[] = { "check", "count", "list", "stats", "emit", "dot", "dump", NULL };
 	bool known = false;
 	for (int i = 0; commands[i]; i++)
@@ -510,14 +510,16 @@ int main(int argc, char **argv)
 	if (!known) {
 		fprintf(stderr, "spacec: error: unknown command '%s'\n", cli.command);
 		usage(stderr);
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto done;
 	}
 
 	size_t len;
 	char *src = parse_read_file(cli.file, &len);
 	if (!src) {
 		fprintf(stderr, "spacec: error: cannot read '%s': %s\n", cli.file, strerror(errno));
-		return EXIT_INPUT;
+		rc = EXIT_INPUT;
+		goto done;
 	}
 	struct diag diag;
 	diag_init(&diag, cli.file, src, len, stderr);
@@ -614,6 +616,7 @@ out:
 	free(src_copy);
 	ast_module_release(&mod);
 	diag_release(&diag);
+done:
 	free(cli.binding_text);
 	free(cli.disabled);
 	free(cli.disabled_warnings);

@@ -1112,6 +1112,51 @@ Test(interp, space_step_limit)
 	run_release(&r);
 }
 
+/* An error while computing an iterable skips that subtree only. */
+Test(interp, iterable_errors_skip_the_subtree)
+{
+	static const char src[] =
+		"a = range(-2, 3)\n"
+		"b = range(10 // a)\n"
+		"@iterator\n"
+		"def c(b):\n"
+		"    if b == 3:\n"
+		"        return [1] * (2 ** 62 * 4)\n"
+		"    return [b * 10]\n";
+	struct run r;
+	run_space(&r, src, NULL, 0);
+	struct sbuf want;
+	sb_init(&want);
+	uint64_t cand = 0, c_errors = 0;
+	for (int a = -2; a <= 2; a++) {
+		cand++;
+		if (a == 0)
+			continue;
+		int stop = (int)py_floordiv(10, a);
+		for (int b = 0; b < stop; b++) {
+			cand++;
+			if (b == 3) {
+				c_errors++;
+				continue;
+			}
+			cand++;
+			sb_printf(&want, "%d %d %d\n", a, b, b * 10);
+		}
+	}
+	assert_points(&r, &want);
+	cr_expect_eq(r.res.candidates, cand);
+	cr_expect_eq(stat_of(&r, "b")->domain_errors, 1);
+	cr_expect_eq(stat_of(&r, "b")->evaluated, 5);
+	cr_expect_eq(stat_of(&r, "c")->domain_errors, c_errors);
+	sb_release(&want);
+	run_release(&r);
+
+	/* Stopping inside a loop over a list releases it (ASan checks). */
+	run_space(&r, "x = [5, 6, 7]\n@iterator\ndef y():\n    yield [1]\n    yield [2]\n", NULL, 3);
+	cr_expect_str_eq(r.out, "5 [1]\n5 [2]\n6 [1]\n");
+	run_release(&r);
+}
+
 /* Points come in definition order; the loops run in level order. */
 Test(interp, callback_definition_order_and_early_stop)
 {
