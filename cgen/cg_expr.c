@@ -392,6 +392,9 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 		cg_line(c, "TRY(sprt_builtin_int(ctx, %s, %d, &%s));", args, nargs, dst);
 	else if (!strcmp(name, "float"))
 		cg_line(c, "TRY(sprt_builtin_float(ctx, %s, %d, &%s));", args, nargs, dst);
+	else if (!strcmp(name, "bool") && nargs == 1)
+		/* The context knows a run-time string's text (bool("") is False). */
+		cg_line(c, "%s = sprt_bool(sprt_truthy_ctx(ctx, (%s)[0]));", dst, args);
 	else if (!strcmp(name, "bool"))
 		cg_line(c, "TRY(sprt_builtin_bool(%s, %d, &%s));", args, nargs, dst);
 	else if (!strcmp(name, "list"))
