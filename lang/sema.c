@@ -1179,6 +1179,45 @@ static void warnings(struct sema_ctx *c)
 	}
 }
 
+static void loop_order(struct sema_program *prog, int n, int niters);
+
+/* Loop positions from loop_order; each definition's level from them. */
+static void place(struct sema_program *prog)
+{
+	for (int i = 0; i < prog->niters; i++)
+		prog->loop_order[i]->loop_pos = i;
+	for (int i = 0; i < prog->ndefs; i++) {
+		struct sema_def *d = prog->defs[i];
+		if (d->kind == SEMA_ITER) {
+			d->level = d->loop_pos;
+			continue;
+		}
+		int lvl = -1;
+		for (int k = 0; k < d->ndeps; k++)
+			if (d->deps[k]->level > lvl)
+				lvl = d->deps[k]->level;
+		d->level = lvl;
+	}
+}
+
+static int cmp_level_set(const void *a, const void *b)
+{
+	const struct sema_def *x = *(struct sema_def *const *)a, *y = *(struct sema_def *const *)b;
+	if (x->level_set != y->level_set)
+		return x->level_set < y->level_set ? -1 : 1;
+	return (x->decl_pos > y->decl_pos) - (x->decl_pos < y->decl_pos);
+}
+
+void sema_set_loop_order(struct sema_program *prog, bool level_sets_only)
+{
+	memcpy(prog->loop_order, prog->iters, sizeof(void *) * (size_t)prog->niters);
+	if (level_sets_only)
+		qsort(prog->loop_order, (size_t)prog->niters, sizeof(void *), cmp_level_set);
+	else
+		loop_order(prog, prog->ndefs, prog->niters);
+	place(prog);
+}
+
 /* ---- scheduling ------------------------------------------------------------ */
 
 static int expr_cost(const struct ast_expr *e)
@@ -1503,20 +1542,7 @@ int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program 
 	for (int i = 0; i < niters; i++)
 		prog->iters[i]->level_set = prog->iters[i]->level;
 	loop_order(prog, n, niters);
-	for (int i = 0; i < niters; i++)
-		prog->loop_order[i]->loop_pos = i;
-	for (int i = 0; i < n; i++) {
-		struct sema_def *d = prog->defs[i];
-		if (d->kind == SEMA_ITER) {
-			d->level = d->loop_pos;
-			continue;
-		}
-		int lvl = -1;
-		for (int k = 0; k < d->ndeps; k++)
-			if (d->deps[k]->level > lvl)
-				lvl = d->deps[k]->level;
-		d->level = lvl;
-	}
+	place(prog);
 	/* An iterator's inputs must all be bound before its loop opens. */
 	for (int i = 0; i < n; i++) {
 		struct sema_def *d = prog->defs[i];

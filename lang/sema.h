@@ -117,6 +117,13 @@ struct sema_program {
  */
 int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program *prog);
 
+/*
+ * Re-orders the loops: BEAST's plain level sets (set, then definition
+ * order) when `level_sets_only`, else the default greedy order.  Loop
+ * positions and every definition's level follow.  (-O0 uses level sets.)
+ */
+void sema_set_loop_order(struct sema_program *prog, bool level_sets_only);
+
 /* The final version of a top-level name, or NULL. */
 struct sema_def *sema_lookup(const struct sema_program *prog, const char *name);
 

@@ -545,6 +545,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cli.command, "check"))
 		goto out;
+	/* -O0 is BEAST's method: loops in plain level-set order. */
+	if (cli.opt_level == 0)
+		sema_set_loop_order(&prog, true);
 	if (!strcmp(cli.command, "dot")) {
 		struct dag g;
 		dag_build(&g, &prog);
