@@ -141,7 +141,9 @@ class Gen:
         lo = self.int_expr(1)
         k = self.r.randrange(3)
         if k == 0:
-            return "range(%s)" % self.r.choice(["4", "3", self.int_atom() + " + 2"])
+            # Capped: a derived value may be huge (overflow tests), and a
+            # range of 10^10 values would make the space itself huge.
+            return "range(%s)" % self.r.choice(["4", "3", "min(%s, 5) + 2" % self.int_atom()])
         hi = "%s + %d" % (lo, self.r.randint(1, 5))
         if k == 1:
             return "range(%s, %s)" % (lo, hi)
