@@ -358,7 +358,7 @@ int jit_load(const char *c_text, size_t len, const struct jit_options *opt,
 		return 0;
 	free(*err);
 	*err = NULL;
-	if (jit_have_tcc() && load_tcc(c_text, len, h, err) == 0)
+	if (!opt->prefer_cc && jit_have_tcc() && load_tcc(c_text, len, h, err) == 0)
 		return 0;
 	free(*err);
 	*err = NULL;

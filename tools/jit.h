@@ -10,8 +10,9 @@
  *     load is rebuilt.
  *   - tcc: libtcc compiles in memory in milliseconds (no optimisation),
  *     for the many spaces that enumerate in microseconds.
- * `auto` uses a cached cc build when there is one, else tcc when it is
- * available, else cc.
+ * `auto` uses a cached cc build when there is one; else tcc for spaces
+ * that will enumerate quickly anyway, cc for large ones (prefer_cc, which
+ * the caller sets from the shape of the space).
  *
  * The runtime headers are embedded in spacec and written next to the
  * cache, so no installed include path is needed.
@@ -32,6 +33,7 @@ struct jit_options {
 	const char *cflags;   /* NULL: "-O2" */
 	bool no_cache;
 	bool verbose;         /* say which back end ran and how long it took */
+	bool prefer_cc;       /* auto: build with cc rather than tcc when nothing is cached */
 };
 
 struct jit_handle {

@@ -445,6 +445,36 @@ static int emit_file(const struct cli *cli, const struct sema_program *prog, str
 }
 
 /*
+ * Whether a space is large enough that cc -O2's build time pays off:
+ * deep nests or wide constant ranges.  tcc builds in milliseconds but its
+ * code runs several times slower, which only matters on big spaces.
+ */
+static bool big_bound(const struct ast_expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == AST_INT)
+		return e->ival > 1000 || e->ival < -1000;
+	/* Device limits (threads, shared memory) are the usual wide ranges. */
+	if (e->kind == AST_NAME)
+		return e->ref && e->ref->kind == SEMA_DEVICE;
+	for (int i = 0; i < e->nitems; i++)
+		if (big_bound(e->items[i]))
+			return true;
+	return false;
+}
+
+static bool looks_large(const struct sema_program *prog)
+{
+	if (prog->niters > 10)
+		return true;
+	for (int i = 0; i < prog->niters; i++)
+		if (big_bound(prog->iters[i]->expr))
+			return true;
+	return false;
+}
+
+/*
  * Compiles the space and hands it to the runtime's command line, so the
  * compiled path prints exactly what a standalone enumerator would.
  */
@@ -457,7 +487,9 @@ static int run_compiled(const struct cli *cli, const struct sema_program *prog, 
 		return EXIT_INPUT;
 	struct jit_handle h;
 	char *err = NULL;
-	if (jit_load(text, n, &cli->jit, &h, &err)) {
+	struct jit_options jo = cli->jit;
+	jo.prefer_cc = looks_large(prog);
+	if (jit_load(text, n, &jo, &h, &err)) {
 		fprintf(stderr, "spacec: error: %s\n", err ? err : "cannot compile the enumerator");
 		free(err);
 		free(text);
