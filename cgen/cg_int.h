@@ -42,6 +42,19 @@ enum {
 	CG_H_ITER = 2,
 	CG_H_COPY = 4,
 	CG_H_OWNED = 8,
+	CG_H_OPT = 16,   /* struct opt_it and its helpers (cg_opt.c) */
+};
+
+/* How one loop level draws its values (cg_opt.c). */
+enum cg_src_kind { CG_SRC_PLAIN, CG_SRC_PIN, CG_SRC_DIV };
+
+struct cg_level_plan {
+	enum cg_src_kind src;
+	const struct sema_def *src_con; /* the constraint that justifies it */
+	int pin_kind;                   /* CG_SRC_PIN: see cg_opt.c */
+	const char *fn_a, *fn_c;        /* value functions of the invariants */
+	bool product;                   /* CG_SRC_DIV from X * Y == c */
+	bool any;                       /* some transformation applies here */
 };
 
 struct cg {
@@ -76,7 +89,22 @@ struct cg {
 	unsigned *slot_flow;     /* CG_FOREIGN / CG_OWNED per local */
 	int *slot_copy;          /* scratch index for copy-on-write, or -1 */
 	const char *brk_flag[64];/* per open body loop: its break flag or NULL */
+
+	/* Loop transformations (cg_opt.c), planned before run() is written. */
+	struct sbuf aux;         /* helper functions, emitted before run() */
+	int naux;
+	struct cg_level_plan *plan; /* per loop level */
+	const char **brk_fn;     /* per constraint id: its monotonicity function, or NULL */
+	int *brk_up;             /* +1: its rejections are an up-set in f, -1: down-set */
 };
+
+/* cg_opt.c */
+void cg_opt_plan(struct cg *c);
+void cg_opt_release(struct cg *c);
+/* Emits the value source of loop k (after its iterable is computed). */
+void cg_opt_loop_open(struct cg *c, int k);
+/* Whether the rejection of constraint d may break out of its loop. */
+const char *cg_opt_break(struct cg *c, const struct sema_def *d);
 
 /* Code lines at the current indent. */
 void cg_line(struct cg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -485,6 +485,11 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 		cg_line(c, "}");
 		cg_line(c, "if (%struthy(ctx, v)) {", d->require ? "!" : "");
 		cg_line(c, "\tctx->stats[%d].rejected++;", r);
+		if (cg_opt_break(c, d) && d->level >= 0)
+		{
+			cg_line(c, "\tif (%s) /* monotone: every later value is rejected too */", cg_opt_break(c, d));
+			cg_line(c, "\t\tbreak;");
+		}
 		cg_line(c, "\t%s", skip);
 		cg_line(c, "}");
 		c->indent--;
@@ -557,7 +562,15 @@ static void gen_loops(struct cg *c, int k)
 	cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
 	cg_line(c, "\t%s", skip);
 	cg_line(c, "}");
-	if (is_range_iter(d)) {
+	if (c->plan && c->plan[k].any) {
+		/* Values from a constraint-driven source (cg_opt.c). */
+		cg_opt_loop_open(c, k);
+		cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && opt_next(&o_%s, &st->%s); i_%s++) {", m, m, m, m);
+		c->indent++;
+		cg_line(c, "ctx->candidates++;");
+		cg_line(c, "const uint64_t n_%s = o_%s.n;", m, m);
+		cg_line(c, "(void)n_%s;", m);
+	} else if (is_range_iter(d)) {
 		/* A plain counted loop: the length is computed once, without
 		 * overflow, and every value start + i*step is in range. */
 		c->helpers |= CG_H_RANGE_LEN;
@@ -576,9 +589,12 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "ctx->candidates++;");
 		cg_line(c, "st->%s = iter_at(st->%s, i_%s);", m, it, m);
 	}
-	if (k == 0)
+	if (c->plan && c->plan[k].any) {
+		if (k == 0)
+			cg_line(c, "sprt_progress_tick(ctx, -1.0);");
+	} else if (k == 0)
 		cg_line(c, "sprt_progress_tick(ctx, (double)i_%s / (double)n_%s);", m, m);
-	else if (k == 1) {
+	else if (k == 1 && !(c->plan && c->plan[0].any)) {
 		const char *m0 = c->member[P->loop_order[0]->id];
 		cg_line(c, "sprt_progress_tick(ctx, ((double)i_%s + (double)i_%s / (double)n_%s) / (double)n_%s);",
 			m0, m, m, m0);
@@ -794,6 +810,8 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
 {
 	unsigned h = c->helpers;
+	if (h & CG_H_OPT)
+		h |= CG_H_ITER;
 	if (h & CG_H_ITER)
 		h |= CG_H_RANGE_LEN;
 	sbuf_puts(out, "/* A failed operation is a domain error of the definition being computed. */\n");
@@ -835,6 +853,129 @@ static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
 			  "\tif (v.kind == SPRT_RANGE)\n"
 			  "\t\treturn sprt_int((int64_t)((uint64_t)v.u.i + i * (uint64_t)v.r_step));\n"
 			  "\treturn v.kind == SPRT_VEC ? v.u.p->v[i] : v;\n}\n\n");
+	if (h & CG_H_OPT)
+		sbuf_puts(out,
+			  "/*\n"
+			  " * Constraint-driven loops (-O1, -O2): where a loop's values come from.\n"
+			  " * Every mode visits a subsequence of the iterable, in its order, that\n"
+			  " * keeps every value the plain loop could accept.\n"
+			  " */\n"
+			  "struct opt_it {\n"
+			  "\tint mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,\n"
+			  "\t                  3 divisors of c in a positive range, 4 scan for X | c */\n"
+			  "\tint phase;\n"
+			  "\tuint64_t i, n;\n"
+			  "\tsprt_val it;\n"
+			  "\tint64_t c, s, d;\n"
+			  "};\n\n"
+			  "static inline void opt_plain(struct opt_it *o, sprt_val it)\n{\n"
+			  "\to->mode = 0;\n\to->phase = 0;\n\to->i = 0;\n\to->n = iter_len(it);\n\to->it = it;\n"
+			  "\to->c = o->s = o->d = 0;\n}\n\n"
+			  "/* Whether v is an element of the range it. */\n"
+			  "static inline bool opt_member(sprt_val it, int64_t v)\n{\n"
+			  "\tint64_t a = it.u.i, b = it.r_stop, s = it.r_step;\n"
+			  "\tif (s > 0)\n"
+			  "\t\treturn v >= a && v < b && ((uint64_t)v - (uint64_t)a) % (uint64_t)s == 0;\n"
+			  "\treturn s < 0 && v <= a && v > b && ((uint64_t)a - (uint64_t)v) % (0 - (uint64_t)s) == 0;\n}\n\n"
+			  "/*\n"
+			  " * Equality solving: only X with f(X) == c can survive, f by kind: 0 X,\n"
+			  " * 1 X + a, 2 X - a, 3 a - X, 4 a * X.  Non-int operands keep the plain loop.\n"
+			  " */\n"
+			  "static inline void opt_pin(struct opt_it *o, int kind, sprt_val a, sprt_val c)\n{\n"
+			  "\tint64_t x = 0;\n"
+			  "\tbool none = false;\n"
+			  "\tif (a.kind != SPRT_INT || c.kind != SPRT_INT)\n"
+			  "\t\treturn;\n"
+			  "\tswitch (kind) {\n"
+			  "\tcase 0: x = c.u.i; break;\n"
+			  "\tcase 1: none = SPRT_SUB_OVERFLOW(c.u.i, a.u.i, &x); break;\n"
+			  "\tcase 2: none = SPRT_ADD_OVERFLOW(c.u.i, a.u.i, &x); break;\n"
+			  "\tcase 3: none = SPRT_SUB_OVERFLOW(a.u.i, c.u.i, &x); break;\n"
+			  "\tdefault:\n"
+			  "\t\tif (a.u.i == 0) {\n"
+			  "\t\t\tif (c.u.i == 0)\n"
+			  "\t\t\t\treturn; /* every X */\n"
+			  "\t\t\tnone = true;\n"
+			  "\t\t} else if (a.u.i == -1) {\n"
+			  "\t\t\tnone = c.u.i == INT64_MIN;\n"
+			  "\t\t\tx = none ? 0 : -c.u.i;\n"
+			  "\t\t} else {\n"
+			  "\t\t\tnone = c.u.i % a.u.i != 0;\n"
+			  "\t\t\tx = c.u.i / a.u.i;\n"
+			  "\t\t}\n"
+			  "\t}\n"
+			  "\to->c = x;\n"
+			  "\tif (none || (o->it.kind == SPRT_RANGE && !opt_member(o->it, x))) {\n"
+			  "\t\to->mode = 1;\n\t\to->n = 0;\n"
+			  "\t} else if (o->it.kind == SPRT_RANGE) {\n"
+			  "\t\to->mode = 1;\n\t\to->n = 1;\n"
+			  "\t} else {\n"
+			  "\t\to->mode = 2;\n"
+			  "\t}\n}\n\n"
+			  "static inline bool opt_divides(int64_t x, int64_t c)\n{\n"
+			  "\treturn x != 0 && (x == -1 || c % x == 0);\n}\n\n"
+			  "/* Divisor iteration: only X dividing c (c != 0) can survive. */\n"
+			  "static inline void opt_divisors(struct opt_it *o, sprt_val c)\n{\n"
+			  "\tif (c.kind != SPRT_INT || c.u.i == 0 || c.u.i == INT64_MIN)\n"
+			  "\t\treturn;\n"
+			  "\to->c = c.u.i < 0 ? -c.u.i : c.u.i;\n"
+			  "\to->mode = 4;\n"
+			  "\tif (o->it.kind == SPRT_RANGE && o->it.u.i >= 1 && o->it.r_step > 0) {\n"
+			  "\t\tuint64_t lo = 1, hi = UINT64_C(3037000499);\n"
+			  "\t\twhile (lo < hi) { /* the integer square root of c */\n"
+			  "\t\t\tuint64_t mid = lo + (hi - lo + 1) / 2;\n"
+			  "\t\t\tif (mid * mid <= (uint64_t)o->c)\n\t\t\t\tlo = mid;\n\t\t\telse\n\t\t\t\thi = mid - 1;\n"
+			  "\t\t}\n"
+			  "\t\tif (2 * lo < o->n) {\n"
+			  "\t\t\to->mode = 3;\n\t\t\to->s = (int64_t)lo;\n\t\t\to->d = 0;\n\t\t\to->phase = 0;\n"
+			  "\t\t}\n"
+			  "\t}\n}\n\n"
+			  "static inline bool opt_next(struct opt_it *o, sprt_val *x)\n{\n"
+			  "\tfor (;;) {\n"
+			  "\t\tswitch (o->mode) {\n"
+			  "\t\tcase 1:\n"
+			  "\t\t\tif (o->i >= o->n)\n\t\t\t\treturn false;\n"
+			  "\t\t\to->i++;\n\t\t\t*x = sprt_int(o->c);\n\t\t\treturn true;\n"
+			  "\t\tcase 3:\n"
+			  "\t\t\tif (o->phase == 0) { /* d <= sqrt(c), ascending */\n"
+			  "\t\t\t\twhile (++o->d <= o->s && o->d < o->it.r_stop)\n"
+			  "\t\t\t\t\tif (o->c % o->d == 0 && opt_member(o->it, o->d)) {\n"
+			  "\t\t\t\t\t\t*x = sprt_int(o->d);\n\t\t\t\t\t\treturn true;\n\t\t\t\t\t}\n"
+			  "\t\t\t\to->phase = 1;\n\t\t\t\to->d = o->s + 1;\n"
+			  "\t\t\t}\n"
+			  "\t\t\twhile (--o->d >= 1) { /* c / d > sqrt(c), ascending */\n"
+			  "\t\t\t\tif (o->c % o->d)\n\t\t\t\t\tcontinue;\n"
+			  "\t\t\t\tint64_t q = o->c / o->d;\n"
+			  "\t\t\t\tif (q >= o->it.r_stop)\n\t\t\t\t\treturn false;\n"
+			  "\t\t\t\tif (q != o->d && opt_member(o->it, q)) {\n"
+			  "\t\t\t\t\t*x = sprt_int(q);\n\t\t\t\t\treturn true;\n\t\t\t\t}\n"
+			  "\t\t\t}\n"
+			  "\t\t\treturn false;\n"
+			  "\t\tdefault:\n"
+			  "\t\t\tif (o->i >= o->n)\n\t\t\t\treturn false;\n"
+			  "\t\t\t*x = iter_at(o->it, o->i++);\n"
+			  "\t\t\tif (o->mode == 2 && (x->kind == SPRT_INT || x->kind == SPRT_BOOL) && x->u.i != o->c)\n"
+			  "\t\t\t\tcontinue;\n"
+			  "\t\t\tif (o->mode == 4 && (x->kind == SPRT_INT || x->kind == SPRT_BOOL) && !opt_divides(x->u.i, o->c))\n"
+			  "\t\t\t\tcontinue;\n"
+			  "\t\t\treturn true;\n"
+			  "\t\t}\n"
+			  "\t}\n}\n\n"
+			  "/* Directions of f as X grows: -1, 0, 1; 2 is unknown. */\n"
+			  "static inline int opt_sgn(sprt_val v)\n{\n"
+			  "\treturn v.kind == SPRT_INT ? (v.u.i > 0) - (v.u.i < 0) : 2;\n}\n\n"
+			  "static inline int opt_inv(sprt_val v)\n{\n"
+			  "\treturn v.kind == SPRT_INT ? 0 : 2;\n}\n\n"
+			  "static inline int mono_neg(int a)\n{\n\treturn a == 2 ? 2 : -a;\n}\n\n"
+			  "static inline int mono_add(int a, int b)\n{\n"
+			  "\tif (a == 2 || b == 2)\n\t\treturn 2;\n"
+			  "\treturn a == 0 ? b : b == 0 || a == b ? a : 2;\n}\n\n"
+			  "static inline int mono_mul(int a, int s)\n{\n\treturn a == 2 || s == 2 ? 2 : a * s;\n}\n\n"
+			  "static inline int mono_div(int a, int s)\n{\n\treturn a == 2 || s == 2 || s == 0 ? 2 : a * s;\n}\n\n"
+			  "/* Whether a rejection set that is an up-set (up = 1) or a down-set (-1)\n"
+			  " * of f, with f's direction dir, stays rejected along a range of step `step`. */\n"
+			  "static inline bool opt_breaks(int dir, int up, int64_t step)\n{\n"
+			  "\treturn dir != 2 && dir * up * (step > 0 ? 1 : -1) >= 0;\n}\n\n");
 	if (h & CG_H_COPY)
 		sbuf_puts(out,
 			  "/* A private copy of a list a def body changes but did not build. */\n"
@@ -906,6 +1047,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 		gen_def(c, &defs, prog->defs[i]);
 		any_body |= prog->defs[i]->form != SEMA_FORM_EXPR;
 	}
+	cg_opt_plan(c);
 	gen_run(c, &nest);
 
 	sbuf_puts(&head, "/* Generated by spacec from ");
@@ -926,6 +1068,10 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 
 	sbuf_add(&all, head.s, head.len);
 	sbuf_add(&all, defs.s, defs.len);
+	if (c->aux.len) {
+		sbuf_puts(&all, "/* Invariants and directions for the constraint-driven loops (-O1, -O2). */\n");
+		sbuf_add(&all, c->aux.s, c->aux.len);
+	}
 	sbuf_add(&all, nest.s, nest.len);
 	gen_descriptor(c, &all);
 	if (!c->errors)
@@ -936,6 +1082,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	sbuf_release(&nest);
 	sbuf_release(&all);
 	sbuf_release(&c->decls);
+	cg_opt_release(c);
 	for (size_t i = 0; i < full.pool.len; i++)
 		free(full.pool.items[i]);
 	ptrvec_release(&full.pool);

@@ -27,6 +27,15 @@ struct cg_options {
 	const char *output_name;   /* the C file's name, for #line back out */
 	bool line_directives;      /* default true */
 	int opt_level;             /* 0: BEAST's level sets only; 2: default */
+	/*
+	 * Loop transformations of -O1 and up (cgen/cg_opt.c), each of which
+	 * can be switched off on its own (-fno-...).  -O0 applies none.
+	 */
+	bool no_equality;          /* -fno-equality-solving: pin X from X == e, a*X != c, ... */
+	bool no_bounds;            /* -fno-bound-tightening: break out of monotone rejections */
+	bool no_divisors;          /* -fno-divisor-iteration: c % X, X*Y == c visit divisors only */
+	bool no_factorize;         /* -fno-factorization (reserved: not implemented yet) */
+	bool no_cse;               /* -fno-cse (reserved: not implemented yet) */
 };
 
 /*

@@ -11,7 +11,7 @@
  * Choices where Python has no answer or where the language narrows it:
  *   - str + str, str * int and indexing a string are type errors (strings
  *     are interned names, never built at run time); `in` between strings
- *     is a substring test, as in Python.
+ *     is a substring test, as in Python, where sema cannot see the types.
  *   - a tuple is a list.
  *   - iterator algebra (| & - on two iterables) gives a sorted list without
  *     duplicates; its elements must be all numbers or all strings.
@@ -803,6 +803,10 @@ static int algebra(struct interp *I, enum ast_op op, struct value a, struct valu
 	bool filter = b.kind == V_RANGE && (op == AST_OP_BITAND || op == AST_OP_SUB);
 	if (sorted_set(I, a, &strs, &x, &nx))
 		return -1;
+	if (filter && strs == 1 && vrange_len(b)) {
+		free(x);
+		return fail(I, "iterator algebra mixes numbers and strings");
+	}
 	if (!filter && sorted_set(I, b, &strs, &y, &ny)) {
 		free(x);
 		return -1;

@@ -12,6 +12,10 @@
  * short-circuit and/or, chained comparisons.  An overflow, a division by
  * zero, or a run-time type error while evaluating a definition rejects the
  * current point and counts one domain error against that definition.
+ * A version that sema left undefined on the current path (a name assigned
+ * only inside some `if` branches) is not an error until something reads it.
+ * The finer choices (strings, tuples, mutation, sum) are listed at the top
+ * of interp.c.
  */
 #ifndef SPACEC_INTERP_H
 #define SPACEC_INTERP_H
@@ -40,7 +44,12 @@ struct interp_options {
 	uint64_t step_limit;
 };
 
-/* Per-definition counters, indexed by sema_def.id. */
+/*
+ * Per-definition counters, indexed by sema_def.id.  For an iterator,
+ * `evaluated` counts the times its loop opened (its iterable computed) and
+ * `domain_errors` the iterables that failed, each skipping its subtree.  A
+ * device or setting bound by --set is not evaluated at all.
+ */
 struct interp_def_stats {
 	uint64_t evaluated;      /* times computed or checked */
 	uint64_t rejected;       /* points it rejected (constraints) */
@@ -72,7 +81,10 @@ void interp_result_release(struct interp_result *res);
 /*
  * Evaluates the bindable definitions and constants only (no loops), e.g.
  * to print the resolved device parameters.  Values go to `out[def->id]`,
- * an array of prog->ndefs values (iterators and derived stay V_UNDEF).
+ * an array of prog->ndefs values (iterators and derived stay V_UNDEF, as
+ * does a constant whose evaluation fails).  Each value holds a reference:
+ * value_unref() every entry when done.  Returns -1 on a usage error
+ * (reported to `diag`), as interp_run.
  */
 int interp_constants(const struct sema_program *prog, const struct interp_options *opt,
 		     struct value *out, struct diag *diag);

@@ -1368,13 +1368,58 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 			if (sets[(size_t)d->id * words + (size_t)j / 64] >> (j % 64) & 1)
 				feeds[j] = true;
 	}
+	/* Independent sub-nests: iterators joined by any definition that
+	 * depends on both (union-find).  A sub-nest, once opened, is finished
+	 * before another starts, so independent nests never interleave: a
+	 * rejection in one is not repeated for every value of the other, and
+	 * the nest stays a product that counting can factor. */
+	int *comp = xcalloc((size_t)niters, sizeof(int));
+	for (int j = 0; j < niters; j++)
+		comp[j] = j;
+	for (int i = 0; i < n; i++) {
+		const uint64_t *set = sets + (size_t)prog->defs[i]->id * words;
+		int first = prog->defs[i]->kind == SEMA_ITER ? prog->defs[i]->decl_pos : -1;
+		for (int j = 0; j < niters; j++) {
+			if (!(set[j / 64] >> (j % 64) & 1))
+				continue;
+			if (first < 0) {
+				first = j;
+				continue;
+			}
+			int a = first, b = j;
+			while (comp[a] != a)
+				a = comp[a];
+			while (comp[b] != b)
+				b = comp[b];
+			comp[b] = a;
+		}
+	}
+	for (int j = 0; j < niters; j++) {
+		int r = j;
+		while (comp[r] != r)
+			r = comp[r];
+		comp[j] = r;
+	}
+	int current = -1; /* the sub-nest being enumerated */
 	for (int pos = 0; pos < niters; pos++) {
 		int best = -1, best_done = -1;
 		double best_near = -1;
 		bool best_feeds = false;
+		bool stay = false;
+		for (int j = 0; j < niters && current >= 0 && !stay; j++) {
+			if ((bound[j / 64] >> (j % 64) & 1) || comp[j] != current)
+				continue;
+			const uint64_t *need = sets + (size_t)prog->iters[j]->id * words;
+			bool ready = true;
+			for (size_t w = 0; w < words && ready; w++)
+				ready = (need[w] & ~bound[w]) == 0;
+			stay = ready;
+		}
 		for (int j = 0; j < niters; j++) {
 			struct sema_def *it = prog->iters[j];
 			if (bound[j / 64] >> (j % 64) & 1)
+				continue;
+			if (stay && comp[j] != current)
 				continue;
 			const uint64_t *need = sets + (size_t)it->id * words;
 			bool ready = true;
@@ -1413,7 +1458,9 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 			break;
 		bound[best / 64] |= 1ull << (best % 64);
 		prog->loop_order[pos] = prog->iters[best];
+		current = comp[best];
 	}
+	free(comp);
 	free(sets);
 	free(bound);
 	free(feeds);

@@ -15,7 +15,9 @@
  *     next the one that lets the most constraints be checked, then one
  *     that feeds any constraint, then definition order.  Iterators no
  *     constraint looks at thus become the innermost loops, where they
- *     multiply the fewest evaluations;
+ *     multiply the fewest evaluations.  Independent sub-nests (iterators
+ *     no definition joins) are kept apart: each is finished before the
+ *     next one opens;
  *   - every non-iterator gets `level`: the loop position of the deepest
  *     iterator it depends on, or -1 if it depends on none (computed once,
  *     before any loop).  That is where it is evaluated or checked.

@@ -42,6 +42,7 @@ struct cli {
 	const char *output;
 	const char *device_profile;
 	int opt_level;
+	bool no_equality, no_bounds, no_divisors, no_factorize, no_cse; /* -fno-... */
 	bool verbose;
 	struct jit_options jit;
 	char *disabled_warnings;
@@ -76,6 +77,8 @@ static void usage(FILE *out)
 	      "  --jit=auto|cc|tcc   how to compile the enumerator (default auto:\n"
 	      "                      a cached cc -O2 build, else libtcc in memory)\n"
 	      "  -O0, -O1, -O2       optimisation level of the generated loops\n"
+	      "  -fno-equality-solving, -fno-bound-tightening, -fno-divisor-iteration,\n"
+	      "  -fno-factorization, -fno-cse   switch one loop transformation off\n"
 	      "  -o FILE             output of 'emit'\n"
 	      "  -v, --verbose       say how the enumerator was built\n"
 	      "  -Werror             treat warnings as errors\n"
@@ -116,7 +119,7 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 	}
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hwvW:O:o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hwvW:O:o:f:", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SET:
 			if (!strchr(optarg, '=')) {
@@ -162,6 +165,22 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			cli->opt_level = optarg[0] - '0';
+			break;
+		case 'f':
+			if (!strcmp(optarg, "no-equality-solving")) {
+				cli->no_equality = true;
+			} else if (!strcmp(optarg, "no-bound-tightening")) {
+				cli->no_bounds = true;
+			} else if (!strcmp(optarg, "no-divisor-iteration")) {
+				cli->no_divisors = true;
+			} else if (!strcmp(optarg, "no-factorization")) {
+				cli->no_factorize = true;
+			} else if (!strcmp(optarg, "no-cse")) {
+				cli->no_cse = true;
+			} else {
+				fprintf(stderr, "spacec: error: unknown option '-f%s'\n", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'o':
 			cli->output = optarg;
@@ -405,6 +424,11 @@ static char *generate(const struct cli *cli, const struct sema_program *prog, st
 		.output_name = out_name,
 		.line_directives = true,
 		.opt_level = cli->opt_level,
+		.no_equality = cli->no_equality,
+		.no_bounds = cli->no_bounds,
+		.no_divisors = cli->no_divisors,
+		.no_factorize = cli->no_factorize,
+		.no_cse = cli->no_cse,
 	};
 	int errs = cg_emit(prog, &o, f, diag);
 	if (fclose(f) || errs) {

@@ -258,6 +258,96 @@ class Gen:
             self.lines.append("%s %s = %s" % (cls, name, self.reject_expr()))
         self.features.add("class_" + cls)
 
+    def opt_constraint(self, it):
+        """Shapes that the -O1/-O2 loop transformations recognise (cg_opt.c),
+        over the newest iterator `it`: equality pins, monotone bounds,
+        divisors (also X * Y == c with a deeper Y), disjuncts of them, and
+        derived values placed with the iterator."""
+        r = self.r
+        cls = r.choice(["hard", "soft", "correct"])
+        name = self.fresh("o")
+        prev = [x for x in self.ints if x != it]
+        other = self.pick(prev)
+        k = r.randrange(9)
+        if k == 0:
+            self.features.add("opt_pin")
+            form = r.choice(["%s * %s != %s", "%s * %s != %s", "%s + %s != %s", "%s - %s != %s"])
+            e = form % (other, it, self.int_atom()) if form.startswith("%s *") and r.random() < 0.5 \
+                else form % (it, other, self.int_atom())
+            self.lines.append("%s %s = %s" % (cls, name, e))
+        elif k == 1:
+            self.features.add("opt_pin")
+            form = r.choice(["%s == %s + %d", "%s + %s == %d", "%s - %s == %d", "%d * %s == %s"])
+            if form.startswith("%d"):
+                e = form % (r.randint(-2, 3), it, self.int_atom())
+            else:
+                e = form % (it, other, r.randint(-2, 4))
+            if r.random() < 0.5:
+                self.lines.append("require %s" % e)
+            else:
+                self.lines.append("require %s %s = %s" % (cls, name, e))
+        elif k == 2:
+            self.features.add("opt_bound")
+            mul = r.choice(["3", "-2", "0", other, "1"])
+            op = r.choice([">", ">=", "<", "<="])
+            e = r.choice(["%s * %s %s %s" % (it, mul, op, self.int_atom()),
+                          "%s * %s %s %s" % (mul, it, op, self.int_atom()),
+                          "%s + %s %s %s" % (it, other, op, self.int_atom()),
+                          "%s %s %s" % (self.int_atom(), op, it),
+                          "%s - %s %s %s" % (other, it, op, self.int_atom()),
+                          "(%s + 1) // %s %s %s" % (it, r.choice(["2", "-3", other]), op, self.int_atom())])
+            if r.random() < 0.5:
+                self.lines.append("%s %s = %s" % (cls, name, e))
+            else:
+                self.lines.append("require %s %s = %s" % (cls, name, e))
+        elif k == 3:
+            self.features.add("opt_divisor")
+            c = r.choice(["48", "36", "-12", "0", other, "60"])
+            if r.random() < 0.5:
+                self.lines.append("%s %s = %s %% %s != 0" % (cls, name, c, it))
+            else:
+                self.lines.append("require %s %s = %s %% %s == 0" % (cls, name, c, it))
+        elif k == 4:
+            # a positive range worth enumerating by divisors, and its constraint
+            self.features.add("opt_divisor")
+            y = self.fresh("it")
+            self.lines.append("%s = range(%s, %d, %s)" % (y, r.choice(["1", "2", "1"]), r.randint(20, 70),
+                                                            r.choice(["1", "1", "2", "3"])))
+            self.ints.append(y)
+            self.lines.append("%s %s = %s %% %s != 0" % (cls, name, r.choice(["48", "60", "-36", "7"]), y))
+        elif k == 5:
+            # X * Y == c with Y a deeper range: X runs over the divisors of c
+            self.features.add("opt_product")
+            y = self.fresh("it")
+            self.lines.append("%s = range(1, %s + 3)" % (y, it))
+            self.ints.append(y)
+            c = r.choice(["12", "24", other, "0"])
+            if r.random() < 0.5:
+                self.lines.append("%s %s = %s * %s != %s" % (cls, name, it, y, c))
+            else:
+                self.lines.append("require %s %s = %s == %s * %s" % (cls, name, c, it, y))
+        elif k == 6:
+            # a disjunct that depends on the iterator alone decides early
+            self.features.add("opt_disjunct")
+            self.lines.append("%s %s = (%s) or (%s * %s != %s)" % (cls, name, self.bool_expr(1), other, it,
+                                                                  self.int_atom()))
+        elif k == 7:
+            # a derived value at the iterator's level, read by the constraint
+            self.features.add("opt_derived")
+            d = self.fresh("d")
+            self.lines.append("%s = %s * %s" % (d, it, r.choice(["2", other])))
+            self.ints.append(d)
+            self.lines.append("%s %s = %s > %s" % (cls, name, d, self.int_atom()))
+        else:
+            # repeated subexpressions across derived values
+            self.features.add("opt_repeat")
+            a, b = self.fresh("d"), self.fresh("d")
+            sub = "(%s * %s + 1)" % (it, other)
+            self.lines.append("%s = %s // 2" % (a, sub))
+            self.lines.append("%s = %s + %s" % (b, sub, it))
+            self.ints += [a, b]
+            self.lines.append("%s %s = %s > %s" % (cls, name, b, self.int_atom()))
+
     def space(self):
         r = self.r
         self.lines.append('"""random space"""')
@@ -296,6 +386,8 @@ class Gen:
                 self.nums.append(f)
             for _ in range(r.randint(0, 2)):
                 self.constraint()
+            if r.random() < 0.5:
+                self.opt_constraint(name)
         # derived values nobody reads still count: keep them read
         used = " + ".join(x for x in self.ints + self.nums if not x.startswith("it") and x != "dv") or "0"
         self.lines.append("soft keep_all = %s == -12345" % used)

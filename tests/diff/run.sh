@@ -2,8 +2,13 @@
 # Differential test: the compiled enumerator against the reference
 # interpreter.  For every shipped and test space, and for DIFF_SEEDS
 # (default 1000) randomly generated ones, the two paths must list exactly
-# the same set of points and print the same statistics (every counter of
-# every definition).  DIFF_SEEDS=100000 makes it a fuzzing run.
+# the same set of points at -O0, -O1, -O2 and -O2 with each loop
+# transformation switched off alone, and print the same statistics (every
+# counter of every definition) at -O0 and with the transformations off.
+# Random spaces run -O0 and -O2 each; every 5th seed runs every variant.
+# The -O2 C of every seed is grepped for the comments that say which
+# transformation fired: each must fire at least once.
+# DIFF_SEEDS=100000 makes it a fuzzing run.
 set -u
 SPACEC=${SPACEC:-./spacec}
 top_srcdir=${top_srcdir:-.}
@@ -13,31 +18,72 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 
-# compare FILE JIT [ARGS...]: interpreter vs compiled, points and stats
-compare() {
-	f=$1 jit=$2
+# run_points OUT JIT OPTS... -- ARGS: the sorted points of one variant
+points() {
+	out=$1 jit=$2
 	shift 2
+	timeout 300 "$SPACEC" list -w --format jsonl "--jit=$jit" "$@" > "$T/v.out" 2>"$T/v.err"
+	rv=$?
+	sort "$T/v.out" > "$out"
+	return 0
+}
+
+# compare FILE JIT FULL [ARGS...]: the interpreter against the compiled
+# path.  Always: -O0 (points and every statistic, both in level-set
+# order) and -O2 (points; its transformations evaluate less).  With FULL
+# set, also -O1, -O2 with each transformation switched off alone, and -O2
+# with all of them off, whose statistics must equal the interpreter's in
+# the default loop order.
+compare() {
+	f=$1 jit=$2 full=$3
+	shift 3
 	# A generated space is small; a run this long is a hang, so it fails.
 	timeout 300 "$SPACEC" list -w --format jsonl --interpret "$f" "$@" > "$T/i.out" 2>"$T/i.err"; ri=$?
-	timeout 300 "$SPACEC" list -w --format jsonl "--jit=$jit" "$f" "$@" > "$T/c.out" 2>"$T/c.err"; rc=$?
-	if [ $ri -eq 124 ] || [ $rc -eq 124 ]; then
+	if [ $ri -eq 124 ]; then
 		fail=$((fail + 1))
-		echo "FAIL $f ($jit $*): timed out"
+		echo "FAIL $f ($jit $*): the interpreter timed out"
 		return 1
 	fi
 	sort "$T/i.out" > "$T/i.sorted"
-	sort "$T/c.out" > "$T/c.sorted"
-	"$SPACEC" stats -w --interpret "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/i.stats"
-	"$SPACEC" stats -w "--jit=$jit" "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/c.stats"
-	if [ $ri -eq $rc ] && cmp -s "$T/i.sorted" "$T/c.sorted" && cmp -s "$T/i.stats" "$T/c.stats"; then
+	bad=""
+	# -O0: points and statistics
+	points "$T/c.sorted" "$jit" -O0 "$f" "$@"
+	if [ $rv -ne $ri ] || ! cmp -s "$T/i.sorted" "$T/c.sorted"; then
+		bad="$bad -O0(points,exit $ri vs $rv)"
+		diff "$T/i.sorted" "$T/c.sorted" | head -5
+	fi
+	"$SPACEC" stats -w -O0 --interpret "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/i.stats"
+	"$SPACEC" stats -w -O0 "--jit=$jit" "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/c.stats"
+	if ! cmp -s "$T/i.stats" "$T/c.stats"; then
+		bad="$bad -O0(stats)"
+		diff "$T/i.stats" "$T/c.stats" | head -10
+	fi
+	variants="-O2"
+	[ -n "$full" ] && variants="-O2 -O1 -O2:-fno-equality-solving -O2:-fno-bound-tightening \
+		-O2:-fno-divisor-iteration -O2:-fno-factorization -O2:-fno-cse"
+	for v in $variants; do
+		points "$T/c.sorted" "$jit" $(echo "$v" | tr ':' ' ') "$f" "$@"
+		if [ $rv -ne $ri ] || ! cmp -s "$T/i.sorted" "$T/c.sorted"; then
+			bad="$bad $v(exit $ri vs $rv)"
+			diff "$T/i.sorted" "$T/c.sorted" | head -5
+			head -3 "$T/v.err"
+		fi
+	done
+	if [ -n "$full" ]; then
+		off="-fno-equality-solving -fno-bound-tightening -fno-divisor-iteration -fno-factorization -fno-cse"
+		"$SPACEC" stats -w --interpret "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/i.stats"
+		"$SPACEC" stats -w $off "--jit=$jit" "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/c.stats"
+		if ! cmp -s "$T/i.stats" "$T/c.stats"; then
+			bad="$bad -O2-untransformed(stats)"
+			diff "$T/i.stats" "$T/c.stats" | head -10
+		fi
+	fi
+	if [ -z "$bad" ]; then
 		pass=$((pass + 1))
 		return 0
 	fi
 	fail=$((fail + 1))
-	echo "FAIL $f ($jit $*): exit $ri vs $rc"
-	diff "$T/i.sorted" "$T/c.sorted" | head -5
-	diff "$T/i.stats" "$T/c.stats" | head -10
-	head -3 "$T/c.err"
+	echo "FAIL $f ($jit $*):$bad"
 	return 1
 }
 
@@ -65,10 +111,10 @@ for f in "$top_srcdir"/spaces/*.space "$top_srcdir"/spaces/examples/*.space \
 	*gemm_beast*)
 		# The full space takes minutes; the reduced limits exercise
 		# every definition and constraint of it.
-		compare "$f" tcc --set max_threads_dim_x=32 --set max_threads_dim_y=32 --set max_threads_per_block=32
-		compare "$f" cc --set max_threads_dim_x=48 --set max_threads_dim_y=48 --set max_threads_per_block=48 \
+		compare "$f" tcc full --set max_threads_dim_x=32 --set max_threads_dim_y=32 --set max_threads_per_block=32
+		compare "$f" cc "" --set max_threads_dim_x=48 --set max_threads_dim_y=48 --set max_threads_per_block=48 \
 			--set precision=single ;;
-	*) compare "$f" tcc; compare "$f" tcc --no-soft ;;
+	*) compare "$f" tcc full; compare "$f" tcc "" --no-soft ;;
 	esac
 done
 echo "shipped and test spaces: $pass passed, $fail failed"
@@ -85,17 +131,29 @@ while [ "$s" -le "$last" ]; do
 		head -5 "$T/check.err"
 	elif [ $((s % 50)) -eq 0 ] && ! werror "$T/r.space"; then
 		echo "  (seed $s)"
-	elif ! compare "$T/r.space" tcc; then
+	elif ! compare "$T/r.space" tcc "$( [ $((s % 5)) -eq 0 ] && echo full)"; then
 		echo "  (seed $s; python3 tests/diff/gen_space.py $s > r.space to reproduce)"
 		cp "$T/r.space" "diff-fail-seed-$s.space" 2>/dev/null || true
 	fi
+	# Which transformations fired: the generated C says so in a comment.
+	"$SPACEC" emit -w -O2 "$T/r.space" -o - 2>/dev/null |
+		sed -n 's,.*/\* -O2: \(equality solving\|divisor iteration\|bound tightening\|factorization\|common subexpression\).*,\1,p' |
+		tr ' ' '_' >> "$T/fired"
 	s=$((s + 1))
+done
+# Every transformation must have fired on some random space.
+for t in equality_solving divisor_iteration bound_tightening; do
+	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
+		fail=$((fail + 1))
+		echo "FAIL no random space made -O2 apply '$t'"
+	fi
 done
 # Every construct must have been generated at least once.
 all=$(tr ' ' '\n' < "$T/features" | sort -u | tr '\n' ' ')
 for feat in dependent_range negative_step algebra cond_iterable list_repeat closure for_else deferred \
 	    ssa require constraint_def class_hard class_soft class_correct truediv floordiv mod pow \
-	    overflow short_circuit chained_compare in; do
+	    overflow short_circuit chained_compare in \
+	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat; do
 	case " $all " in
 	*" $feat "*) ;;
 	*) fail=$((fail + 1)); echo "FAIL the generator never produced '$feat'" ;;

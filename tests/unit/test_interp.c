@@ -430,6 +430,8 @@ static struct expr_case expr_cases[] = {
 	{ "", "[1] | ['a']", "ERR" },
 	{ "", "[[1]] | [2]", "ERR" },
 	{ "", "[float('nan')] | [1]", "ERR" },
+	{ "", "['a'] - range(3)", "ERR" },
+	{ "", "['a', 'b'] & ['b', 'c']", "['b']" },
 	{ "", "sum([9223372036854775807, 1])", "ERR" },
 	{ "", "sum(range(9223372036854775807))", "ERR" },
 	{ "", "sum(range(3037000500))", "4611686016981624750" },
@@ -1172,6 +1174,12 @@ Test(interp, callback_definition_order_and_early_stop)
 	run_space(&r, src, NULL, 4);
 	cr_expect_str_eq(r.out, "0 0\n1 0\n2 0\n1 1\n");
 	cr_expect_eq(r.res.valid, 4);
+
+	/* Without a callback it only counts. */
+	struct interp_result res;
+	cr_expect_eq(interp_run(&r.fe.prog, NULL, NULL, NULL, &res, &r.fe.diag), 0);
+	cr_expect_eq(res.valid, 6);
+	interp_result_release(&res);
 	run_release(&r);
 }
 

@@ -732,3 +732,36 @@ Test(sema, reassigned_iterator_is_one_error)
 	cr_expect(!fe_diag_has(&f, "conditional mixes"), "%s", fe_diag(&f));
 	fe_release(&f);
 }
+
+/* Independent sub-nests are not interleaved: {a, b} is finished before
+ * {c, d} opens, even though c is defined before b. */
+Test(sema, independent_subnests_are_kept_apart)
+{
+	struct fe f;
+	cr_assert_eq(fe_check(&f, "a = range(1, 6)\n"
+				  "c = range(1, 5)\n"
+				  "b = range(a, 8)\n"
+				  "d = range(c, 6)\n"
+				  "hard x = a * b > 12\n"
+				  "hard y = c + d > 7\n"), 0, "%s", fe_diag(&f));
+	expect_loop_order(&f, "a b c d");
+	fe_release(&f);
+}
+
+/* -O0 is BEAST's plain level-set order: every iterator without iterator
+ * inputs first, in definition order. */
+Test(sema, level_set_order_for_O0)
+{
+	struct fe f;
+	cr_assert_eq(fe_check(&f, "a = range(1, 6)\n"
+				  "b = range(a, 8)\n"
+				  "c = range(1, 5)\n"
+				  "hard x = a * b > 12\n"
+				  "hard y = c > 3\n"), 0, "%s", fe_diag(&f));
+	sema_set_loop_order(&f.prog, true);
+	expect_loop_order(&f, "a c b");
+	cr_expect_eq(fe_def(&f, "x")->level, 2);
+	sema_set_loop_order(&f.prog, false);
+	cr_expect_eq(fe_def(&f, "x")->level, fe_def(&f, "b")->loop_pos);
+	fe_release(&f);
+}

@@ -1,0 +1,560 @@
+/*
+ * cg_opt.c - constraint-driven loops (-O1 and up).
+ *
+ * A loop at level k normally visits every value X of its iterable and
+ * lets the level's derived values and constraints decide.  Some
+ * constraints say more than "reject this X": they say which X can survive
+ * at all, or that once one X is rejected every later one is too.  Each
+ * transformation below only ever SKIPS values that the plain loop would
+ * have rejected; every visited value still runs the whole level, the
+ * deciding constraint included, so points are exactly those of -O0 (the
+ * statistics count fewer evaluations).
+ *
+ * Conditions.  A constraint d at level m >= k, enabled at run time (not
+ * --disable'd, not a soft one under --no-soft), rejects a point where its
+ * expression E is truthy (BEAST) or falsy (require), or where evaluating E
+ * fails.  A disjunct D of a rejecting `E = A or D` (a conjunct of a
+ * requiring `A and D`) that depends only on X and on values bound before
+ * X's loop is a necessary condition for X: if D rejects at X, so does E at
+ * every completion of the point.  Derived values placed at level k are
+ * substituted by their expressions (they are exact: a failing one skips
+ * the point anyway); def-form constraints whose body is one `return`
+ * are read as that expression.
+ *
+ *  1. Equality solving: D is `f(X) == c` kept (or `!=` rejected) with f
+ *     one of X, X + e, e + X, X - e, e - X, a*X, X*a.  At loop entry
+ *     the invariants a, e, c are computed (ints, else the plain loop) and
+ *     the one candidate is solved for exactly (a == 0: every X or none;
+ *     a not dividing c, or an overflowing solution: none).  A range gets
+ *     an arithmetic membership test, a list is scanned with the int
+ *     elements that differ skipped.
+ *  2. Divisor iteration: D is `c % X != 0` rejected (`== 0` kept), or
+ *     `X * Y != c` rejected where Y is a deeper range iterator (so X*Y == c
+ *     needs X | c when c != 0).  A positive ascending range visits the
+ *     divisors of |c| in order (trial division to sqrt|c|, when that is
+ *     shorter than the range), anything else is filtered by c % X.
+ *  3. Bound tightening: E itself (at level k) is `f(X) op c`, op one of
+ *     < <= > >=, f built from X, invariants, + - * // and unary minus.
+ *     At loop entry the signs of f's invariant factors give f's
+ *     direction along the range (or "unknown": no change).  When the
+ *     rejection set is an up-set along the iteration, a rejection that
+ *     came from a computed comparison (not a domain error) ends the loop:
+ *     every later X has f at least as large in exact arithmetic, so it is
+ *     rejected or overflows (a domain error, rejected too).
+ *
+ * The generated C says what fired: a comment `-O1: equality solving pins
+ * 'X' ...` at the loop (tests/diff/run.sh greps for them).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "cg_int.h"
+
+enum { USE_INV = 0, USE_X = 1, USE_DEEP = 2 };
+
+/* ---- substitution: a clean copy in terms of top-level definitions -------------- */
+
+struct subst {
+	struct cg *c;
+	const struct sema_def *host; /* whose locals are parameters */
+	int k;                        /* level whose derived values are inlined */
+	int depth;
+};
+
+static struct ast_expr *copy_expr(struct subst *s, struct ast_expr *e);
+
+static struct ast_expr *name_of(struct subst *s, struct ast_expr *e, const struct sema_def *d)
+{
+	if (d->kind == SEMA_DERIVED && d->level == s->k && d->form == SEMA_FORM_EXPR && d->expr &&
+	    s->depth < 40) {
+		s->depth++;
+		struct ast_expr *r = copy_expr(s, d->expr);
+		s->depth--;
+		return r;
+	}
+	struct ast_expr *n = ast_expr_new(s->c->P->mod, AST_NAME, e->loc);
+	n->name = d->name;
+	n->ref = (struct sema_def *)d;
+	n->local = -1;
+	return n;
+}
+
+/* NULL when the expression cannot be read outside its body. */
+static struct ast_expr *copy_expr(struct subst *s, struct ast_expr *e)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == AST_NAME) {
+		if (e->local >= 0) {
+			const struct sema_def *h = s->host;
+			if (!h || e->local >= h->nparams || !h->param_defs || !h->param_defs[e->local])
+				return NULL;
+			return name_of(s, e, h->param_defs[e->local]);
+		}
+		if (e->ref)
+			return name_of(s, e, e->ref);
+		return e; /* a builtin's name */
+	}
+	if (e->kind == AST_UNDEF || e->kind == AST_ATTR)
+		return NULL;
+	struct ast_expr *n = ast_expr_new(s->c->P->mod, e->kind, e->loc);
+	struct ast_expr *keep = n;
+	n->op = e->op;
+	n->ival = e->ival;
+	n->fval = e->fval;
+	n->sval = e->sval;
+	n->name = e->name;
+	n->cmp = e->cmp;
+	n->local = -1;
+	if (e->nitems) {
+		struct ast_expr **items = xcalloc((size_t)e->nitems, sizeof(*items));
+		for (int i = 0; i < e->nitems; i++) {
+			items[i] = copy_expr(s, e->items[i]);
+			if (!items[i]) {
+				free(items);
+				return NULL;
+			}
+		}
+		ast_expr_set_items(s->c->P->mod, n, items, e->nitems);
+		free(items);
+	}
+	return keep;
+}
+
+/* The expression a constraint tests, substituted for level k; or NULL. */
+static struct ast_expr *constraint_expr(struct cg *c, const struct sema_def *d, int k)
+{
+	struct subst s = { c, d, k, 0 };
+	if (d->form == SEMA_FORM_EXPR)
+		return copy_expr(&s, d->expr);
+	if (d->form != SEMA_FORM_DEF || !d->stmt)
+		return NULL;
+	/* A body of docstrings and one `return E`. */
+	const struct ast_block *b = &d->stmt->body;
+	const struct ast_stmt *ret = NULL;
+	for (int i = 0; i < b->n; i++) {
+		const struct ast_stmt *st = b->stmts[i];
+		if (st->kind == AST_S_EXPR && st->value && st->value->kind == AST_STR && !ret)
+			continue;
+		if (st->kind == AST_S_PASS && !ret)
+			continue;
+		if (st->kind == AST_S_RETURN && st->value && !ret) {
+			ret = st;
+			continue;
+		}
+		return NULL;
+	}
+	return ret ? copy_expr(&s, ret->value) : NULL;
+}
+
+/* ---- classification --------------------------------------------------------------- */
+
+static int uses(const struct ast_expr *e, const struct sema_def *x, int k)
+{
+	if (!e)
+		return USE_INV;
+	if (e->kind == AST_NAME) {
+		const struct sema_def *d = e->ref;
+		if (!d)
+			return e->local >= 0 ? USE_DEEP : USE_INV;
+		if (d == x)
+			return USE_X;
+		if (d->kind == SEMA_ITER)
+			return d->loop_pos < k ? USE_INV : USE_DEEP;
+		return d->level < k ? USE_INV : USE_DEEP;
+	}
+	int r = USE_INV;
+	for (int i = 0; i < e->nitems; i++) {
+		int u = uses(e->items[i], x, k);
+		if (u > r)
+			r = u;
+	}
+	return r;
+}
+
+static bool is_x(const struct ast_expr *e, const struct sema_def *x)
+{
+	return e->kind == AST_NAME && e->ref == x;
+}
+
+static bool is_range_iter(const struct sema_def *d)
+{
+	const struct ast_expr *e = d->expr;
+	return d->kind == SEMA_ITER && d->form == SEMA_FORM_EXPR && e && e->kind == AST_CALL &&
+	       e->items[0]->kind == AST_NAME && !e->items[0]->ref && e->items[0]->local < 0 &&
+	       !strcmp(e->items[0]->name, "range");
+}
+
+/* ---- helper functions in the generated file ---------------------------------------- */
+
+static void begin_aux(struct cg *c, const struct sema_def *owner, struct sbuf *code, struct sbuf *saved)
+{
+	*saved = c->decls;
+	memset(&c->decls, 0, sizeof(c->decls));
+	c->fn = owner;
+	c->code = code;
+	c->indent = 1;
+	c->ntemps = 0;
+}
+
+static void end_aux(struct cg *c, const char *sig, struct sbuf *code, struct sbuf *saved)
+{
+	sbuf_printf(&c->aux, "%s\n{\n", sig);
+	if (c->decls.len)
+		sbuf_add(&c->aux, c->decls.s, c->decls.len);
+	sbuf_puts(&c->aux, "\t(void)ctx;\n\t(void)st;\n");
+	if (code->len)
+		sbuf_add(&c->aux, code->s, code->len);
+	sbuf_puts(&c->aux, "}\n\n");
+	sbuf_release(code);
+	sbuf_release(&c->decls);
+	c->decls = *saved;
+	c->code = NULL;
+}
+
+/* A function computing an invariant expression into *out (0, or a domain error). */
+static const char *value_fn(struct cg *c, const struct sema_def *owner, const struct ast_expr *e)
+{
+	const char *name = cg_fmt(c, "opt_value_%d", ++c->naux);
+	struct sbuf code = { 0 }, saved;
+	begin_aux(c, owner, &code, &saved);
+	cg_expr_into(c, e, "(*out)");
+	cg_line(c, "return 0;");
+	end_aux(c, cg_fmt(c, "static int %s(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)", name),
+		&code, &saved);
+	return name;
+}
+
+/* C text of f's direction as X grows: -1, 0, 1, or 2 (unknown). */
+static const char *mono(struct cg *c, const struct ast_expr *e, const struct sema_def *x, int k)
+{
+	int u = uses(e, x, k);
+	if (u == USE_INV)
+		return "0";
+	if (u == USE_DEEP)
+		return "2";
+	if (is_x(e, x))
+		return "1";
+	if (e->kind == AST_UNARY && e->op == AST_OP_NEG)
+		return cg_fmt(c, "mono_neg(%s)", mono(c, e->items[0], x, k));
+	if (e->kind != AST_BINARY)
+		return "2";
+	const struct ast_expr *a = e->items[0], *b = e->items[1];
+	int ua = uses(a, x, k), ub = uses(b, x, k);
+	switch (e->op) {
+	case AST_OP_ADD:
+	case AST_OP_SUB: {
+		const char *da = ua == USE_INV ? cg_fmt(c, "opt_inv(%s)", cg_operand(c, a)) : mono(c, a, x, k);
+		const char *db = ub == USE_INV ? cg_fmt(c, "opt_inv(%s)", cg_operand(c, b)) : mono(c, b, x, k);
+		if (e->op == AST_OP_SUB)
+			db = cg_fmt(c, "mono_neg(%s)", db);
+		return cg_fmt(c, "mono_add(%s, %s)", da, db);
+	}
+	case AST_OP_MUL:
+		if (ua == USE_INV)
+			return cg_fmt(c, "mono_mul(%s, opt_sgn(%s))", mono(c, b, x, k), cg_operand(c, a));
+		if (ub == USE_INV)
+			return cg_fmt(c, "mono_mul(%s, opt_sgn(%s))", mono(c, a, x, k), cg_operand(c, b));
+		return "2";
+	case AST_OP_FLOORDIV:
+		if (ub == USE_INV)
+			return cg_fmt(c, "mono_div(%s, opt_sgn(%s))", mono(c, a, x, k), cg_operand(c, b));
+		return "2";
+	default:
+		return "2";
+	}
+}
+
+static bool monotone_shape(const struct ast_expr *e, const struct sema_def *x, int k)
+{
+	int u = uses(e, x, k);
+	if (u != USE_X)
+		return u == USE_INV;
+	if (is_x(e, x))
+		return true;
+	if (e->kind == AST_UNARY && e->op == AST_OP_NEG)
+		return monotone_shape(e->items[0], x, k);
+	if (e->kind != AST_BINARY)
+		return false;
+	int ua = uses(e->items[0], x, k), ub = uses(e->items[1], x, k);
+	switch (e->op) {
+	case AST_OP_ADD:
+	case AST_OP_SUB:
+		return monotone_shape(e->items[0], x, k) && monotone_shape(e->items[1], x, k);
+	case AST_OP_MUL:
+		return (ua == USE_INV && monotone_shape(e->items[1], x, k)) ||
+		       (ub == USE_INV && monotone_shape(e->items[0], x, k));
+	case AST_OP_FLOORDIV:
+		return ub == USE_INV && monotone_shape(e->items[0], x, k);
+	default:
+		return false;
+	}
+}
+
+/* ---- matching ------------------------------------------------------------------------ */
+
+/* Bound tightening: d at level k is `f op c` with a monotone f. */
+static void plan_break(struct cg *c, const struct sema_def *d, const struct ast_expr *E, const struct sema_def *x,
+		       int k)
+{
+	if (!E || E->kind != AST_COMPARE || E->nitems != 2)
+		return;
+	enum ast_op op = E->cmp[0];
+	if (op != AST_OP_LT && op != AST_OP_LE && op != AST_OP_GT && op != AST_OP_GE)
+		return;
+	const struct ast_expr *f = E->items[0], *other = E->items[1];
+	int uf = uses(f, x, k), uo = uses(other, x, k);
+	if (uf == USE_INV && uo == USE_X) {
+		const struct ast_expr *t = f;
+		f = other;
+		other = t;
+		op = op == AST_OP_LT ? AST_OP_GT : op == AST_OP_LE ? AST_OP_GE : op == AST_OP_GT ? AST_OP_LT : AST_OP_LE;
+		uf = USE_X;
+		uo = USE_INV;
+	}
+	if (uf != USE_X || uo != USE_INV || !monotone_shape(f, x, k))
+		return;
+	bool true_up = op == AST_OP_GT || op == AST_OP_GE;
+	int up = (true_up != d->require) ? 1 : -1;
+
+	const char *name = cg_fmt(c, "opt_mono_%d", ++c->naux);
+	struct sbuf code = { 0 }, saved;
+	begin_aux(c, d, &code, &saved);
+	const char *dir = mono(c, f, x, k);
+	cg_line(c, "*dir = %s;", dir);
+	cg_line(c, "return 0;");
+	end_aux(c, cg_fmt(c, "static int %s(struct sprt_ctx *ctx, struct space_state *st, int *dir)", name), &code,
+		&saved);
+	c->brk_fn[d->id] = name;
+	c->brk_up[d->id] = up;
+	c->plan[k].any = true;
+}
+
+/* Candidate conditions of d: rejected where truthy (*rej_true) or falsy. */
+static int conditions(const struct sema_def *d, const struct ast_expr *E, const struct ast_expr **out, int max)
+{
+	int n = 0;
+	out[n++] = E;
+	enum ast_expr_kind split = d->require ? AST_AND : AST_OR;
+	if (E->kind == split)
+		for (int i = 0; i < E->nitems && n < max; i++)
+			out[n++] = E->items[i];
+	return n;
+}
+
+static bool is_zero(const struct ast_expr *e)
+{
+	return e->kind == AST_INT && e->ival == 0;
+}
+
+/* Equality and divisor sources from one condition. */
+static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast_expr *D, const struct sema_def *x,
+			int k)
+{
+	if (D->kind != AST_COMPARE || D->nitems != 2)
+		return false;
+	enum ast_op op = D->cmp[0];
+	/* The surviving X satisfy L == R. */
+	bool need_eq = (op == AST_OP_NE && !d->require) || (op == AST_OP_EQ && d->require);
+	if (!need_eq)
+		return false;
+	const struct ast_expr *L = D->items[0], *R = D->items[1];
+	int ul = uses(L, x, k), ur = uses(R, x, k);
+	if (ul == USE_INV && ur != USE_INV) {
+		const struct ast_expr *t = L;
+		L = R;
+		R = t;
+		int tu = ul;
+		ul = ur;
+		ur = tu;
+	}
+	if (ur != USE_INV)
+		return false;
+	struct cg_level_plan *p = &c->plan[k];
+	const struct cg_options *o = c->opt;
+	/* c % X == 0 */
+	if (!o->no_divisors && is_zero(R) && L->kind == AST_BINARY && L->op == AST_OP_MOD && is_x(L->items[1], x) &&
+	    uses(L->items[0], x, k) == USE_INV) {
+		p->src = CG_SRC_DIV;
+		p->src_con = d;
+		p->fn_c = value_fn(c, d, L->items[0]);
+		return true;
+	}
+	if (ul != USE_X && !(ul == USE_DEEP && L->kind == AST_BINARY))
+		return false;
+	/* X * Y == c, Y a deeper range iterator */
+	if (!o->no_divisors && L->kind == AST_BINARY && L->op == AST_OP_MUL) {
+		for (int side = 0; side < 2; side++) {
+			const struct ast_expr *a = L->items[side], *b = L->items[1 - side];
+			if (is_x(a, x) && b->kind == AST_NAME && b->ref && b->ref->kind == SEMA_ITER &&
+			    b->ref->loop_pos > k && is_range_iter(b->ref)) {
+				p->src = CG_SRC_DIV;
+				p->src_con = d;
+				p->product = true;
+				p->fn_c = value_fn(c, d, R);
+				return true;
+			}
+		}
+	}
+	if (o->no_equality || ul != USE_X)
+		return false;
+	int kind = -1;
+	const struct ast_expr *a = NULL;
+	if (is_x(L, x)) {
+		kind = 0;
+	} else if (L->kind == AST_BINARY) {
+		const struct ast_expr *l0 = L->items[0], *l1 = L->items[1];
+		bool x0 = is_x(l0, x), x1 = is_x(l1, x);
+		bool i0 = uses(l0, x, k) == USE_INV, i1 = uses(l1, x, k) == USE_INV;
+		switch (L->op) {
+		case AST_OP_ADD:
+			if (x0 && i1)
+				kind = 1, a = l1;
+			else if (x1 && i0)
+				kind = 1, a = l0;
+			break;
+		case AST_OP_SUB:
+			if (x0 && i1)
+				kind = 2, a = l1;
+			else if (x1 && i0)
+				kind = 3, a = l0;
+			break;
+		case AST_OP_MUL:
+			if (x0 && i1)
+				kind = 4, a = l1;
+			else if (x1 && i0)
+				kind = 4, a = l0;
+			break;
+		default:
+			break;
+		}
+	}
+	if (kind < 0)
+		return false;
+	p->src = CG_SRC_PIN;
+	p->src_con = d;
+	p->pin_kind = kind;
+	p->fn_a = a ? value_fn(c, d, a) : NULL;
+	p->fn_c = value_fn(c, d, R);
+	return true;
+}
+
+void cg_opt_plan(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	size_t n = (size_t)P->ndefs + 1;
+	c->plan = xcalloc((size_t)P->niters + 1, sizeof(*c->plan));
+	c->brk_fn = xcalloc(n, sizeof(*c->brk_fn));
+	c->brk_up = xcalloc(n, sizeof(*c->brk_up));
+	const struct cg_options *o = c->opt;
+	if (o->opt_level < 1)
+		return;
+	for (int k = 0; k < P->niters; k++) {
+		const struct sema_def *x = P->loop_order[k];
+		/* Sources: the first constraint (in evaluation order) that gives one. */
+		for (int i = 0; i < P->ndefs && c->plan[k].src == CG_SRC_PLAIN; i++) {
+			const struct sema_def *d = P->defs[i];
+			if (d->kind != SEMA_CONSTRAINT || d->level < k)
+				continue;
+			if (o->no_equality && o->no_divisors)
+				break;
+			struct ast_expr *E = constraint_expr(c, d, k);
+			if (!E)
+				continue;
+			const struct ast_expr *conds[16];
+			int nc = conditions(d, E, conds, 16);
+			for (int j = 0; j < nc; j++)
+				if (plan_source(c, d, conds[j], x, k))
+					break;
+		}
+		if (c->plan[k].src != CG_SRC_PLAIN)
+			c->plan[k].any = true;
+		if (o->no_bounds)
+			continue;
+		for (int i = 0; i < P->ndefs; i++) {
+			const struct sema_def *d = P->defs[i];
+			if (d->kind != SEMA_CONSTRAINT || d->level != k)
+				continue;
+			plan_break(c, d, constraint_expr(c, d, k), x, k);
+		}
+	}
+}
+
+void cg_opt_release(struct cg *c)
+{
+	sbuf_release(&c->aux);
+	free(c->plan);
+	free(c->brk_fn);
+	free(c->brk_up);
+	c->plan = NULL;
+	c->brk_fn = NULL;
+	c->brk_up = NULL;
+}
+
+/* ---- the loop ----------------------------------------------------------------------------- */
+
+static const char *enabled_test(struct cg *c, const struct sema_def *d)
+{
+	int r = c->row[d->id];
+	if (d->cclass == AST_SOFT)
+		return cg_fmt(c, "!ctx->no_soft && (!ctx->disabled || !ctx->disabled[%d])", r);
+	return cg_fmt(c, "!ctx->disabled || !ctx->disabled[%d]", r);
+}
+
+static const char *level_word(struct cg *c)
+{
+	return c->opt->opt_level >= 2 ? "-O2" : "-O1";
+}
+
+void cg_opt_loop_open(struct cg *c, int k)
+{
+	const struct sema_program *P = c->P;
+	const struct sema_def *x = P->loop_order[k];
+	const struct cg_level_plan *p = &c->plan[k];
+	const char *m = c->member[x->id], *it = c->iter_member[x->id];
+	c->helpers |= CG_H_OPT | CG_H_ITER;
+	cg_line(c, "struct opt_it o_%s;", m);
+	cg_line(c, "opt_plain(&o_%s, st->%s);", m, it);
+	if (p->src != CG_SRC_PLAIN) {
+		const struct sema_def *d = p->src_con;
+		if (p->src == CG_SRC_PIN)
+			cg_line(c, "/* %s: equality solving pins '%s' (from %s) */", level_word(c), x->cname, d->cname);
+		else
+			cg_line(c, "/* %s: divisor iteration over '%s' (from %s%s) */", level_word(c), x->cname,
+				d->cname, p->product ? ", a product" : "");
+		cg_line(c, "if (%s) {", enabled_test(c, d));
+		c->indent++;
+		cg_line(c, "sprt_val a_ = sprt_int(0), c_;");
+		if (p->fn_a)
+			cg_line(c, "if (!%s(ctx, st, &a_) && !%s(ctx, st, &c_))", p->fn_a, p->fn_c);
+		else
+			cg_line(c, "if (!%s(ctx, st, &c_))", p->fn_c);
+		if (p->src == CG_SRC_PIN)
+			cg_line(c, "\topt_pin(&o_%s, %d, a_, c_);", m, p->pin_kind);
+		else
+			cg_line(c, "\topt_divisors(&o_%s, c_);", m);
+		cg_line(c, "(void)a_;");
+		c->indent--;
+		cg_line(c, "}");
+	}
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		if (d->kind != SEMA_CONSTRAINT || d->level != k || !c->brk_fn[d->id])
+			continue;
+		cg_line(c, "/* %s: bound tightening: a rejection by %s ends the loop over '%s' */", level_word(c),
+			d->cname, x->cname);
+		cg_line(c, "int dir_%s = 2;", c->member[d->id]);
+		cg_line(c, "const bool brk_%s = st->%s.kind == SPRT_RANGE && !%s(ctx, st, &dir_%s) && "
+			   "opt_breaks(dir_%s, %d, st->%s.r_step);",
+			c->member[d->id], it, c->brk_fn[d->id], c->member[d->id], c->member[d->id],
+			c->brk_up[d->id], it);
+	}
+}
+
+const char *cg_opt_break(struct cg *c, const struct sema_def *d)
+{
+	if (!c->brk_fn || !c->brk_fn[d->id])
+		return NULL;
+	return cg_fmt(c, "brk_%s", c->member[d->id]);
+}
