@@ -24,6 +24,8 @@
  *   VW   | VECTOR                vector width 1, 2, 4, 8 of loads/stores
  *   PAD  | PADDING               0/1: one extra float per local-memory row
  *   UNR  | UNROLL                0/1: fully unroll the FS x FS filter loops
+ *                                (1 also reuses each loaded input row
+ *                                segment across the FS taps in registers)
  *   HFS                          filter half size (default 3): 1, 3, 5 ->
  *                                3x3, 7x7, 11x11 filters
  *
@@ -165,11 +167,6 @@ typedef CAT(float, VW) floatV;
 #define VSTORE(v, p) CAT(vstore, VW)((v), 0, (p))
 #endif
 
-#if UNR
-#define UNROLL_FS _Pragma("unroll")
-#else
-#define UNROLL_FS _Pragma("unroll 1")   /* keep the filter loops rolled */
-#endif
 
 __kernel __attribute__((reqd_work_group_size(TBX_XL, TBY_XL, 1)))
 void conv2d(const int W, const int H,
@@ -235,19 +232,52 @@ void conv2d(const int W, const int H,
 #endif
 #endif /* LOCAL != 0 */
 
-    floatV acc[WPTY][NVX];
+    /* acc[wy][j*VW + v]: output row (ty + wy*Ywg), column (tx + j*Xwg)*VW + v
+     * of the tile.  Scalars, so both filter-loop variants below can index
+     * them; the vectors are for the memory traffic. */
+    float acc[WPTY][WPTX];
 #pragma unroll
     for (int wy = 0; wy < WPTY; wy++)
 #pragma unroll
-        for (int j = 0; j < NVX; j++)
-            acc[wy][j] = (floatV)0.0f;
+        for (int x = 0; x < WPTX; x++)
+            acc[wy][x] = 0.0f;
 
-    /* For each filter tap, one vector load covers VW neighbouring outputs
-     * (the load is shifted by fx, hence unaligned) and one vector FMA
-     * updates them; the tap itself is a broadcast from constant memory. */
-    UNROLL_FS
+#if UNR
+    /* Unrolled: for each filter row, a work-item's VW neighbouring outputs
+     * need the VW + 2*HFS inputs of one row segment.  Load that segment
+     * once into registers and reuse it for all FS taps (the fully unrolled
+     * fx loop turns seg[fx + v] into plain register names): VW + 2*HFS
+     * loads per VW*FS FMAs instead of one load per FMA. */
+#pragma unroll
     for (int fy = 0; fy < FS; fy++) {
-        UNROLL_FS
+#pragma unroll
+        for (int wy = 0; wy < WPTY; wy++) {
+            const int r = ty + wy * TBY + fy;
+#pragma unroll
+            for (int j = 0; j < NVX; j++) {
+                const int c = (tx + j * TBX) * VW;
+                float seg[VW + 2 * HFS];
+#pragma unroll
+                for (int t = 0; t < VW + 2 * HFS; t++)
+                    seg[t] = *IN_AT(r, c + t);
+#pragma unroll
+                for (int fx = 0; fx < FS; fx++) {
+                    /* the tap is a broadcast from constant memory */
+                    const float f = filter[fy * FS + fx];
+#pragma unroll
+                    for (int v = 0; v < VW; v++)
+                        acc[wy][j * VW + v] = fma(seg[fx + v], f, acc[wy][j * VW + v]);
+                }
+            }
+        }
+    }
+#else
+    /* Rolled filter loops (smaller code; the tuner decides): per tap, one
+     * vector load -- shifted by fx, hence unaligned, so vloadn -- covers VW
+     * neighbouring outputs. */
+#pragma unroll 1
+    for (int fy = 0; fy < FS; fy++) {
+#pragma unroll 1
         for (int fx = 0; fx < FS; fx++) {
             const float f = filter[fy * FS + fx];
 #pragma unroll
@@ -255,17 +285,22 @@ void conv2d(const int W, const int H,
                 const int r = ty + wy * TBY + fy;
 #pragma unroll
                 for (int j = 0; j < NVX; j++) {
-                    const int c = (tx + j * TBX) * VW + fx;
-                    acc[wy][j] = fma(VLOAD(IN_AT(r, c)), (floatV)f, acc[wy][j]);
+                    float x[VW];
+                    VSTORE(VLOAD(IN_AT(r, (tx + j * TBX) * VW + fx)), x);
+#pragma unroll
+                    for (int v = 0; v < VW; v++)
+                        acc[wy][j * VW + v] = fma(x[v], f, acc[wy][j * VW + v]);
                 }
             }
         }
     }
+#endif
 
     __global float *gout = out + y0 * W + x0;
 #pragma unroll
     for (int wy = 0; wy < WPTY; wy++)
 #pragma unroll
         for (int j = 0; j < NVX; j++)
-            VSTORE(acc[wy][j], gout + (ty + wy * TBY) * W + (tx + j * TBX) * VW);
+            VSTORE(VLOAD(&acc[wy][j * VW]),
+                   gout + (ty + wy * TBY) * W + (tx + j * TBX) * VW);
 }

@@ -24,7 +24,8 @@
  *
  * Environment: KERNELS_DIR (default "kernels"), SPACEC (default "./spacec"),
  * SPACES_DIR (default "spaces"), RUN_KERNELS_PLATFORM / RUN_KERNELS_DEVICE
- * (indices, default: the first device of the first platform with one).
+ * (indices; default: the first GPU of any platform, else the first device
+ * of the first platform that has one).
  *
  * Output: one line per case, then "N passed, M failed" (and skipped).
  * Exit status: 0 all passed, 1 some failed, 77 no OpenCL platform/device.
@@ -168,20 +169,24 @@ static int cl_init(void)
         return -1;
     const char *ep = getenv("RUN_KERNELS_PLATFORM");
     const char *ed = getenv("RUN_KERNELS_DEVICE");
+    /* Prefer a GPU on any platform (a machine may list PoCL's CPU device
+     * first), then any device; the environment variables override. */
     int found = 0;
-    for (cl_uint i = 0; i < np && !found; i++) {
-        if (ep && (cl_uint)atoi(ep) != i)
-            continue;
-        cl_device_id devs[16];
-        cl_uint nd = 0;
-        if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, 16, devs, &nd) != CL_SUCCESS || nd == 0)
-            continue;
-        cl_uint di = ed ? (cl_uint)atoi(ed) : 0;
-        if (di >= nd)
-            continue;
-        dev = devs[di];
-        found = 1;
-    }
+    const cl_device_type pass_type[2] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ALL};
+    for (int pass = (ep || ed) ? 1 : 0; pass < 2 && !found; pass++)
+        for (cl_uint i = 0; i < np && !found; i++) {
+            if (ep && (cl_uint)atoi(ep) != i)
+                continue;
+            cl_device_id devs[16];
+            cl_uint nd = 0;
+            if (clGetDeviceIDs(plats[i], pass_type[pass], 16, devs, &nd) != CL_SUCCESS || nd == 0)
+                continue;
+            cl_uint di = ed ? (cl_uint)atoi(ed) : 0;
+            if (di >= nd)
+                continue;
+            dev = devs[di];
+            found = 1;
+        }
     if (!found)
         return -1;
     cl_int err;
@@ -307,6 +312,20 @@ static double launch(cl_kernel k, const size_t gs[2], const size_t ls[2], int re
 /* Verdict of one case. */
 enum { PASS, FAIL, SKIP };
 
+/* A device may allow fewer work-items for this kernel than for the device
+ * (register pressure): that is a device limit the tuner must also query
+ * (CL_KERNEL_WORK_GROUP_SIZE), not a wrong kernel. */
+static int check_kernel_wg(cl_kernel k, size_t wg, char *why, size_t whyn)
+{
+    size_t kmax = 0;
+    if (clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL) ==
+            CL_SUCCESS && wg > kmax) {
+        snprintf(why, whyn, "work-group %zu > CL_KERNEL_WORK_GROUP_SIZE %zu", wg, kmax);
+        return SKIP;
+    }
+    return PASS;
+}
+
 static int check_limits(size_t wg, size_t lmem, char *why, size_t whyn)
 {
     if (wg > dev_max_wg) {
@@ -400,6 +419,9 @@ static int run_gemm(const params_t *p, int bench, char *msg, size_t msgn)
     cl_kernel k = build("gemm", p, msg, msgn);
     if (!k)
         goto out;
+    if ((verdict = check_kernel_wg(k, (size_t)(dim_m * dim_n), msg, msgn)) != PASS)
+        goto out;
+    verdict = FAIL;
     mA = buf(na * es, hA, CL_MEM_READ_ONLY);
     mB = buf(nb * es, hB, CL_MEM_READ_ONLY);
     mC = buf(nc * es, hC, CL_MEM_READ_WRITE);
@@ -565,6 +587,9 @@ static int run_conv(const params_t *p, int bench, char *msg, size_t msgn)
     cl_kernel k = build("conv2d", p, msg, msgn);
     if (!k)
         goto out;
+    if ((verdict = check_kernel_wg(k, (size_t)(xl * yl), msg, msgn)) != PASS)
+        goto out;
+    verdict = FAIL;
     mi = buf(nin * 4, in, CL_MEM_READ_ONLY);
     mf = buf(nf * 4, filt, CL_MEM_READ_ONLY);
     mo = buf(nout * 4, out, CL_MEM_READ_WRITE);

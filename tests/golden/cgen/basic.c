@@ -37,6 +37,194 @@ static inline sprt_val iter_at(sprt_val v, uint64_t i)
 	return v.kind == SPRT_VEC ? v.u.p->v[i] : v;
 }
 
+/*
+ * Constraint-driven loops (-O1, -O2): where a loop's values come from.
+ * Every mode visits a subsequence of the iterable, in its order, that
+ * keeps every value the plain loop could accept.
+ */
+struct opt_it {
+	int mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,
+	                  3 divisors of c in a positive range, 4 scan for X | c */
+	int phase;
+	uint64_t i, n;
+	sprt_val it;
+	int64_t c, s, d;
+};
+
+static inline void opt_plain(struct opt_it *o, sprt_val it)
+{
+	o->mode = 0;
+	o->phase = 0;
+	o->i = 0;
+	o->n = iter_len(it);
+	o->it = it;
+	o->c = o->s = o->d = 0;
+}
+
+/* Whether v is an element of the range it. */
+static inline bool opt_member(sprt_val it, int64_t v)
+{
+	int64_t a = it.u.i, b = it.r_stop, s = it.r_step;
+	if (s > 0)
+		return v >= a && v < b && ((uint64_t)v - (uint64_t)a) % (uint64_t)s == 0;
+	return s < 0 && v <= a && v > b && ((uint64_t)a - (uint64_t)v) % (0 - (uint64_t)s) == 0;
+}
+
+/*
+ * Equality solving: only X with f(X) == c can survive, f by kind: 0 X,
+ * 1 X + a, 2 X - a, 3 a - X, 4 a * X.  Non-int operands keep the plain loop.
+ */
+static inline void opt_pin(struct opt_it *o, int kind, sprt_val a, sprt_val c)
+{
+	int64_t x = 0;
+	bool none = false;
+	if (a.kind != SPRT_INT || c.kind != SPRT_INT)
+		return;
+	switch (kind) {
+	case 0: x = c.u.i; break;
+	case 1: none = SPRT_SUB_OVERFLOW(c.u.i, a.u.i, &x); break;
+	case 2: none = SPRT_ADD_OVERFLOW(c.u.i, a.u.i, &x); break;
+	case 3: none = SPRT_SUB_OVERFLOW(a.u.i, c.u.i, &x); break;
+	default:
+		if (a.u.i == 0) {
+			if (c.u.i == 0)
+				return; /* every X */
+			none = true;
+		} else if (a.u.i == -1) {
+			none = c.u.i == INT64_MIN;
+			x = none ? 0 : -c.u.i;
+		} else {
+			none = c.u.i % a.u.i != 0;
+			x = c.u.i / a.u.i;
+		}
+	}
+	o->c = x;
+	if (none || (o->it.kind == SPRT_RANGE && !opt_member(o->it, x))) {
+		o->mode = 1;
+		o->n = 0;
+	} else if (o->it.kind == SPRT_RANGE) {
+		o->mode = 1;
+		o->n = 1;
+	} else {
+		o->mode = 2;
+	}
+}
+
+static inline bool opt_divides(int64_t x, int64_t c)
+{
+	return x != 0 && (x == -1 || c % x == 0);
+}
+
+/* Divisor iteration: only X dividing c (c != 0) can survive. */
+static inline void opt_divisors(struct opt_it *o, sprt_val c)
+{
+	if (c.kind != SPRT_INT || c.u.i == 0 || c.u.i == INT64_MIN)
+		return;
+	o->c = c.u.i < 0 ? -c.u.i : c.u.i;
+	o->mode = 4;
+	if (o->it.kind == SPRT_RANGE && o->it.u.i >= 1 && o->it.r_step > 0) {
+		uint64_t lo = 1, hi = UINT64_C(3037000499);
+		while (lo < hi) { /* the integer square root of c */
+			uint64_t mid = lo + (hi - lo + 1) / 2;
+			if (mid * mid <= (uint64_t)o->c)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		if (2 * lo < o->n) {
+			o->mode = 3;
+			o->s = (int64_t)lo;
+			o->d = 0;
+			o->phase = 0;
+		}
+	}
+}
+
+static inline bool opt_next(struct opt_it *o, sprt_val *x)
+{
+	for (;;) {
+		switch (o->mode) {
+		case 1:
+			if (o->i >= o->n)
+				return false;
+			o->i++;
+			*x = sprt_int(o->c);
+			return true;
+		case 3:
+			if (o->phase == 0) { /* d <= sqrt(c), ascending */
+				while (++o->d <= o->s && o->d < o->it.r_stop)
+					if (o->c % o->d == 0 && opt_member(o->it, o->d)) {
+						*x = sprt_int(o->d);
+						return true;
+					}
+				o->phase = 1;
+				o->d = o->s + 1;
+			}
+			while (--o->d >= 1) { /* c / d > sqrt(c), ascending */
+				if (o->c % o->d)
+					continue;
+				int64_t q = o->c / o->d;
+				if (q >= o->it.r_stop)
+					return false;
+				if (q != o->d && opt_member(o->it, q)) {
+					*x = sprt_int(q);
+					return true;
+				}
+			}
+			return false;
+		default:
+			if (o->i >= o->n)
+				return false;
+			*x = iter_at(o->it, o->i++);
+			if (o->mode == 2 && (x->kind == SPRT_INT || x->kind == SPRT_BOOL) && x->u.i != o->c)
+				continue;
+			if (o->mode == 4 && (x->kind == SPRT_INT || x->kind == SPRT_BOOL) && !opt_divides(x->u.i, o->c))
+				continue;
+			return true;
+		}
+	}
+}
+
+/* Directions of f as X grows: -1, 0, 1; 2 is unknown. */
+static inline int opt_sgn(sprt_val v)
+{
+	return v.kind == SPRT_INT ? (v.u.i > 0) - (v.u.i < 0) : 2;
+}
+
+static inline int opt_inv(sprt_val v)
+{
+	return v.kind == SPRT_INT ? 0 : 2;
+}
+
+static inline int mono_neg(int a)
+{
+	return a == 2 ? 2 : -a;
+}
+
+static inline int mono_add(int a, int b)
+{
+	if (a == 2 || b == 2)
+		return 2;
+	return a == 0 ? b : b == 0 || a == b ? a : 2;
+}
+
+static inline int mono_mul(int a, int s)
+{
+	return a == 2 || s == 2 ? 2 : a * s;
+}
+
+static inline int mono_div(int a, int s)
+{
+	return a == 2 || s == 2 || s == 0 ? 2 : a * s;
+}
+
+/* Whether a rejection set that is an up-set (up = 1) or a down-set (-1)
+ * of f, with f's direction dir, stays rejected along a range of step `step`. */
+static inline bool opt_breaks(int dir, int up, int64_t step)
+{
+	return dir != 2 && dir * up * (step > 0 ? 1 : -1) >= 0;
+}
+
 /* Everything one enumeration holds: the current value of every definition. */
 struct space_state {
 	sprt_val max_threads;
@@ -72,7 +260,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 76 "<stdout>"
+#line 264 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -87,7 +275,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 91 "<stdout>"
+#line 279 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -105,7 +293,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 109 "<stdout>"
+#line 297 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -120,7 +308,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	TRY(sprt_op(ctx, '*', st->dim_x, sprt_int(8), &(*out), NULL));
 	return 0;
 }
-#line 124 "<stdout>"
+#line 312 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -137,7 +325,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, sp
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 141 "<stdout>"
+#line 329 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -157,7 +345,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 161 "<stdout>"
+#line 349 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -176,7 +364,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 180 "<stdout>"
+#line 368 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -195,7 +383,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 199 "<stdout>"
+#line 387 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -216,7 +404,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 220 "<stdout>"
+#line 408 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -233,7 +421,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '*', _t1, st->unroll, &(*out), &st->work_scratch[0]));
 	return 0;
 }
-#line 237 "<stdout>"
+#line 425 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -250,7 +438,26 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, spr
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 254 "<stdout>"
+#line 442 "<stdout>"
+
+/* Invariants and directions for the constraint-driven loops (-O1, -O2). */
+static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
+{
+	(void)ctx;
+	(void)st;
+	*dir = mono_mul(1, opt_sgn(sprt_int(8)));
+	return 0;
+}
+
+static int opt_mono_2(struct sprt_ctx *ctx, struct space_state *st, int *dir)
+{
+	sprt_val _t1 = sprt_undef();
+	(void)ctx;
+	(void)st;
+	TRY(sprt_op(ctx, 'f', st->blk_x, st->dim_x, &_t1, NULL));
+	*dir = mono_mul(1, opt_sgn(_t1));
+	return 0;
+}
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
@@ -283,12 +490,16 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		ctx->stats[0].domain_errors++;
 		return 0;
 	}
-	const int64_t start_dim_x = st->dim_x_iter.u.i, step_dim_x = st->dim_x_iter.r_step;
-	const uint64_t n_dim_x = range_len(start_dim_x, st->dim_x_iter.r_stop, step_dim_x);
-	for (uint64_t i_dim_x = 0; i_dim_x < n_dim_x && !ctx->stop; i_dim_x++) {
+	struct opt_it o_dim_x;
+	opt_plain(&o_dim_x, st->dim_x_iter);
+	/* -O2: bound tightening: a rejection by too_many_threads ends the loop over 'dim_x' */
+	int dir_too_many_threads = 2;
+	const bool brk_too_many_threads = st->dim_x_iter.kind == SPRT_RANGE && !opt_mono_1(ctx, st, &dir_too_many_threads) && opt_breaks(dir_too_many_threads, 1, st->dim_x_iter.r_step);
+	for (uint64_t i_dim_x = 0; !ctx->stop && opt_next(&o_dim_x, &st->dim_x); i_dim_x++) {
 		ctx->candidates++;
-		st->dim_x = sprt_int((int64_t)((uint64_t)start_dim_x + i_dim_x * (uint64_t)step_dim_x));
-		sprt_progress_tick(ctx, (double)i_dim_x / (double)n_dim_x);
+		const uint64_t n_dim_x = o_dim_x.n;
+		(void)n_dim_x;
+		sprt_progress_tick(ctx, -1.0);
 		/* threads */
 		ctx->stats[1].evaluated++;
 		if (def_threads(ctx, st, &st->threads)) {
@@ -304,6 +515,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			}
 			if (truthy(ctx, v)) {
 				ctx->stats[2].rejected++;
+				if (brk_too_many_threads) /* monotone: every later value is rejected too */
+					break;
 				continue;
 			}
 		}
@@ -330,17 +543,21 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		for (uint64_t i_blk_x = 0; i_blk_x < n_blk_x && !ctx->stop; i_blk_x++) {
 			ctx->candidates++;
 			st->blk_x = sprt_int((int64_t)((uint64_t)start_blk_x + i_blk_x * (uint64_t)step_blk_x));
-			sprt_progress_tick(ctx, ((double)i_dim_x + (double)i_blk_x / (double)n_blk_x) / (double)n_dim_x);
 			/* loop 2: unroll */
 			ctx->stats[4].evaluated++;
 			if (once_unroll) {
 				ctx->stats[4].domain_errors++;
 				continue;
 			}
-			const uint64_t n_unroll = iter_len(st->unroll_iter);
-			for (uint64_t i_unroll = 0; i_unroll < n_unroll && !ctx->stop; i_unroll++) {
+			struct opt_it o_unroll;
+			opt_plain(&o_unroll, st->unroll_iter);
+			/* -O2: bound tightening: a rejection by too_little_work ends the loop over 'unroll' */
+			int dir_too_little_work = 2;
+			const bool brk_too_little_work = st->unroll_iter.kind == SPRT_RANGE && !opt_mono_2(ctx, st, &dir_too_little_work) && opt_breaks(dir_too_little_work, -1, st->unroll_iter.r_step);
+			for (uint64_t i_unroll = 0; !ctx->stop && opt_next(&o_unroll, &st->unroll); i_unroll++) {
 				ctx->candidates++;
-				st->unroll = iter_at(st->unroll_iter, i_unroll);
+				const uint64_t n_unroll = o_unroll.n;
+				(void)n_unroll;
 				/* correct ragged: rejects the point where true */
 				if (!ctx->disabled || !ctx->disabled[6]) {
 					ctx->stats[6].evaluated++;
@@ -368,6 +585,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					}
 					if (truthy(ctx, v)) {
 						ctx->stats[8].rejected++;
+						if (brk_too_little_work) /* monotone: every later value is rejected too */
+							break;
 						continue;
 					}
 				}
