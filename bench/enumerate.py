@@ -120,12 +120,14 @@ def main():
     ap.add_argument("--spacec", default=os.path.join(TOP, "build", "spacec"))
     ap.add_argument("--interp-timeout", type=int, default=120)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--h100", action="store_true",
+                    help="also gemm_beast with the H100 single-precision profile")
     ap.add_argument("spaces", nargs="*")
     a = ap.parse_args()
     spaces = a.spaces or (sorted(glob.glob(os.path.join(TOP, "spaces", "*.space"))) +
                           sorted(glob.glob(os.path.join(TOP, "spaces", "examples", "*.space"))))
     jobs = [(s, []) for s in spaces]
-    if not a.spaces:
+    if not a.spaces or a.h100:
         profile = os.path.join(TOP, "spaces", "gemm_beast_h100_sp.json")
         jobs.append((os.path.join(TOP, "spaces", "gemm_beast.space"), ["--device-profile", profile]))
     cache = tempfile.mkdtemp(prefix="spacec-bench-")
