@@ -81,6 +81,22 @@ def load_profile(path):
         return json.load(f)
 
 
+def snapshot_spacec(path, tmp):
+    """Copy a libtool-built spacec (and libspacert) so that a rebuild of the
+    tree during a long run cannot change, or break, the binary under test.
+    Returns (command, environment additions)."""
+    libs = os.path.join(os.path.dirname(os.path.abspath(path)), ".libs")
+    real = os.path.join(libs, os.path.basename(path))
+    if not os.path.exists(real):           # not a libtool wrapper: use as it is
+        return path, {}
+    d = os.path.join(tmp, "spacec-bin")
+    os.makedirs(d)
+    shutil.copy2(real, os.path.join(d, "spacec"))
+    for so in glob.glob(os.path.join(libs, "libspacert.so*")):
+        shutil.copy2(so, d, follow_symlinks=True)
+    return os.path.join(d, "spacec"), {"LD_LIBRARY_PATH": d}
+
+
 def variants(quick):
     """(name, .space file, peer module or None, cfg, validate-cfg or None)."""
     out = []
@@ -117,8 +133,12 @@ class Result:
             wall, rss_mib, rc, out, err, timed_out)
 
 
+SPACEC_ENV = {}
+
+
 def run(cmd, env=None, timeout=None, mem_gib=None):
     """Run under /usr/bin/time in a new process group; kill the group on timeout."""
+    env = dict(env if env is not None else os.environ, **SPACEC_ENV)
     def limits():
         if mem_gib:
             b = int(mem_gib * 2**30)
@@ -406,7 +426,27 @@ def main():
     ap.add_argument("--mem-limit-gib", type=float, default=12,
                     help="address-space limit of each run (default 12 GiB)")
     ap.add_argument("--json", default=os.path.join(HERE, "results", "last.json"))
+    ap.add_argument("--from-json", nargs="+", metavar="FILE",
+                    help="print the table of earlier runs' JSON files instead of running; "
+                    "rows of a later file replace the same tool's rows of an earlier one")
     a = ap.parse_args()
+    if a.from_json:
+        merged, heads = {}, []
+        for fn in a.from_json:
+            with open(fn) as f:
+                d = json.load(f)
+            heads.append("%s: %s" % (os.path.basename(fn), d["header"]))
+            for v in d["results"]:
+                m = merged.setdefault(v["space"], {"space": v["space"], "rows": {}})
+                m["rows"].update(v["rows"])
+        order = ["spacec", "spacec (cached)", "spacec-auto", "spacec-tcc"] + PEERS
+        for m in merged.values():
+            m["rows"] = {k: m["rows"][k] for k in order if k in m["rows"]}
+        print("\n".join(heads))
+        print()
+        print(table(list(merged.values()), max(json.load(open(fn))["args"]["timeout"]
+                                              for fn in a.from_json)))
+        return
     if a.quick:
         a.repeat = 1
     tools = a.tools.split(",") if a.tools else list(ALL_TOOLS)
@@ -425,6 +465,8 @@ def main():
         vs = [v for v in vs if v[0] in want]
 
     tmp = tempfile.mkdtemp(prefix="spacec-peers-")
+    a.spacec, extra_env = snapshot_spacec(a.spacec, tmp)
+    SPACEC_ENV.update(extra_env)
     load0 = os.getloadavg()
     started = time.strftime("%Y-%m-%d %H:%M:%S")
     results = []

@@ -10,6 +10,7 @@ export SPACES_DIR="$top_srcdir/spaces"
 export SPACEC="${SPACEC:-./spacec}"
 # POCL caches compiled kernels per user; a private cache keeps runs clean.
 export POCL_CACHE_DIR=$(mktemp -d)
+export LSAN_OPTIONS="suppressions=$top_srcdir/tests/kernels/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 trap 'rm -rf "$POCL_CACHE_DIR"' EXIT
 # The full sample (run_kernels all) takes minutes on PoCL; make check runs
 # the hand-picked cases and a small sample of each space.
