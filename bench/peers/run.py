@@ -334,7 +334,9 @@ def bench_peer(a, tool, mod, cfg):
 
 # --------------------------------------------------------------------------- table
 
-def fmt_t(t, status="ok", ms_floor=False):
+def fmt_t(t, status="ok", ms_floor=False, timeout=None):
+    if status == "timeout" and timeout:
+        return "> %g (timeout)" % timeout
     if status != "ok":
         return {"timeout": "timeout", "oom": "out of memory"}.get(status, status or "—")
     if t is None:
@@ -391,7 +393,8 @@ def table(results, timeout):
                 valid += " **MISMATCH** (spacec %d)" % ref
             elif cnt is not None and ref is None and not spacec_row:
                 valid += " (unchecked)"
-            job = fmt_t(r.get("job"), st)
+            tmo = r.get("timeout_s", timeout)
+            job = fmt_t(r.get("job"), st, timeout=tmo)
             if r.get("compile") is not None and st == "ok":
                 how = {"spacec": "cc", "spacec (cached)": "cached", "spacec-tcc": "tcc",
                        "spacec-auto": r.get("built", "")}[tool]
@@ -399,11 +402,11 @@ def table(results, timeout):
             if st not in ("ok",) and r.get("detail"):
                 d = r["detail"]
                 job += " (%s)" % (d if isinstance(d, str) else " / ".join(d))[:120].replace("|", "/")
-            enum = fmt_t(r.get("enum"), est, ms_floor=spacec_row)
+            enum = fmt_t(r.get("enum"), est, ms_floor=spacec_row, timeout=tmo)
             rate = fmt_rate(cnt, r.get("enum") if est == "ok" else None, ms_floor=spacec_row)
             rss = "%.0f" % r["rss"] if st == "ok" and r.get("rss") else "—"
-            jr = fmt_ratio(r.get("job"), bjob, st, bst, timeout)
-            er = fmt_ratio(r.get("enum"), benum, est, best, timeout)
+            jr = fmt_ratio(r.get("job"), bjob, st, bst, tmo)
+            er = fmt_ratio(r.get("enum"), benum, est, best, tmo)
             n = str(r.get("n", "—"))
             if tool == "spacec" and r.get("enum_n") and r.get("enum_n") != r.get("n"):
                 n += "/%d" % r["enum_n"]
@@ -419,9 +422,9 @@ def main():
     ap.add_argument("--spaces", help="comma-separated space names (default: all)")
     ap.add_argument("--tools", help="comma-separated: " + ",".join(ALL_TOOLS))
     ap.add_argument("--repeat", type=int, default=5, help="runs per measurement (median; default 5)")
-    ap.add_argument("--timeout", type=float, default=600, help="seconds per run (default 600)")
+    ap.add_argument("--timeout", type=float, help="seconds per run (default 600; 60 with --quick)")
     ap.add_argument("--quick", action="store_true",
-                    help="gemm_beast with every thread-block limit 32, one run each")
+                    help="gemm_beast with every thread-block limit 32, one run each, timeout 60 s")
     ap.add_argument("--spacec", default=os.path.join(TOP, "spacec"))
     ap.add_argument("--mem-limit-gib", type=float, default=12,
                     help="address-space limit of each run (default 12 GiB)")
@@ -431,6 +434,7 @@ def main():
                     "rows of a later file replace the same tool's rows of an earlier one")
     a = ap.parse_args()
     if a.from_json:
+        a.timeout = a.timeout or 600
         merged, heads = {}, []
         for fn in a.from_json:
             with open(fn) as f:
@@ -438,6 +442,8 @@ def main():
             heads.append("%s: %s" % (os.path.basename(fn), d["header"]))
             for v in d["results"]:
                 m = merged.setdefault(v["space"], {"space": v["space"], "rows": {}})
+                for r in v["rows"].values():
+                    r.setdefault("timeout_s", d["args"]["timeout"])
                 m["rows"].update(v["rows"])
         order = ["spacec", "spacec (cached)", "spacec-auto", "spacec-tcc"] + PEERS
         for m in merged.values():
@@ -449,6 +455,8 @@ def main():
         return
     if a.quick:
         a.repeat = 1
+    if a.timeout is None:
+        a.timeout = 60 if a.quick else 600
     tools = a.tools.split(",") if a.tools else list(ALL_TOOLS)
     for t in tools:
         if t not in ALL_TOOLS:
@@ -502,6 +510,8 @@ def main():
                     continue
             log("   %s" % tool)
             rows[tool] = bench_peer(a, tool, mod, cfg)
+        for r in rows.values():
+            r["timeout_s"] = a.timeout
         results.append({"space": name, "file": os.path.relpath(space, TOP), "cfg": cfg, "rows": rows})
         sys.stdout.flush()
     shutil.rmtree(tmp, ignore_errors=True)
