@@ -43,7 +43,7 @@ void tune_result_release(struct tune_result *r);
 /* Device selection: index or case-insensitive substring of the name. */
 struct tune_device_sel {
 	const char *platform;  /* NULL: first platform with a matching device */
-	const char *device;    /* NULL: first device */
+	const char *device;    /* NULL: first device; both NULL: the first GPU, else the first device */
 };
 
 struct tune_device_info {
@@ -87,9 +87,13 @@ struct tune_eval_opts {
 	struct tune_device_sel device;
 	int jobs;               /* worker processes (parallel builds); >= 1 */
 	int warmup, repeat;     /* runs before timing; timed runs (>= 1) */
-	double timeout_s;       /* per evaluation, build included; 0: none */
+	double timeout_s;       /* per evaluation, build included; 0: none.  The clock
+	                           stops while the evaluation waits for a worker to
+	                           start or for its turn on the device */
 	const char *cache_dir;  /* program-binary cache; NULL: $XDG_CACHE_HOME/spacetune */
 	double reference_timeout_s; /* for computing the reference at start; 0: none */
+	const char *worker_log; /* workers' stdout+stderr appended there (driver chatter,
+	                           kernel printf, sanitizer reports); NULL: inherited */
 };
 
 struct tune_evaluator;

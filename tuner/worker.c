@@ -448,6 +448,7 @@ struct worker {
 	/* The evaluation's clock: runs (deadline set) while building and timing,
 	 * stops (remaining kept) while starting or waiting for the device lock. */
 	double deadline, remaining;
+	double started;       /* when it was forked: a start-up that never ends is a crash */
 	char *in;             /* bytes received, not yet handled */
 	size_t inlen, incap;
 };
@@ -463,6 +464,7 @@ struct tune_evaluator {
 	int failed_starts;
 	char *start_error;    /* why the last worker could not start */
 	bool broken;          /* too many failed starts: no more respawns */
+	char *worker_log;     /* workers' stdout and stderr, or NULL: inherited */
 };
 
 static const struct { int sig; const char *name; } signal_names[] = {
@@ -526,6 +528,14 @@ static int spawn(struct tune_evaluator *ev, int i)
 	if (pid == 0) {
 		child_setup(parent);
 		close(sv[0]);
+		if (ev->worker_log) {
+			int fd = open(ev->worker_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+				close(fd);
+			}
+		}
 		/* Other workers' sockets: a copy here would hide their EOF. */
 		for (int j = 0; j < ev->nworkers; j++)
 			if (ev->w[j].fd >= 0)
@@ -537,6 +547,7 @@ static int spawn(struct tune_evaluator *ev, int i)
 	w->fd = sv[0];
 	w->ready = w->busy = w->waiting_lock = w->holding_lock = w->eof = w->retiring = false;
 	w->deadline = w->remaining = 0;
+	w->started = tune_now();
 	w->inlen = 0;
 	return 0;
 }
@@ -834,6 +845,18 @@ long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res)
 		double now = tune_now(), next = -1;
 		for (int i = 0; i < ev->nworkers; i++) {
 			struct worker *w = &ev->w[i];
+			if (w->busy && !w->ready && w->pid > 0) {
+				if (now >= w->started + START_LIMIT_S) {
+					free(ev->start_error);
+					ev->start_error = tune_strfmt("the device did not open within %g s",
+					                              START_LIMIT_S);
+					if (worker_lost(ev, i, false, res, &point))
+						goto out;
+					continue;
+				}
+				if (next < 0 || w->started + START_LIMIT_S < next)
+					next = w->started + START_LIMIT_S;
+			}
 			if (!w->busy || w->deadline <= 0)
 				continue;
 			if (w->deadline <= now) {
@@ -1035,6 +1058,7 @@ int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opt
 		return -1;
 	}
 	ev->lock_holder = -1;
+	ev->worker_log = o->worker_log ? strdup(o->worker_log) : NULL;
 	ev->timeout_s = o->timeout_s > 0 ? o->timeout_s : 0;
 	ev->nworkers = o->jobs > 0 ? o->jobs : 1;
 	ev->w = calloc((size_t)ev->nworkers, sizeof *ev->w);
@@ -1091,6 +1115,7 @@ void tune_evaluator_stop(struct tune_evaluator *ev)
 	}
 	exec_shared_release(&ev->sh);
 	free(ev->start_error);
+	free(ev->worker_log);
 	free(ev->lock_queue);
 	free(ev->w);
 	free(ev);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -279,11 +280,35 @@ static void test_faults(const char *srcdir, const char *cache)
 	free(src);
 }
 
-/* No reference: only NaN/Inf are caught. */
+/* Kills this process's children (the workers) with `sig`; how many. */
+static int kill_children(int sig)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t len = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[len] = 0;
+	int n = 0;
+	for (char *s = buf, *end; (void)(end = NULL), *s; s = end) {
+		long pid = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		n += pid > 0 && kill((pid_t)pid, sig) == 0;
+	}
+	return n;
+}
+
+/* No reference: only NaN/Inf are caught.  Also: a worker killed from outside. */
 static void test_no_reference(const char *srcdir, const char *cache)
 {
 	char *src = slurp(srcdir, "faults.cl");
-	struct tune_eval_opts o = {.jobs = 1, .warmup = 0, .repeat = 1, .cache_dir = cache};
+	char log[4200];
+	snprintf(log, sizeof log, "%s/workers.log", cache);
+	struct tune_eval_opts o = {.jobs = 1, .warmup = 0, .repeat = 1, .cache_dir = cache,
+	                           .timeout_s = 120, .worker_log = log};
 	struct tune_variant proto = variant(src, "faults", "", N, 64, 0);
 	struct tune_evaluator *ev;
 	char *err = NULL;
@@ -302,7 +327,19 @@ static void test_no_reference(const char *srcdir, const char *cache)
 	expect(&r, TUNE_WRONG_RESULT, "FAULT=6 without a reference");
 	CHECK(r.nonfinite == 1, "nonfinite %llu", (unsigned long long)r.nonfinite);
 	tune_result_release(&r);
+
+	/* The endless loop, its worker killed by someone else: crashed, SIGKILL. */
+	v = variant(src, "faults", "-DFAULT=3", N, 64, 3);
+	CHECK(tune_evaluator_submit(ev, &v) == 0, "submit FAULT=3");
+	sleep(2);
+	CHECK(kill_children(SIGKILL) == 1, "one worker to kill");
+	CHECK(tune_evaluator_wait_any(ev, &r) == 3, "point 3");
+	expect(&r, TUNE_CRASHED, "killed worker");
+	CHECK(r.error && strcmp(r.error, "SIGKILL") == 0, "error %s", r.error ? r.error : "(null)");
+	tune_result_release(&r);
+	expect_ok(ev, src, "a worker killed from outside", 4);
 	tune_evaluator_stop(ev);
+	CHECK(access(log, F_OK) == 0, "no worker log at %s", log);
 	free(src);
 }
 
