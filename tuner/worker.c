@@ -342,21 +342,44 @@ static pid_t fork_child(void)
 	return pid;
 }
 
+/* The worker's end of the device lock. */
+struct lock_user {
+	int fd;
+	bool trace;  /* SPACETUNE_TRACE_LOCK: log the held intervals (tests check them) */
+};
+
+static void trace_lock(const struct lock_user *u, const char *what)
+{
+	if (!u->trace)
+		return;
+	char line[128];
+	int n = snprintf(line, sizeof line, "spacetune-lock %ld %s %.9f\n", (long)getpid(), what,
+	                 tune_now());
+	/* One write: lines from several workers never interleave (O_APPEND). */
+	if (n > 0 && (size_t)n < sizeof line)
+		tune_write_all(2, line, (size_t)n);
+}
+
 static int lock_acquire(void *user)
 {
-	int fd = *(int *)user;
+	struct lock_user *u = user;
 	uint32_t type;
 	char *payload;
 	size_t len;
-	if (send_msg(fd, MSG_ACQUIRE, NULL, 0) != 0 || recv_msg(fd, &type, &payload, &len) != 0)
+	if (send_msg(u->fd, MSG_ACQUIRE, NULL, 0) != 0 || recv_msg(u->fd, &type, &payload, &len) != 0)
 		return -1;
 	free(payload);
-	return type == MSG_GRANT ? 0 : -1;
+	if (type != MSG_GRANT)
+		return -1;
+	trace_lock(u, "acquired");
+	return 0;
 }
 
 static void lock_release(void *user)
 {
-	send_msg(*(int *)user, MSG_RELEASE, NULL, 0);
+	struct lock_user *u = user;
+	trace_lock(u, "released");
+	send_msg(u->fd, MSG_RELEASE, NULL, 0);
 }
 
 static void send_text(int fd, uint32_t type, const char *text)
@@ -425,7 +448,9 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd)
 		close(fd);
 		child_exit(1);
 	}
-	w.lock = (struct exec_lock){lock_acquire, lock_release, &fd};
+	const char *trace = getenv("SPACETUNE_TRACE_LOCK");
+	struct lock_user lock = {fd, trace && *trace && strcmp(trace, "0") != 0};
+	w.lock = (struct exec_lock){lock_acquire, lock_release, &lock};
 	send_msg(fd, MSG_HELLO, &w.dev.info, sizeof w.dev.info);
 	for (;;) {
 		uint32_t type;
