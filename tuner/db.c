@@ -35,6 +35,7 @@ struct tune_db {
 
 struct db_known {
 	double time_ms;          /* INFINITY unless the evaluation ended "ok" */
+	int status;              /* enum tune_status, or -1 for a name this build does not know */
 };
 
 /* ---- growable string for keys --------------------------------------------- */
@@ -280,11 +281,13 @@ static void free_entry(struct lh_entry *e)
 }
 
 /* Records one key; a later line for the same key wins. */
-static int remember(struct tune_db *db, char *key, double time_ms)
+static int remember(struct tune_db *db, char *key, double time_ms, int status)
 {
 	struct lh_entry *e = lh_table_lookup_entry(db->keys, key);
 	if (e) {
-		((struct db_known *)lh_entry_v(e))->time_ms = time_ms;
+		struct db_known *known = (struct db_known *)lh_entry_v(e);
+		known->time_ms = time_ms;
+		known->status = status;
 		free(key);
 		return 0;
 	}
@@ -294,6 +297,7 @@ static int remember(struct tune_db *db, char *key, double time_ms)
 		return -1;
 	}
 	known->time_ms = time_ms;
+	known->status = status;
 	if (lh_table_insert(db->keys, key, known) != 0) {
 		free(key);
 		free(known);
@@ -313,6 +317,15 @@ static double time_of_line(struct json_object *line)
 	return isfinite(ms) ? ms : INFINITY;
 }
 
+static int status_of_line(struct json_object *line)
+{
+	const char *name = get_string(line, "status");
+	for (int s = TUNE_OK; name && s <= TUNE_SKIPPED; s++)
+		if (strcmp(name, tune_status_name((enum tune_status)s)) == 0)
+			return s;
+	return -1;
+}
+
 static int load_line(void *user, struct json_object *line, long lineno)
 {
 	struct tune_db *db = user;
@@ -321,7 +334,7 @@ static int load_line(void *user, struct json_object *line, long lineno)
 	if (!key)
 		return 0;  /* not a result line: kept, but nothing to resume */
 	db->nrecords++;
-	return remember(db, key, time_of_line(line)) ? -1 : 0;
+	return remember(db, key, time_of_line(line), status_of_line(line)) ? -1 : 0;
 }
 
 int tune_db_open(struct tune_db **out, const char *path, char **err)
@@ -409,7 +422,8 @@ long tune_db_nrecords(const struct tune_db *db)
 }
 
 bool tune_db_lookup(const struct tune_db *db, const struct tune_device_info *dev,
-                    const char *source_hash, const struct tune_variant *v, double *time_ms)
+                    const char *source_hash, const struct tune_variant *v, double *time_ms,
+                    int *status)
 {
 	char *key = key_of_variant(dev, source_hash, v);
 	void *known = NULL;
@@ -417,13 +431,15 @@ bool tune_db_lookup(const struct tune_db *db, const struct tune_device_info *dev
 	free(key);
 	if (found && time_ms)
 		*time_ms = ((struct db_known *)known)->time_ms;
+	if (found && status)
+		*status = ((struct db_known *)known)->status;
 	return found;
 }
 
 bool tune_db_has(const struct tune_db *db, const struct tune_device_info *dev,
                  const char *source_hash, const struct tune_variant *v)
 {
-	return tune_db_lookup(db, dev, source_hash, v, NULL);
+	return tune_db_lookup(db, dev, source_hash, v, NULL, NULL);
 }
 
 /* ---- appending ------------------------------------------------------------------ */
@@ -433,7 +449,7 @@ bool tune_db_has(const struct tune_db *db, const struct tune_device_info *dev,
  * written in the shortest text that reads back to the same double (json-c
  * alone would print 17 digits: 1.23 as 1.2299999999999999).
  */
-static struct json_object *number(double x)
+struct json_object *tune_db_json_number(double x)
 {
 	if (!isfinite(x))
 		return NULL;
@@ -476,7 +492,7 @@ static struct json_object *truncated_log(const char *log)
 /* Throughput in G-units per second from an amount per run and a time. */
 static double metric_rate(const struct tune_metric *m, double time_ms)
 {
-	return m->per_run / (time_ms * 1e-3) * 1e-9;
+	return m->per_run / (time_ms * 1e6);
 }
 
 static struct json_object *line_of(const struct tune_db *db, const struct tune_device_info *dev,
@@ -512,8 +528,8 @@ static struct json_object *line_of(const struct tune_db *db, const struct tune_d
 	struct json_object *times = NULL;
 	if (timed) {
 		times = json_object_new_object();
-		json_object_object_add(times, "median", number(r->time_median_ms));
-		json_object_object_add(times, "min", number(r->time_min_ms));
+		json_object_object_add(times, "median", tune_db_json_number(r->time_median_ms));
+		json_object_object_add(times, "min", tune_db_json_number(r->time_min_ms));
 	}
 	json_object_object_add(o, "time_ms", times);
 	json_object_object_add(o, "runs", json_object_new_int(r->runs));
@@ -521,13 +537,13 @@ static struct json_object *line_of(const struct tune_db *db, const struct tune_d
 	for (int m = 0; metrics && m < v->nmetrics; m++)
 		json_object_object_add(metrics, v->metrics[m].name,
 		                       r->status == TUNE_OK && r->time_median_ms > 0
-		                       ? number(metric_rate(&v->metrics[m], r->time_median_ms)) : NULL);
+		                       ? tune_db_json_number(metric_rate(&v->metrics[m], r->time_median_ms)) : NULL);
 	json_object_object_add(o, "metrics", metrics);
-	json_object_object_add(o, "max_abs_err", timed ? number(r->max_abs_err) : NULL);
-	json_object_object_add(o, "max_rel_err", timed ? number(r->max_rel_err) : NULL);
+	json_object_object_add(o, "max_abs_err", timed ? tune_db_json_number(r->max_abs_err) : NULL);
+	json_object_object_add(o, "max_rel_err", timed ? tune_db_json_number(r->max_rel_err) : NULL);
 	json_object_object_add(o, "nonfinite", json_object_new_uint64(r->nonfinite));
 	json_object_object_add(o, "error", string_or_null(r->error));
-	json_object_object_add(o, "build_s", number(r->build_s));
+	json_object_object_add(o, "build_s", tune_db_json_number(r->build_s));
 	if (r->log && r->status == TUNE_BUILD_ERROR)
 		json_object_object_add(o, "log", truncated_log(r->log));
 	return o;
@@ -574,7 +590,7 @@ int tune_db_append(struct tune_db *db, const struct tune_device_info *dev,
 	free(line);
 	db->nrecords++;
 	double ms = r->status == TUNE_OK && isfinite(r->time_median_ms) ? r->time_median_ms : INFINITY;
-	return remember(db, key, ms);
+	return remember(db, key, ms, (int)r->status);
 fail:
 	free(line);
 	free(key);

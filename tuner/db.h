@@ -38,10 +38,13 @@ int tune_db_set_space(struct tune_db *db, const char *space_name);
 /*
  * Like tune_db_has, and gives the recorded median time in milliseconds,
  * or INFINITY for an evaluation that did not end as TUNE_OK, so a
- * resumed search can feed known results back to its strategy.
+ * resumed search can feed known results back to its strategy; and the
+ * recorded status (an enum tune_status, -1 for a name it does not know).
+ * Either pointer may be NULL.  The latest line for a configuration wins.
  */
 bool tune_db_lookup(const struct tune_db *db, const struct tune_device_info *dev,
-                    const char *source_hash, const struct tune_variant *v, double *time_ms);
+                    const char *source_hash, const struct tune_variant *v, double *time_ms,
+                    int *status);
 
 /* Whole lines read at open (after dropping a torn last line). */
 long tune_db_nrecords(const struct tune_db *db);
@@ -57,5 +60,9 @@ long tune_db_nrecords(const struct tune_db *db);
 struct json_object;
 typedef int (*tune_db_line_fn)(void *user, struct json_object *line, long lineno);
 int tune_db_scan(const char *path, FILE *diag, tune_db_line_fn fn, void *user, char **err);
+
+/* A JSON number in the shortest text that reads back exactly; null (NULL)
+ * for NaN and infinities, which JSON cannot express. */
+struct json_object *tune_db_json_number(double x);
 
 #endif

@@ -210,10 +210,13 @@ Test(db, resume_keys, .init = setup, .fini = teardown)
 	cr_assert_eq(tune_db_open(&db, path, &err), 0, "%s", err);
 	cr_expect_eq(tune_db_nrecords(db), 2);
 	double ms = 0;
-	cr_expect(tune_db_lookup(db, &dev, "abc123", &va2, &ms));
+	int st = -2;
+	cr_expect(tune_db_lookup(db, &dev, "abc123", &va2, &ms, &st));
 	cr_expect_eq(ms, 3.5);
-	cr_expect(tune_db_lookup(db, &dev, "abc123", &vb, &ms));
+	cr_expect_eq(st, TUNE_OK);
+	cr_expect(tune_db_lookup(db, &dev, "abc123", &vb, &ms, &st));
 	cr_expect(isinf(ms), "a crash costs infinity");
+	cr_expect_eq(st, TUNE_CRASHED);
 	cr_expect(!tune_db_has(db, &dev, "other", &va), "another source hash");
 	struct tune_device_info other = dev;
 	strcpy(other.driver, "3.2");
