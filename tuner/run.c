@@ -129,13 +129,14 @@ static long job_find(void *user, const double *values)
 
 static int query_device(void *user, const char *query, int64_t *value)
 {
-	return tune_device_query(user, query, value);
+	return tune_device_props_get(user, query, value);
 }
 
 /* ---- the run ---------------------------------------------------------------------- */
 
 struct run {
 	const struct tune_run_opts *o;
+	struct tune_device_props *props;
 	struct tune_job *job;
 	struct tune_evaluator *ev;
 	struct tune_db *db;
@@ -273,19 +274,18 @@ static void print_summary(struct run *r, double elapsed)
 static int start(struct run *r)
 {
 	const struct tune_run_opts *o = r->o;
-	int64_t probe;
-	/* A missing device is the most common failure: say so before the job loads. */
-	if (tune_device_query(&o->eval.device, "max_work_group_size", &probe) < 0) {
-		fprintf(o->err, "spacetune: error: no OpenCL device%s%s%s%s (see 'spacetune devices')\n",
-		        o->eval.device.platform || o->eval.device.device ? " matches" : " found",
-		        o->eval.device.platform ? " --platform " : "",
-		        o->eval.device.platform ? o->eval.device.platform : "",
-		        o->eval.device.device ? " and --device" : "");
+	char *err = NULL;
+	/* The device first: a missing one is the commonest failure, and the
+	 * job's `query(...)` parameters are bound from it. */
+	if (tune_device_props_read(&o->eval.device, &r->props, &err) != 0) {
+		fprintf(o->err, "spacetune: error: %s (see 'spacetune devices')\n",
+		        err ? err : "no OpenCL device");
+		free(err);
 		return -1;
 	}
 	struct tune_job_opts jo = {
 		.space_path = o->space_path, .nsets = o->nsets, .sets = o->sets,
-		.query = query_device, .query_user = (void *)&o->eval.device, .diag = o->err,
+		.query = query_device, .query_user = r->props, .diag = o->err,
 	};
 	int rc = tune_job_load(&jo, &r->job);
 	if (rc != 0) {
@@ -306,7 +306,6 @@ static int start(struct run *r)
 		        o->space_path, why ? ": " : "", why ? why : "");
 		return -1;
 	}
-	char *err = NULL;
 	if (tune_evaluator_start(&r->ev, &o->eval, tune_job_reference(r->job), &proto, &r->info,
 	                         &err) != 0) {
 		fprintf(o->err, "spacetune: error: %s\n", err ? err : "cannot start the evaluator");
@@ -361,5 +360,6 @@ int tune_run(const struct tune_run_opts *o)
 	if (r.ev)
 		tune_evaluator_stop(r.ev);
 	tune_job_free(r.job);
+	tune_device_props_free(r.props);
 	return r.status;
 }
