@@ -34,6 +34,46 @@ char *tune_strfmt(const char *fmt, ...)
 	return s;
 }
 
+bool tune_write_all(int fd, const void *data, size_t n)
+{
+	const char *p = data;
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+char *tune_read_fd(int fd, size_t *len)
+{
+	size_t cap = 8192;
+	char *buf = malloc(cap);
+	*len = 0;
+	while (buf) {
+		if (cap - *len < 4096) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		ssize_t k = read(fd, buf + *len, cap - *len - 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			buf[*len] = 0;
+			return buf;
+		}
+		*len += (size_t)k;
+	}
+	free(buf);
+	return NULL;
+}
+
 double tune_now(void)
 {
 	struct timespec ts;
@@ -429,21 +469,6 @@ out:
 	return prog;
 }
 
-static bool write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n > 0) {
-		ssize_t k = write(fd, c, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		c += k;
-		n -= (size_t)k;
-	}
-	return true;
-}
-
 /* Writes to a private temporary name and renames: readers (other workers,
  * other runs) see the whole file or none.  Failure only costs a rebuild. */
 static void cache_store(struct exec_worker *w, cl_program prog, const char *path, const char *key)
@@ -462,9 +487,9 @@ static void cache_store(struct exec_worker *w, cl_program prog, const char *path
 	if (fd < 0)
 		goto out;
 	uint64_t keylen = strlen(key), len64 = binlen;
-	bool ok = write_all(fd, cache_magic, 8) && write_all(fd, &keylen, 8) &&
-	          write_all(fd, key, strlen(key)) && write_all(fd, &len64, 8) &&
-	          write_all(fd, bin, binlen);
+	bool ok = tune_write_all(fd, cache_magic, 8) && tune_write_all(fd, &keylen, 8) &&
+	          tune_write_all(fd, key, strlen(key)) && tune_write_all(fd, &len64, 8) &&
+	          tune_write_all(fd, bin, binlen);
 	if (close(fd) != 0)
 		ok = false;
 	if (!ok || rename(tmp, path) != 0)
@@ -950,30 +975,9 @@ static int run_command(char *const argv[], char **out)
 		*out = tune_strfmt("cannot run '%s': %s", argv[0], strerror(rc));
 		return -1;
 	}
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	for (;;) {
-		if (buf && len + 1 >= cap) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			} else {
-				buf = nb;
-			}
-		}
-		char sink[4096];
-		ssize_t k = buf ? read(pipefd[0], buf + len, cap - len - 1) : read(pipefd[0], sink, sizeof sink);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		if (buf)
-			len += (size_t)k;
-	}
+	size_t len;
+	char *buf = tune_read_fd(pipefd[0], &len);
 	close(pipefd[0]);
-	if (buf)
-		buf[len] = 0;
 	*out = buf;
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
@@ -984,28 +988,13 @@ static int run_command(char *const argv[], char **out)
 
 static char *read_text_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
-	size_t len = 0, cap = 8192;
-	char *buf = malloc(cap);
-	size_t k;
-	while (buf && (k = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += k;
-		if (len + 1 == cap) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			} else {
-				buf = nb;
-			}
-		}
-	}
-	fclose(f);
-	if (buf)
-		buf[len] = 0;
-	return buf;
+	size_t len;
+	char *text = tune_read_fd(fd, &len);
+	close(fd);
+	return text;
 }
 
 /* Compiles the C reference into the cache (keyed by its text) and loads it. */

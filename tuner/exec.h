@@ -15,12 +15,17 @@
 #define SPACEC_TUNER_EXEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "tuner/eval.h"
 #include "tuner/ocl.h"
 
 /* printf into a new string (NULL only when out of memory). */
 char *tune_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* write(2) all of it, through EINTR; false on error. */
+bool tune_write_all(int fd, const void *data, size_t n);
+/* read(2) to EOF into a new NUL-terminated string; NULL on out of memory. */
+char *tune_read_fd(int fd, size_t *len);
 /* Monotonic clock, seconds. */
 double tune_now(void);
 

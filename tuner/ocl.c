@@ -295,17 +295,13 @@ int ocl_query(cl_device_id dev, const char *name, int64_t *value)
 	if (!q)
 		return -1;
 	switch (q->kind) {
+	case Q_NV:  /* a cl_uint, where the extension exists */
+		if (!has_extension(dev, "cl_nv_device_attribute_query"))
+			return 1;
+		/* fall through */
 	case Q_UINT: {
 		cl_uint v;
 		if (clGetDeviceInfo(dev, q->param, sizeof v, &v, NULL) != CL_SUCCESS)
-			return 1;
-		*value = v;
-		return 0;
-	}
-	case Q_NV: {
-		cl_uint v;
-		if (!has_extension(dev, "cl_nv_device_attribute_query") ||
-		    clGetDeviceInfo(dev, q->param, sizeof v, &v, NULL) != CL_SUCCESS)
 			return 1;
 		*value = v;
 		return 0;

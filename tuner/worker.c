@@ -330,21 +330,56 @@ static void child_setup(pid_t parent)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* fork() with the parent's stdio flushed (or the child could write its
+ * buffered output again); the child comes back set up. */
+static pid_t fork_child(void)
+{
+	fflush(NULL);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0)
+		child_setup(parent);
+	return pid;
+}
+
+/* The worker's end of the device lock. */
+struct lock_user {
+	int fd;
+	bool trace;  /* SPACETUNE_TRACE_LOCK: log the held intervals (tests check them) */
+};
+
+static void trace_lock(const struct lock_user *u, const char *what)
+{
+	if (!u->trace)
+		return;
+	char line[128];
+	int n = snprintf(line, sizeof line, "spacetune-lock %ld %s %.9f\n", (long)getpid(), what,
+	                 tune_now());
+	/* One write: lines from several workers never interleave (O_APPEND). */
+	if (n > 0 && (size_t)n < sizeof line)
+		tune_write_all(2, line, (size_t)n);
+}
+
 static int lock_acquire(void *user)
 {
-	int fd = *(int *)user;
+	struct lock_user *u = user;
 	uint32_t type;
 	char *payload;
 	size_t len;
-	if (send_msg(fd, MSG_ACQUIRE, NULL, 0) != 0 || recv_msg(fd, &type, &payload, &len) != 0)
+	if (send_msg(u->fd, MSG_ACQUIRE, NULL, 0) != 0 || recv_msg(u->fd, &type, &payload, &len) != 0)
 		return -1;
 	free(payload);
-	return type == MSG_GRANT ? 0 : -1;
+	if (type != MSG_GRANT)
+		return -1;
+	trace_lock(u, "acquired");
+	return 0;
 }
 
 static void lock_release(void *user)
 {
-	send_msg(*(int *)user, MSG_RELEASE, NULL, 0);
+	struct lock_user *u = user;
+	trace_lock(u, "released");
+	send_msg(u->fd, MSG_RELEASE, NULL, 0);
 }
 
 static void send_text(int fd, uint32_t type, const char *text)
@@ -413,7 +448,9 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd)
 		close(fd);
 		child_exit(1);
 	}
-	w.lock = (struct exec_lock){lock_acquire, lock_release, &fd};
+	const char *trace = getenv("SPACETUNE_TRACE_LOCK");
+	struct lock_user lock = {fd, trace && *trace && strcmp(trace, "0") != 0};
+	w.lock = (struct exec_lock){lock_acquire, lock_release, &lock};
 	send_msg(fd, MSG_HELLO, &w.dev.info, sizeof w.dev.info);
 	for (;;) {
 		uint32_t type;
@@ -517,16 +554,13 @@ static int spawn(struct tune_evaluator *ev, int i)
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		return -1;
-	fflush(NULL);  /* or the child could write the parent's buffered output again */
-	pid_t parent = getpid();
-	pid_t pid = fork();
+	pid_t pid = fork_child();
 	if (pid < 0) {
 		close(sv[0]);
 		close(sv[1]);
 		return -1;
 	}
 	if (pid == 0) {
-		child_setup(parent);
 		close(sv[0]);
 		if (ev->worker_log) {
 			int fd = open(ev->worker_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -1136,9 +1170,7 @@ static int run_in_child(void (*fn)(void *arg, int fd), void *arg, char **out, si
 		*err = tune_strfmt("pipe: %s", strerror(errno));
 		return -1;
 	}
-	fflush(NULL);
-	pid_t parent = getpid();
-	pid_t pid = fork();
+	pid_t pid = fork_child();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
@@ -1146,7 +1178,6 @@ static int run_in_child(void (*fn)(void *arg, int fd), void *arg, char **out, si
 		return -1;
 	}
 	if (pid == 0) {
-		child_setup(parent);
 		close(p[0]);
 		fn(arg, p[1]);
 		close(p[1]);
@@ -1205,20 +1236,6 @@ static int run_in_child(void (*fn)(void *arg, int fd), void *arg, char **out, si
 	return *out ? 0 : -1;
 }
 
-static void write_fd(int fd, const void *data, size_t n)
-{
-	const char *p = data;
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return;
-		p += k;
-		n -= (size_t)k;
-	}
-}
-
 static void list_in_child(void *arg, int fd)
 {
 	(void)arg;
@@ -1230,9 +1247,9 @@ static void list_in_child(void *arg, int fd)
 		count = ocl_list(mem);
 		fclose(mem);
 	}
-	write_fd(fd, &count, sizeof count);
+	tune_write_all(fd, &count, sizeof count);
 	if (text)
-		write_fd(fd, text, len);
+		tune_write_all(fd, text, len);
 	free(text);
 }
 
@@ -1269,8 +1286,8 @@ static void props_in_child(void *arg, int fd)
 	struct ocl_device dev;
 	char *err = NULL;
 	if (ocl_select(sel, &dev, &err) != 0) {
-		write_fd(fd, "E", 1);
-		write_fd(fd, err ? err : "?", err ? strlen(err) : 1);
+		tune_write_all(fd, "E", 1);
+		tune_write_all(fd, err ? err : "?", err ? strlen(err) : 1);
 		free(err);
 		return;
 	}
@@ -1280,8 +1297,8 @@ static void props_in_child(void *arg, int fd)
 	p.nqueries = ocl_query_count() < MAX_QUERIES ? ocl_query_count() : MAX_QUERIES;
 	for (int q = 0; q < p.nqueries; q++)
 		p.have[q] = ocl_query(dev.device, ocl_query_name(q), &p.value[q]);
-	write_fd(fd, "P", 1);
-	write_fd(fd, &p, sizeof p);
+	tune_write_all(fd, "P", 1);
+	tune_write_all(fd, &p, sizeof p);
 }
 
 int tune_device_props_read(const struct tune_device_sel *sel, struct tune_device_props **out,

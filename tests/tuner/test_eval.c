@@ -343,6 +343,50 @@ static void test_no_reference(const char *srcdir, const char *cache)
 	free(src);
 }
 
+/*
+ * The workers' lock trace (SPACETUNE_TRACE_LOCK): no two held intervals
+ * may overlap.  Returns the number of intervals, or -1 on an overlap.
+ */
+static int check_lock_trace(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	static struct lock_event { long pid; double t; int up; } ev[4096];
+	int n = 0;
+	char line[512];
+	while (n < 4096 && fgets(line, sizeof line, f)) {
+		char what[32];
+		if (sscanf(line, "spacetune-lock %ld %31s %lf", &ev[n].pid, what, &ev[n].t) == 3) {
+			ev[n].up = strcmp(what, "acquired") == 0;
+			n++;
+		}
+	}
+	fclose(f);
+	/* Sort by time (insertion sort: small), then at most one holder at a time. */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && ev[j].t < ev[j - 1].t; j--) {
+			struct lock_event tmp = ev[j];
+			ev[j] = ev[j - 1];
+			ev[j - 1] = tmp;
+		}
+	long holder = 0;
+	int intervals = 0;
+	for (int i = 0; i < n; i++) {
+		if (ev[i].up) {
+			if (holder != 0)
+				return -1;
+			holder = ev[i].pid;
+			intervals++;
+		} else if (holder == ev[i].pid) {
+			holder = 0;
+		} else {
+			return -1;
+		}
+	}
+	return intervals;
+}
+
 /* A reference kernel; the tuned kernel with several work-per-thread values. */
 static void test_kernel_reference(const char *srcdir, const char *cache)
 {
@@ -350,12 +394,17 @@ static void test_kernel_reference(const char *srcdir, const char *cache)
 	struct tune_reference ref = {.kind = TUNE_REF_KERNEL, .source = src, .name = "vadd_ref",
 	                             .build_options = "", .work_dim = 1, .global = {N, 1, 1},
 	                             .rel_tol = 1e-5, .abs_tol = 1e-6};
+	char trace[4200];
+	snprintf(trace, sizeof trace, "%s/lock-trace.log", cache);
 	struct tune_eval_opts o = {.jobs = 2, .warmup = 2, .repeat = 3, .timeout_s = 60,
-	                           .cache_dir = cache};
+	                           .cache_dir = cache, .worker_log = trace};
 	struct tune_variant proto = variant(src, "vadd", "", N, 0, 0);
 	struct tune_evaluator *ev;
 	char *err = NULL;
-	if (tune_evaluator_start(&ev, &o, &ref, &proto, NULL, &err) != 0) {
+	setenv("SPACETUNE_TRACE_LOCK", "1", 1);
+	int started = tune_evaluator_start(&ev, &o, &ref, &proto, NULL, &err);
+	if (started != 0) {
+		unsetenv("SPACETUNE_TRACE_LOCK");
 		CHECK(0, "start: %s", err);
 		free(err);
 		free(src);
@@ -381,7 +430,25 @@ static void test_kernel_reference(const char *srcdir, const char *cache)
 		if (p < 0)
 			break;
 	}
+	/* Same options again, both at once: the builds are cached, so without
+	 * the lock the two timed sections would run side by side. */
+	for (int round = 0; round < 3; round++) {
+		for (int k = 0; k < 2; k++) {
+			struct tune_variant v = variant(src, "vadd", opts[k], N / (size_t)(1 << k),
+			                                locals[k], (size_t)(10 + k));
+			CHECK(tune_evaluator_submit(ev, &v) == 0, "submit %d", 10 + k);
+		}
+		for (int k = 0; k < 2; k++) {
+			struct tune_result r;
+			long p = tune_evaluator_wait_any(ev, &r);
+			expect(&r, TUNE_OK, p == 10 ? "WPT=1 again" : "WPT=2 again");
+			tune_result_release(&r);
+		}
+	}
 	tune_evaluator_stop(ev);
+	unsetenv("SPACETUNE_TRACE_LOCK");
+	int intervals = check_lock_trace(trace);
+	CHECK(intervals == 10, "device-lock intervals: %d (-1: two workers timed at once)", intervals);
 
 	/* A reference that does not build fails the start with its log. */
 	ref.build_options = "-DWPT=\"";
