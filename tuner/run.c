@@ -147,7 +147,33 @@ struct run {
 	struct progress progress;
 	size_t inflight;
 	int status;
+	/* Identity of a point the job could not even evaluate (see identify()). */
+	const char **names, **texts;
+	char (*text_buf)[32];
 };
+
+/*
+ * A variant the job rejects early may come back without its identity;
+ * the database line and the resume key still need the parameters, so
+ * they are filled from the numeric values (strings show as their index).
+ */
+static void identify(struct run *r, size_t point, struct tune_variant *v)
+{
+	if (v->param_names && v->source_hash)
+		return;
+	int np = tune_job_nparams(r->job);
+	for (int p = 0; p < np && r->names; p++) {
+		r->names[p] = tune_job_param_name(r->job, p);
+		snprintf(r->text_buf[p], sizeof r->text_buf[p], "%.17g", tune_job_point_value(r->job, point, p));
+		r->texts[p] = r->text_buf[p];
+	}
+	v->point_index = point;
+	v->nparams = r->names ? np : 0;
+	v->param_names = r->names;
+	v->param_values = r->texts;
+	v->source_hash = tune_job_source_hash(r->job);
+	v->kernel_name = tune_job_kernel_name(r->job);
+}
 
 static double cost_of(const struct tune_result *r)
 {
@@ -174,6 +200,8 @@ static int dispatch(struct run *r, size_t point)
 	struct tune_variant v;
 	const char *why = NULL;
 	int launchable = tune_job_variant(r->job, point, &v, &why);
+	if (launchable != 0)
+		identify(r, point, &v);
 	double known;
 	int known_status;
 	if (tune_db_lookup(r->db, &r->info, tune_job_source_hash(r->job), &v, &known, &known_status)) {
@@ -294,6 +322,14 @@ static int start(struct run *r)
 		return -1;
 	}
 	size_t n = tune_job_npoints(r->job);
+	size_t np = (size_t)tune_job_nparams(r->job);
+	r->names = calloc(np + 1, sizeof *r->names);
+	r->texts = calloc(np + 1, sizeof *r->texts);
+	r->text_buf = calloc(np + 1, sizeof *r->text_buf);
+	if (!r->names || !r->texts || !r->text_buf) {
+		fprintf(o->err, "spacetune: error: out of memory\n");
+		return -1;
+	}
 	/* The evaluator needs one launchable variant as the prototype of the
 	 * arguments (buffers do not depend on the point). */
 	struct tune_variant proto;
@@ -361,5 +397,8 @@ int tune_run(const struct tune_run_opts *o)
 		tune_evaluator_stop(r.ev);
 	tune_job_free(r.job);
 	tune_device_props_free(r.props);
+	free(r.names);
+	free(r.texts);
+	free(r.text_buf);
 	return r.status;
 }

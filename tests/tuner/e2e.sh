@@ -43,4 +43,16 @@ for s in random pso; do
 	check "$s: five distinct configurations of the space" \
 		test "$(jq -S -c .params "$T/$s.jsonl" | sort -u | comm -12 - "$T/want" | wc -l)" -eq 5
 done
+
+# a configuration the job cannot launch (global 24 not divisible by local
+# 5) is recorded as skipped, and a rerun does not record it again
+sed -e 's/^setting N = .*/setting N = 24/' -e 's/^WPT = .*/WPT = [1]/' -e 's/^LOCAL = .*/LOCAL = [1, 5, 8]/' \
+	-e 's/^UNROLL = .*/UNROLL = [0]/' -e '/^require N %/d' "$TD/vadd.space" >"$T/skip.space"
+cp "$TD/vadd.cl" "$TD/vadd_ref.c" "$T/"
+expect_status "a space with an unlaunchable configuration" 0 "$SPACETUNE" run "$T/skip.space" \
+	--db "$T/skip.jsonl" --jobs 2 --repeat 2
+check "it is recorded as skipped, the others ok" \
+	test "$(jq -r '"\(.params.LOCAL):\(.status)"' "$T/skip.jsonl" | sort | tr '\n' ' ')" = "1:ok 5:skipped 8:ok "
+expect_status "rerun" 0 "$SPACETUNE" run "$T/skip.space" --db "$T/skip.jsonl" --jobs 2
+check "the rerun adds nothing" test "$(wc -l <"$T/skip.jsonl")" -eq 3
 finish
