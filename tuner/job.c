@@ -375,7 +375,9 @@ static int enumerate_compiled(struct tune_job *job)
 		free(c_text);
 		return -1;
 	}
-	struct jit_options jo = { .mode = JIT_AUTO };
+	/* Deep nests enumerate long enough for cc -O2's build to pay off
+	 * (spacec judges it the same way); small ones build with tcc. */
+	struct jit_options jo = { .mode = JIT_AUTO, .prefer_cc = job->prog.niters > 10 };
 	struct jit_handle h;
 	char *err = NULL;
 	int rc = jit_load(c_text, c_len, &jo, &h, &err);
