@@ -395,7 +395,10 @@ static void gen_def(struct cg *c, struct sbuf *out, const struct sema_def *d)
 	sbuf_release(&c->decls);
 	c->indent = 1;
 	c->ntemps = 0;
-	if (d->form == SEMA_FORM_EXPR)
+	bool typed = d->kind != SEMA_ITER && c->ctype[d->id] != CG_T_VAL;
+	if (typed)
+		cg_line(c, "*out = %s;", cg_int_operand(c, d->expr));
+	else if (d->form == SEMA_FORM_EXPR)
 		cg_expr_into(c, d->expr, "(*out)");
 	else
 		cg_body(c, d);
@@ -412,8 +415,8 @@ static void gen_def(struct cg *c, struct sbuf *out, const struct sema_def *d)
 	sbuf_puts(out, " */\n");
 	if (c->opt->line_directives)
 		sbuf_printf(out, "#line %d %s\n", d->stmt ? d->stmt->loc.line : d->loc.line, c->src_quoted);
-	sbuf_printf(out, "static int def_%s(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)\n{\n",
-		    c->member[d->id]);
+	sbuf_printf(out, "static int def_%s(struct sprt_ctx *ctx, struct space_state *st, %s *out)\n{\n",
+		    c->member[d->id], typed ? "int64_t" : "sprt_val");
 	if (c->decls.len)
 		sbuf_add(out, c->decls.s, c->decls.len);
 	sbuf_puts(out, "\t(void)ctx;\n\t(void)st;\n");
@@ -479,11 +482,19 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 			cg_line(c, "if (!ctx->disabled || !ctx->disabled[%d]) {", r);
 		c->indent++;
 		cg_line(c, "ctx->stats[%d].evaluated++;", r);
-		cg_line(c, "if (def_%s(ctx, st, &v)) {", m);
-		cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
-		cg_line(c, "\t%s", skip);
-		cg_line(c, "}");
-		cg_line(c, "if (%struthy(ctx, v)) {", d->require ? "!" : "");
+		if (c->ctype[d->id] != CG_T_VAL) {
+			cg_line(c, "if (def_%s(ctx, st, &iv)) {", m);
+			cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
+			cg_line(c, "\t%s", skip);
+			cg_line(c, "}");
+			cg_line(c, "if (%siv) {", d->require ? "!" : "");
+		} else {
+			cg_line(c, "if (def_%s(ctx, st, &v)) {", m);
+			cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
+			cg_line(c, "\t%s", skip);
+			cg_line(c, "}");
+			cg_line(c, "if (%struthy(ctx, v)) {", d->require ? "!" : "");
+		}
 		cg_line(c, "\tctx->stats[%d].rejected++;", r);
 		if (cg_opt_break(c, d) && d->level >= 0)
 		{
@@ -540,7 +551,7 @@ static void gen_loops(struct cg *c, int k)
 		c->indent++;
 		struct sbuf init = { 0 };
 		for (int i = 0; i < P->niters; i++)
-			sbuf_printf(&init, "%sst->%s", i ? ", " : "", c->member[P->iters[i]->id]);
+			sbuf_printf(&init, "%s%s", i ? ", " : "", cg_value_of(c, P->iters[i]));
 		cg_line(c, "const sprt_val point[%d] = { %s };", P->niters, init.s);
 		sbuf_release(&init);
 		cg_line(c, "if (ctx->emit(ctx->emit_user, point, %d))", P->niters);
@@ -552,6 +563,7 @@ static void gen_loops(struct cg *c, int k)
 	const struct sema_def *d = P->loop_order[k];
 	const char *m = c->member[d->id], *it = c->iter_member[d->id];
 	const char *skip = k == 0 ? "return 0;" : "continue;";
+	bool typed = c->ctype[d->id] != CG_T_VAL;
 	int r = c->row[d->id];
 	cg_line(c, "/* loop %d: %s */", k, d->cname);
 	cg_line(c, "ctx->stats[%d].evaluated++;", r);
@@ -565,9 +577,17 @@ static void gen_loops(struct cg *c, int k)
 	if (c->plan && c->plan[k].any) {
 		/* Values from a constraint-driven source (cg_opt.c). */
 		cg_opt_loop_open(c, k);
-		cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && opt_next(&o_%s, &st->%s); i_%s++) {", m, m, m, m);
+		if (typed) {
+			cg_line(c, "sprt_val x_%s;", m);
+			cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && opt_next(&o_%s, &x_%s); i_%s++) {", m, m, m, m);
+		} else {
+			cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && opt_next(&o_%s, &st->%s); i_%s++) {", m, m, m,
+				m);
+		}
 		c->indent++;
 		cg_line(c, "ctx->candidates++;");
+		if (typed)
+			cg_line(c, "st->%s = x_%s.u.i;", m, m);
 		cg_line(c, "const uint64_t n_%s = o_%s.n;", m, m);
 		cg_line(c, "(void)n_%s;", m);
 	} else if (is_range_iter(d)) {
@@ -579,15 +599,18 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
 		cg_line(c, "ctx->candidates++;");
-		cg_line(c, "st->%s = sprt_int((int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s));", m, m, m,
-			m);
+		if (typed)
+			cg_line(c, "st->%s = (int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s);", m, m, m, m);
+		else
+			cg_line(c, "st->%s = sprt_int((int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s));", m,
+				m, m, m);
 	} else {
 		c->helpers |= CG_H_ITER;
 		cg_line(c, "const uint64_t n_%s = iter_len(st->%s);", m, it);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
 		cg_line(c, "ctx->candidates++;");
-		cg_line(c, "st->%s = iter_at(st->%s, i_%s);", m, it, m);
+		cg_line(c, "st->%s = iter_at(st->%s, i_%s)%s;", m, it, m, typed ? ".u.i" : "");
 	}
 	if (c->plan && c->plan[k].any) {
 		if (k == 0)
@@ -612,8 +635,16 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	c->code = &code;
 	c->indent = 1;
 	bool any_constraint = P->nconstraints > 0;
-	if (any_constraint)
+	bool any_typed = false, any_val = false;
+	for (int i = 0; i < P->ndefs; i++)
+		if (P->defs[i]->kind == SEMA_CONSTRAINT) {
+			any_typed |= c->ctype[P->defs[i]->id] != CG_T_VAL;
+			any_val |= c->ctype[P->defs[i]->id] == CG_T_VAL;
+		}
+	if (any_val)
 		cg_line(c, "sprt_val v = sprt_undef();");
+	if (any_typed)
+		cg_line(c, "int64_t iv = 0;");
 	if (P->nbindable) {
 		cg_line(c, "bool found = false;");
 		cg_line(c, "int rc;");
@@ -673,7 +704,7 @@ static void gen_state(struct cg *c, struct sbuf *out)
 	sbuf_puts(out, "struct space_state {\n");
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
-		sbuf_printf(out, "\tsprt_val %s;", c->member[d->id]);
+		sbuf_printf(out, "\t%s %s;", cg_ctype_c(c, d), c->member[d->id]);
 		if (d->kind == SEMA_CONSTRAINT)
 			sbuf_puts(out, " /* constraints have no value */");
 		sbuf_puts(out, "\n");
@@ -1043,6 +1074,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 
 	struct sbuf defs = { 0 }, nest = { 0 }, head = { 0 }, all = { 0 };
 	bool any_body = false;
+	cg_type_plan(c);
 	for (int i = 0; i < prog->ndefs; i++) {
 		gen_def(c, &defs, prog->defs[i]);
 		any_body |= prog->defs[i]->form != SEMA_FORM_EXPR;
@@ -1083,6 +1115,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	sbuf_release(&all);
 	sbuf_release(&c->decls);
 	cg_opt_release(c);
+	cg_type_release(c);
 	for (size_t i = 0; i < full.pool.len; i++)
 		free(full.pool.items[i]);
 	ptrvec_release(&full.pool);

@@ -43,6 +43,7 @@ struct cli {
 	const char *device_profile;
 	int opt_level;
 	bool no_equality, no_bounds, no_divisors, no_factorize, no_cse; /* -fno-... */
+	bool no_typed;                   /* -fno-typed-values */
 	bool verbose;
 	struct jit_options jit;
 	char *disabled_warnings;
@@ -79,6 +80,7 @@ static void usage(FILE *out)
 	      "  -O0, -O1, -O2       optimisation level of the generated loops\n"
 	      "  -fno-equality-solving, -fno-bound-tightening, -fno-divisor-iteration,\n"
 	      "  -fno-factorization, -fno-cse   switch one loop transformation off\n"
+	      "  -fno-typed-values   hold every value tagged (no int64_t state)\n"
 	      "  -o FILE             output of 'emit'\n"
 	      "  -v, --verbose       say how the enumerator was built\n"
 	      "  -Werror             treat warnings as errors\n"
@@ -177,6 +179,8 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 				cli->no_factorize = true;
 			} else if (!strcmp(optarg, "no-cse")) {
 				cli->no_cse = true;
+			} else if (!strcmp(optarg, "no-typed-values")) {
+				cli->no_typed = true;
 			} else {
 				fprintf(stderr, "spacec: error: unknown option '-f%s'\n", optarg);
 				return EXIT_USAGE;
@@ -429,6 +433,7 @@ static char *generate(const struct cli *cli, const struct sema_program *prog, st
 		.no_divisors = cli->no_divisors,
 		.no_factorize = cli->no_factorize,
 		.no_cse = cli->no_cse,
+		.no_typed = cli->no_typed,
 	};
 	int errs = cg_emit(prog, &o, f, diag);
 	if (fclose(f) || errs) {

@@ -60,7 +60,7 @@ compare() {
 	fi
 	variants="-O2"
 	[ -n "$full" ] && variants="-O2 -O1 -O2:-fno-equality-solving -O2:-fno-bound-tightening \
-		-O2:-fno-divisor-iteration -O2:-fno-factorization -O2:-fno-cse"
+		-O2:-fno-divisor-iteration -O2:-fno-factorization -O2:-fno-cse -O2:-fno-typed-values"
 	for v in $variants; do
 		points "$T/c.sorted" "$jit" $(echo "$v" | tr ':' ' ') "$f" "$@"
 		if [ $rv -ne $ri ] || ! cmp -s "$T/i.sorted" "$T/c.sorted"; then
@@ -144,15 +144,17 @@ while [ "$s" -le "$last" ]; do
 		cp "$T/r.space" "diff-fail-seed-$s.space" 2>/dev/null || true
 	fi
 	# Which transformations fired: the generated C says so in a comment.
-	"$SPACEC" emit -w -O2 "$T/r.space" -o - 2>/dev/null |
-		sed -n 's,.*/\* -O2: \(equality solving\|divisor iteration\|bound tightening\|factorization\|common subexpression\).*,\1,p' |
-		tr ' ' '_' >> "$T/fired"
+	"$SPACEC" emit -w -O2 "$T/r.space" -o - 2>/dev/null > "$T/r.c"
+	sed -n 's,.*/\* -O2: \(equality solving\|divisor iteration\|bound tightening\|factorization\|common subexpression\).*,\1,p' \
+		"$T/r.c" | tr ' ' '_' >> "$T/fired"
+	# Typed values: checked int64 arithmetic instead of tagged sprt_op.
+	grep -q 'TRY(sprt_i_' "$T/r.c" && echo typed_values >> "$T/fired"
 	s=$((s + 1))
 done
 # Every transformation must have fired on some random space, and every
 # construct must have been generated (when this run had random seeds).
 [ "$SEEDS" -gt 0 ] || { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
-for t in equality_solving divisor_iteration bound_tightening; do
+for t in equality_solving divisor_iteration bound_tightening typed_values; do
 	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
 		fail=$((fail + 1))
 		echo "FAIL no random space made -O2 apply '$t'"

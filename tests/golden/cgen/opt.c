@@ -228,16 +228,16 @@ static inline bool opt_breaks(int dir, int up, int64_t step)
 /* Everything one enumeration holds: the current value of every definition. */
 struct space_state {
 	sprt_val threads;
-	sprt_val dim_m;
-	sprt_val dim_n;
-	sprt_val size;
+	int64_t dim_m;
+	int64_t dim_n;
+	int64_t size;
 	sprt_val too_many; /* constraints have no value */
-	sprt_val blk;
+	int64_t blk;
 	sprt_val uneven; /* constraints have no value */
-	sprt_val read_m;
-	sprt_val read_n;
+	int64_t read_m;
+	int64_t read_n;
 	sprt_val cant_reshape; /* constraints have no value */
-	sprt_val pad;
+	int64_t pad;
 	sprt_val line_24; /* constraints have no value */
 	/* Iterables, closure yields, and the lists each definition builds. */
 	sprt_val dim_m_iter;
@@ -305,14 +305,16 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
  *   size = dim_m * dim_n
  */
 #line 6 "opt.space"
-static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '*', st->dim_m, st->dim_n, &(*out), NULL));
+	TRY(sprt_i_mul(st->dim_m, st->dim_n, &_t1));
+	*out = _t1;
 	return 0;
 }
-#line 316 "<stdout>"
+#line 318 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -320,16 +322,16 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   hard too_many = size > threads
  */
 #line 10 "opt.space"
-static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
 	bool _t1 = false;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_cmp(ctx, '>', st->size, st->threads, &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_cmp(ctx, '>', sprt_int(st->size), st->threads, &_t1));
+	*out = _t1;
 	return 0;
 }
-#line 333 "<stdout>"
+#line 335 "<stdout>"
 
 /*
  * blk: iterator, at loop level 0
@@ -347,7 +349,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 351 "<stdout>"
+#line 353 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 0
@@ -355,15 +357,13 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   correct uneven = 48 % blk != 0
  */
 #line 14 "opt.space"
-static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
-	sprt_val _t2 = sprt_undef();
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '%', sprt_int(48), st->blk, &_t2, NULL));
-	TRY(sprt_cmp(ctx, '!', _t2, sprt_int(0), &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_i_mod(48, st->blk, &_t1));
+	*out = (_t1 != 0);
 	return 0;
 }
 #line 370 "<stdout>"
@@ -410,18 +410,16 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
  *   correct cant_reshape = read_m * read_n != size
  */
 #line 20 "opt.space"
-static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
-	sprt_val _t2 = sprt_undef();
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '*', st->read_m, st->read_n, &_t2, NULL));
-	TRY(sprt_cmp(ctx, '!', _t2, st->size, &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_i_mul(st->read_m, st->read_n, &_t1));
+	*out = (_t1 != st->size);
 	return 0;
 }
-#line 425 "<stdout>"
+#line 423 "<stdout>"
 
 /*
  * pad: iterator, at loop level 3
@@ -439,7 +437,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 443 "<stdout>"
+#line 441 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 3
@@ -447,20 +445,18 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   require pad == dim_m % 4 + 1
  */
 #line 24 "opt.space"
-static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
-	sprt_val _t2 = sprt_undef();
-	sprt_val _t3 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '%', st->dim_m, sprt_int(4), &_t3, NULL));
-	TRY(sprt_op(ctx, '+', _t3, sprt_int(1), &_t2, NULL));
-	TRY(sprt_cmp(ctx, '=', st->pad, _t2, &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_i_mod(st->dim_m, 4, &_t1));
+	TRY(sprt_i_add(_t1, 1, &_t2));
+	*out = (st->pad == _t2);
 	return 0;
 }
-#line 464 "<stdout>"
+#line 460 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
@@ -475,17 +471,19 @@ static int opt_mono_2(struct sprt_ctx *ctx, struct space_state *st, int *dir)
 {
 	(void)ctx;
 	(void)st;
-	*dir = mono_mul(1, opt_sgn(st->dim_m));
+	*dir = mono_mul(1, opt_sgn(sprt_int(st->dim_m)));
 	return 0;
 }
 
 static int opt_value_3(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '%', st->dim_m, sprt_int(4), &_t1, NULL));
-	TRY(sprt_op(ctx, '+', _t1, sprt_int(1), &(*out), NULL));
+	TRY(sprt_i_mod(st->dim_m, 4, &_t1));
+	TRY(sprt_i_add(_t1, 1, &_t2));
+	(*out) = sprt_int(_t2);
 	return 0;
 }
 
@@ -493,7 +491,7 @@ static int opt_value_4(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 {
 	(void)ctx;
 	(void)st;
-	(*out) = st->size;
+	(*out) = sprt_int(st->size);
 	return 0;
 }
 
@@ -501,7 +499,7 @@ static int opt_value_5(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 {
 	(void)ctx;
 	(void)st;
-	(*out) = st->read_m;
+	(*out) = sprt_int(st->read_m);
 	return 0;
 }
 
@@ -509,14 +507,14 @@ static int opt_value_6(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 {
 	(void)ctx;
 	(void)st;
-	(*out) = st->size;
+	(*out) = sprt_int(st->size);
 	return 0;
 }
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
-	sprt_val v = sprt_undef();
+	int64_t iv = 0;
 	bool found = false;
 	int rc;
 
@@ -551,19 +549,21 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			opt_divisors(&o_blk, c_);
 		(void)a_;
 	}
-	for (uint64_t i_blk = 0; !ctx->stop && opt_next(&o_blk, &st->blk); i_blk++) {
+	sprt_val x_blk;
+	for (uint64_t i_blk = 0; !ctx->stop && opt_next(&o_blk, &x_blk); i_blk++) {
 		ctx->candidates++;
+		st->blk = x_blk.u.i;
 		const uint64_t n_blk = o_blk.n;
 		(void)n_blk;
 		sprt_progress_tick(ctx, -1.0);
 		/* correct uneven: rejects the point where true */
 		if (!ctx->disabled || !ctx->disabled[5]) {
 			ctx->stats[5].evaluated++;
-			if (def_uneven(ctx, st, &v)) {
+			if (def_uneven(ctx, st, &iv)) {
 				ctx->stats[5].domain_errors++;
 				continue;
 			}
-			if (truthy(ctx, v)) {
+			if (iv) {
 				ctx->stats[5].rejected++;
 				continue;
 			}
@@ -578,7 +578,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		const uint64_t n_dim_m = range_len(start_dim_m, st->dim_m_iter.r_stop, step_dim_m);
 		for (uint64_t i_dim_m = 0; i_dim_m < n_dim_m && !ctx->stop; i_dim_m++) {
 			ctx->candidates++;
-			st->dim_m = sprt_int((int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m));
+			st->dim_m = (int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m);
 			/* loop 2: dim_n */
 			ctx->stats[1].evaluated++;
 			if (once_dim_n) {
@@ -590,8 +590,10 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			/* -O2: bound tightening: a rejection by too_many ends the loop over 'dim_n' */
 			int dir_too_many = 2;
 			const bool brk_too_many = st->dim_n_iter.kind == SPRT_RANGE && !opt_mono_2(ctx, st, &dir_too_many) && opt_breaks(dir_too_many, 1, st->dim_n_iter.r_step);
-			for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &st->dim_n); i_dim_n++) {
+			sprt_val x_dim_n;
+			for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &x_dim_n); i_dim_n++) {
 				ctx->candidates++;
+				st->dim_n = x_dim_n.u.i;
 				const uint64_t n_dim_n = o_dim_n.n;
 				(void)n_dim_n;
 				/* size */
@@ -603,11 +605,11 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				/* hard too_many: rejects the point where true */
 				if (!ctx->disabled || !ctx->disabled[3]) {
 					ctx->stats[3].evaluated++;
-					if (def_too_many(ctx, st, &v)) {
+					if (def_too_many(ctx, st, &iv)) {
 						ctx->stats[3].domain_errors++;
 						continue;
 					}
-					if (truthy(ctx, v)) {
+					if (iv) {
 						ctx->stats[3].rejected++;
 						if (brk_too_many) /* monotone: every later value is rejected too */
 							break;
@@ -629,18 +631,20 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						opt_pin(&o_pad, 0, a_, c_);
 					(void)a_;
 				}
-				for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &st->pad); i_pad++) {
+				sprt_val x_pad;
+				for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &x_pad); i_pad++) {
 					ctx->candidates++;
+					st->pad = x_pad.u.i;
 					const uint64_t n_pad = o_pad.n;
 					(void)n_pad;
 					/* correct line_24: keeps the point where true */
 					if (!ctx->disabled || !ctx->disabled[10]) {
 						ctx->stats[10].evaluated++;
-						if (def_line_24(ctx, st, &v)) {
+						if (def_line_24(ctx, st, &iv)) {
 							ctx->stats[10].domain_errors++;
 							continue;
 						}
-						if (!truthy(ctx, v)) {
+						if (!iv) {
 							ctx->stats[10].rejected++;
 							continue;
 						}
@@ -660,8 +664,10 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 							opt_divisors(&o_read_m, c_);
 						(void)a_;
 					}
-					for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &st->read_m); i_read_m++) {
+					sprt_val x_read_m;
+					for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &x_read_m); i_read_m++) {
 						ctx->candidates++;
+						st->read_m = x_read_m.u.i;
 						const uint64_t n_read_m = o_read_m.n;
 						(void)n_read_m;
 						/* loop 5: read_n */
@@ -679,18 +685,20 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 								opt_pin(&o_read_n, 4, a_, c_);
 							(void)a_;
 						}
-						for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &st->read_n); i_read_n++) {
+						sprt_val x_read_n;
+						for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &x_read_n); i_read_n++) {
 							ctx->candidates++;
+							st->read_n = x_read_n.u.i;
 							const uint64_t n_read_n = o_read_n.n;
 							(void)n_read_n;
 							/* correct cant_reshape: rejects the point where true */
 							if (!ctx->disabled || !ctx->disabled[8]) {
 								ctx->stats[8].evaluated++;
-								if (def_cant_reshape(ctx, st, &v)) {
+								if (def_cant_reshape(ctx, st, &iv)) {
 									ctx->stats[8].domain_errors++;
 									continue;
 								}
-								if (truthy(ctx, v)) {
+								if (iv) {
 									ctx->stats[8].rejected++;
 									continue;
 								}
@@ -698,7 +706,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 							/* a valid point */
 							ctx->valid++;
 							if (ctx->emit) {
-								const sprt_val point[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
+								const sprt_val point[6] = { sprt_int(st->dim_m), sprt_int(st->dim_n), sprt_int(st->blk), sprt_int(st->read_m), sprt_int(st->read_n), sprt_int(st->pad) };
 								if (ctx->emit(ctx->emit_user, point, 6))
 									ctx->stop = true;
 							}

@@ -47,15 +47,15 @@ static const char *const strings[] = {
 struct space_state {
 	sprt_val precision;
 	sprt_val arch;
-	sprt_val scale;
-	sprt_val size;
-	sprt_val width;
-	sprt_val scale__v1;
+	int64_t scale;
+	int64_t size;
+	int64_t width;
+	int64_t scale__v1;
 	sprt_val Bytes;
-	sprt_val scale__v2;
+	int64_t scale__v2;
 	sprt_val Regs;
 	sprt_val regs;
-	sprt_val scale__v3;
+	int64_t scale__v3;
 	sprt_val wide; /* constraints have no value */
 	sprt_val bytes;
 	sprt_val fits; /* constraints have no value */
@@ -104,11 +104,11 @@ static int def_arch(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   scale = 1
  */
 #line 11 "ssa.space"
-static int def_scale(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_scale(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
 	(void)ctx;
 	(void)st;
-	(*out) = sprt_int(1);
+	*out = 1;
 	return 0;
 }
 #line 115 "<stdout>"
@@ -157,19 +157,19 @@ static int def_width(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
  *   scale = 2
  */
 #line 13 "ssa.space"
-static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	sprt_val _t1 = sprt_undef();
+	int64_t _t1 = 0;
 	bool _t2 = false;
 	(void)ctx;
 	(void)st;
 	TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(0), &_t2));
-	_t1 = sprt_bool(_t2);
-	if (truthy(ctx, _t1)) {
-		(*out) = sprt_int(2);
+	if (_t2) {
+		_t1 = 2;
 	} else {
-		(*out) = st->scale;
+		_t1 = st->scale;
 	}
+	*out = _t1;
 	return 0;
 }
 #line 176 "<stdout>"
@@ -209,26 +209,26 @@ static int def_Bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
  *   scale = 0
  */
 #line 15 "ssa.space"
-static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	sprt_val _t1 = sprt_undef();
-	sprt_val _t2 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	bool _t3 = false;
 	bool _t4 = false;
 	(void)ctx;
 	(void)st;
 	TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(0), &_t3));
-	_t2 = sprt_bool(_t3);
-	_t1 = sprt_bool(!truthy(ctx, _t2));
-	if (truthy(ctx, _t1)) {
+	_t2 = (int64_t)!(_t3);
+	if (_t2) {
 		TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(1), &_t4));
-		_t1 = sprt_bool(_t4);
+		_t2 = _t4;
 	}
-	if (truthy(ctx, _t1)) {
-		(*out) = sprt_int(0);
+	if (_t2) {
+		_t1 = 0;
 	} else {
-		(*out) = st->scale__v1;
+		_t1 = st->scale__v1;
 	}
+	*out = _t1;
 	return 0;
 }
 #line 235 "<stdout>"
@@ -278,18 +278,19 @@ static int def_Regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
 	sprt_val _t1 = sprt_undef();
-	sprt_val _t2 = sprt_undef();
-	sprt_val _t3[2];
+	int64_t _t2 = 0;
+	int64_t _t3 = 0;
 	(void)ctx;
 	(void)st;
 	TRY(sprt_index(st->Regs, st->arch, &_t1));
-	TRY(sprt_op(ctx, 'f', st->width, sprt_int(2), &_t3[0], NULL));
-	_t3[1] = sprt_int(2);
-	TRY(sprt_builtin_minmax(ctx, false, _t3, 2, &_t2));
-	TRY(sprt_index(_t1, _t2, &(*out)));
+	TRY(sprt_i_floordiv(st->width, 2, &_t3));
+	_t2 = _t3;
+	if (2 < _t2)
+		_t2 = 2;
+	TRY(sprt_index(_t1, sprt_int(_t2), &(*out)));
 	return 0;
 }
-#line 293 "<stdout>"
+#line 294 "<stdout>"
 
 /*
  * scale__v3: constant, computed once
@@ -298,31 +299,31 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   scale = scale + 1
  */
 #line 17 "ssa.space"
-static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	sprt_val _t1 = sprt_undef();
-	sprt_val _t2 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	bool _t3 = false;
-	sprt_val _t4 = sprt_undef();
-	bool _t5 = false;
+	bool _t4 = false;
+	int64_t _t5 = 0;
 	(void)ctx;
 	(void)st;
 	TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(0), &_t3));
-	_t2 = sprt_bool(_t3);
-	_t1 = sprt_bool(!truthy(ctx, _t2));
-	if (truthy(ctx, _t1)) {
-		TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(1), &_t5));
-		_t4 = sprt_bool(_t5);
-		_t1 = sprt_bool(!truthy(ctx, _t4));
+	_t2 = (int64_t)!(_t3);
+	if (_t2) {
+		TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(1), &_t4));
+		_t2 = (int64_t)!(_t4);
 	}
-	if (truthy(ctx, _t1)) {
-		TRY(sprt_op(ctx, '+', st->scale__v2, sprt_int(1), &(*out), NULL));
+	if (_t2) {
+		TRY(sprt_i_add(st->scale__v2, 1, &_t5));
+		_t1 = _t5;
 	} else {
-		(*out) = st->scale__v2;
+		_t1 = st->scale__v2;
 	}
+	*out = _t1;
 	return 0;
 }
-#line 326 "<stdout>"
+#line 327 "<stdout>"
 
 /*
  * wide: soft constraint, at loop level 0
@@ -330,20 +331,20 @@ static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, sprt_val 
  *   soft wide = width > 2 if scale else True
  */
 #line 22 "ssa.space"
-static int def_wide(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_wide(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	if (truthy(ctx, st->scale__v3)) {
-		TRY(sprt_cmp(ctx, '>', st->width, sprt_int(2), &_t1));
-		(*out) = sprt_bool(_t1);
+	if (st->scale__v3) {
+		_t1 = (st->width > 2);
 	} else {
-		(*out) = sprt_bool(true);
+		_t1 = 1;
 	}
+	*out = _t1;
 	return 0;
 }
-#line 347 "<stdout>"
+#line 348 "<stdout>"
 
 /*
  * bytes: derived, at loop level 1
@@ -356,17 +357,17 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	sprt_val _t1 = sprt_undef();
 	sprt_val _t2 = sprt_undef();
 	sprt_val _t3 = sprt_undef();
-	sprt_val _t4 = sprt_undef();
+	int64_t _t4 = 0;
 	(void)ctx;
 	(void)st;
 	TRY(sprt_index(st->Bytes, st->arch, &_t3));
-	TRY(sprt_op(ctx, '-', st->scale__v3, sprt_int(1), &_t4, NULL));
-	TRY(sprt_index(_t3, _t4, &_t2));
-	TRY(sprt_op(ctx, '*', _t2, st->size, &_t1, &st->bytes_scratch[0]));
-	TRY(sprt_op(ctx, '*', _t1, st->width, &(*out), &st->bytes_scratch[1]));
+	TRY(sprt_i_sub(st->scale__v3, 1, &_t4));
+	TRY(sprt_index(_t3, sprt_int(_t4), &_t2));
+	TRY(sprt_op(ctx, '*', _t2, sprt_int(st->size), &_t1, &st->bytes_scratch[0]));
+	TRY(sprt_op(ctx, '*', _t1, sprt_int(st->width), &(*out), &st->bytes_scratch[1]));
 	return 0;
 }
-#line 370 "<stdout>"
+#line 371 "<stdout>"
 
 /*
  * fits: hard requirement, at loop level 1
@@ -374,26 +375,28 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
  *   require hard fits = bytes <= 256 and regs >= 64
  */
 #line 21 "ssa.space"
-static int def_fits(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_fits(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
+	int64_t _t1 = 0;
 	bool _t2 = false;
+	bool _t3 = false;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_cmp(ctx, 'l', st->bytes, sprt_int(256), &_t1));
-	(*out) = sprt_bool(_t1);
-	if (truthy(ctx, (*out))) {
-		TRY(sprt_cmp(ctx, 'g', st->regs, sprt_int(64), &_t2));
-		(*out) = sprt_bool(_t2);
+	TRY(sprt_cmp(ctx, 'l', st->bytes, sprt_int(256), &_t2));
+	_t1 = _t2;
+	if (_t1) {
+		TRY(sprt_cmp(ctx, 'g', st->regs, sprt_int(64), &_t3));
+		_t1 = _t3;
 	}
+	*out = _t1;
 	return 0;
 }
-#line 392 "<stdout>"
+#line 395 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
-	sprt_val v = sprt_undef();
+	int64_t iv = 0;
 	bool found = false;
 	int rc;
 
@@ -442,7 +445,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	const uint64_t n_width = iter_len(st->width_iter);
 	for (uint64_t i_width = 0; i_width < n_width && !ctx->stop; i_width++) {
 		ctx->candidates++;
-		st->width = iter_at(st->width_iter, i_width);
+		st->width = iter_at(st->width_iter, i_width).u.i;
 		sprt_progress_tick(ctx, (double)i_width / (double)n_width);
 		/* regs */
 		ctx->stats[2].evaluated++;
@@ -453,11 +456,11 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		/* soft wide: rejects the point where true */
 		if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[3])) {
 			ctx->stats[3].evaluated++;
-			if (def_wide(ctx, st, &v)) {
+			if (def_wide(ctx, st, &iv)) {
 				ctx->stats[3].domain_errors++;
 				continue;
 			}
-			if (truthy(ctx, v)) {
+			if (iv) {
 				ctx->stats[3].rejected++;
 				continue;
 			}
@@ -472,7 +475,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		const uint64_t n_size = range_len(start_size, st->size_iter.r_stop, step_size);
 		for (uint64_t i_size = 0; i_size < n_size && !ctx->stop; i_size++) {
 			ctx->candidates++;
-			st->size = sprt_int((int64_t)((uint64_t)start_size + i_size * (uint64_t)step_size));
+			st->size = (int64_t)((uint64_t)start_size + i_size * (uint64_t)step_size);
 			sprt_progress_tick(ctx, ((double)i_width + (double)i_size / (double)n_size) / (double)n_width);
 			/* bytes */
 			ctx->stats[4].evaluated++;
@@ -483,11 +486,11 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			/* hard fits: keeps the point where true */
 			if (!ctx->disabled || !ctx->disabled[5]) {
 				ctx->stats[5].evaluated++;
-				if (def_fits(ctx, st, &v)) {
+				if (def_fits(ctx, st, &iv)) {
 					ctx->stats[5].domain_errors++;
 					continue;
 				}
-				if (!truthy(ctx, v)) {
+				if (!iv) {
 					ctx->stats[5].rejected++;
 					continue;
 				}
@@ -495,7 +498,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			/* a valid point */
 			ctx->valid++;
 			if (ctx->emit) {
-				const sprt_val point[2] = { st->size, st->width };
+				const sprt_val point[2] = { sprt_int(st->size), sprt_int(st->width) };
 				if (ctx->emit(ctx->emit_user, point, 2))
 					ctx->stop = true;
 			}
