@@ -62,6 +62,7 @@ struct cg_level_plan {
 	const char *fn_a, *fn_c;        /* value functions of the invariants */
 	bool product;                   /* CG_SRC_DIV from X * Y == c */
 	bool any;                       /* some transformation applies here */
+	bool filter;                    /* domain filtering: X's values filtered once, before the nest */
 };
 
 struct cg {
@@ -77,6 +78,7 @@ struct cg {
 	const char **iter_member;   /* SEMA_ITER: its iterable */
 	const char **yield_member;  /* FORM_CLOSURE: the yields */
 	const char **scratch_member;/* the scratch vector array */
+	const char **dom_member;    /* SEMA_ITER: its filtered domain (cg_opt.c) */
 	int *nscratch;
 	int *row;                /* stats row, or -1 */
 
@@ -114,6 +116,10 @@ void cg_opt_release(struct cg *c);
 void cg_opt_loop_open(struct cg *c, int k);
 /* Whether the rejection of constraint d may break out of its loop. */
 const char *cg_opt_break(struct cg *c, const struct sema_def *d);
+/* Domain filtering (after level -1 and the hoisted iterables): replaces
+ * st->X_iter of each filtered loop by the list of the values its unary
+ * constraints keep, built in st->X_dom. */
+void cg_opt_filter(struct cg *c);
 
 /* cg_type.c */
 void cg_type_plan(struct cg *c);

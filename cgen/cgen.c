@@ -349,8 +349,10 @@ static void assign_names(struct cg *c)
 	for (int i = 0; i < n; i++) {
 		const struct sema_def *d = P->defs[i];
 		const char *m = c->member[d->id];
-		if (d->kind == SEMA_ITER)
+		if (d->kind == SEMA_ITER) {
 			c->iter_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_iter", m));
+			c->dom_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_dom", m));
+		}
 		if (d->form == SEMA_FORM_CLOSURE)
 			c->yield_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_yields", m));
 		c->scratch_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_scratch", m));
@@ -590,7 +592,7 @@ static void gen_loops(struct cg *c, int k)
 			cg_line(c, "st->%s = x_%s.u.i;", m, m);
 		cg_line(c, "const uint64_t n_%s = o_%s.n;", m, m);
 		cg_line(c, "(void)n_%s;", m);
-	} else if (is_range_iter(d)) {
+	} else if (is_range_iter(d) && !c->plan[k].filter) {
 		/* A plain counted loop: the length is computed once, without
 		 * overflow, and every value start + i*step is in range. */
 		c->helpers |= CG_H_RANGE_LEN;
@@ -667,6 +669,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	}
 	if (any_hoisted)
 		sbuf_puts(c->code, "\n");
+	cg_opt_filter(c);
 	cg_line(c, "/* The loop nest, in level-set order. */");
 	gen_loops(c, 0);
 	cg_line(c, "return 0;");
@@ -692,6 +695,9 @@ static void gen_run(struct cg *c, struct sbuf *out)
 		if (d->form == SEMA_FORM_CLOSURE)
 			sbuf_printf(out, "\tsprt_vec_free(&st.%s);\n", c->yield_member[d->id]);
 	}
+	for (int k = 0; k < P->niters; k++)
+		if (c->plan[k].filter)
+			sbuf_printf(out, "\tsprt_vec_free(&st.%s);\n", c->dom_member[P->loop_order[k]->id]);
 	sbuf_puts(out, "\treturn rc;\n}\n\n");
 }
 
@@ -712,6 +718,7 @@ static void gen_state(struct cg *c, struct sbuf *out)
 	bool extra = false;
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
+		bool dom = d->kind == SEMA_ITER && c->plan[d->loop_pos].filter;
 		if (d->kind != SEMA_ITER && d->form != SEMA_FORM_CLOSURE && !c->nscratch[d->id])
 			continue;
 		if (!extra)
@@ -719,6 +726,8 @@ static void gen_state(struct cg *c, struct sbuf *out)
 		extra = true;
 		if (d->kind == SEMA_ITER)
 			sbuf_printf(out, "\tsprt_val %s;\n", c->iter_member[d->id]);
+		if (dom)
+			sbuf_printf(out, "\tstruct sprt_vec %s;\n", c->dom_member[d->id]);
 		if (d->form == SEMA_FORM_CLOSURE)
 			sbuf_printf(out, "\tstruct sprt_vec %s;\n", c->yield_member[d->id]);
 		if (c->nscratch[d->id])
@@ -893,7 +902,8 @@ static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
 			  " */\n"
 			  "struct opt_it {\n"
 			  "\tint mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,\n"
-			  "\t                  3 divisors of c in a positive range, 4 scan for X | c */\n"
+			  "\t                  3 divisors of c in a positive range, 4 scan for X | c,\n"
+			  "\t                  5 every s-th value of a range from index c (n of them) */\n"
 			  "\tint phase;\n"
 			  "\tuint64_t i, n;\n"
 			  "\tsprt_val it;\n"
@@ -917,6 +927,21 @@ static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
 			  "\tbool none = false;\n"
 			  "\tif (a.kind != SPRT_INT || c.kind != SPRT_INT)\n"
 			  "\t\treturn;\n"
+			  "\tif (kind == 5) { /* X % a == c, a > 0, over a range of step 1: every a-th value */\n"
+			  "\t\tif (o->it.kind != SPRT_RANGE || o->it.r_step != 1 || a.u.i <= 0)\n"
+			  "\t\t\treturn;\n"
+			  "\t\tint64_t first = 0, sm = o->it.u.i % a.u.i;\n"
+			  "\t\tif (c.u.i >= 0 && c.u.i < a.u.i) {\n"
+			  "\t\t\tfirst = c.u.i - (sm < 0 ? sm + a.u.i : sm);\n"
+			  "\t\t\tfirst += first < 0 ? a.u.i : 0;\n"
+			  "\t\t}\n"
+			  "\t\to->mode = 5;\n"
+			  "\t\to->c = first; /* index of the first value */\n"
+			  "\t\to->s = a.u.i;\n"
+			  "\t\to->n = c.u.i >= 0 && c.u.i < a.u.i && (uint64_t)first < o->n ?\n"
+			  "\t\t\t(o->n - (uint64_t)first - 1) / (uint64_t)a.u.i + 1 : 0;\n"
+			  "\t\treturn;\n"
+			  "\t}\n"
 			  "\tswitch (kind) {\n"
 			  "\tcase 0: x = c.u.i; break;\n"
 			  "\tcase 1: none = SPRT_SUB_OVERFLOW(c.u.i, a.u.i, &x); break;\n"
@@ -967,6 +992,10 @@ static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
 			  "\t\tcase 1:\n"
 			  "\t\t\tif (o->i >= o->n)\n\t\t\t\treturn false;\n"
 			  "\t\t\to->i++;\n\t\t\t*x = sprt_int(o->c);\n\t\t\treturn true;\n"
+			  "\t\tcase 5:\n"
+			  "\t\t\tif (o->i >= o->n)\n\t\t\t\treturn false;\n"
+			  "\t\t\t*x = sprt_int((int64_t)((uint64_t)o->it.u.i + (uint64_t)o->c + o->i++ * (uint64_t)o->s));\n"
+			  "\t\t\treturn true;\n"
 			  "\t\tcase 3:\n"
 			  "\t\t\tif (o->phase == 0) { /* d <= sqrt(c), ascending */\n"
 			  "\t\t\t\twhile (++o->d <= o->s && o->d < o->it.r_stop)\n"
@@ -1055,6 +1084,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	c->iter_member = xcalloc(n, sizeof(*c->iter_member));
 	c->yield_member = xcalloc(n, sizeof(*c->yield_member));
 	c->scratch_member = xcalloc(n, sizeof(*c->scratch_member));
+	c->dom_member = xcalloc(n, sizeof(*c->dom_member));
 	c->nscratch = xcalloc(n, sizeof(*c->nscratch));
 	c->row = xcalloc(n, sizeof(*c->row));
 	assign_names(c);
@@ -1123,6 +1153,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	free(c->iter_member);
 	free(c->yield_member);
 	free(c->scratch_member);
+	free(c->dom_member);
 	free(c->nscratch);
 	free(c->row);
 	free(c->strs);

@@ -44,7 +44,8 @@ static inline sprt_val iter_at(sprt_val v, uint64_t i)
  */
 struct opt_it {
 	int mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,
-	                  3 divisors of c in a positive range, 4 scan for X | c */
+	                  3 divisors of c in a positive range, 4 scan for X | c,
+	                  5 every s-th value of a range from index c (n of them) */
 	int phase;
 	uint64_t i, n;
 	sprt_val it;
@@ -80,6 +81,21 @@ static inline void opt_pin(struct opt_it *o, int kind, sprt_val a, sprt_val c)
 	bool none = false;
 	if (a.kind != SPRT_INT || c.kind != SPRT_INT)
 		return;
+	if (kind == 5) { /* X % a == c, a > 0, over a range of step 1: every a-th value */
+		if (o->it.kind != SPRT_RANGE || o->it.r_step != 1 || a.u.i <= 0)
+			return;
+		int64_t first = 0, sm = o->it.u.i % a.u.i;
+		if (c.u.i >= 0 && c.u.i < a.u.i) {
+			first = c.u.i - (sm < 0 ? sm + a.u.i : sm);
+			first += first < 0 ? a.u.i : 0;
+		}
+		o->mode = 5;
+		o->c = first; /* index of the first value */
+		o->s = a.u.i;
+		o->n = c.u.i >= 0 && c.u.i < a.u.i && (uint64_t)first < o->n ?
+			(o->n - (uint64_t)first - 1) / (uint64_t)a.u.i + 1 : 0;
+		return;
+	}
 	switch (kind) {
 	case 0: x = c.u.i; break;
 	case 1: none = SPRT_SUB_OVERFLOW(c.u.i, a.u.i, &x); break;
@@ -149,6 +165,11 @@ static inline bool opt_next(struct opt_it *o, sprt_val *x)
 				return false;
 			o->i++;
 			*x = sprt_int(o->c);
+			return true;
+		case 5:
+			if (o->i >= o->n)
+				return false;
+			*x = sprt_int((int64_t)((uint64_t)o->it.u.i + (uint64_t)o->c + o->i++ * (uint64_t)o->s));
 			return true;
 		case 3:
 			if (o->phase == 0) { /* d <= sqrt(c), ascending */
@@ -258,7 +279,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 262 "<stdout>"
+#line 283 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -273,7 +294,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 277 "<stdout>"
+#line 298 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -291,7 +312,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 295 "<stdout>"
+#line 316 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -308,7 +329,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 312 "<stdout>"
+#line 333 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -325,7 +346,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 329 "<stdout>"
+#line 350 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -339,7 +360,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	bool _t2 = false;
 	(void)ctx;
 	(void)st;
-	_t1 = 8 <= st->threads;
+	_t1 = (8 <= st->threads);
 	if (_t1) {
 		TRY(sprt_cmp(ctx, 'l', sprt_int(st->threads), st->max_threads, &_t2));
 		_t1 = _t2;
@@ -347,7 +368,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 351 "<stdout>"
+#line 372 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -366,7 +387,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 370 "<stdout>"
+#line 391 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -385,7 +406,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 389 "<stdout>"
+#line 410 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -404,7 +425,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 408 "<stdout>"
+#line 429 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -423,7 +444,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 427 "<stdout>"
+#line 448 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -438,7 +459,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 442 "<stdout>"
+#line 463 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)

@@ -62,6 +62,7 @@ struct space_state {
 	/* Iterables, closure yields, and the lists each definition builds. */
 	sprt_val size_iter;
 	sprt_val width_iter;
+	struct sprt_vec width_dom;
 	struct sprt_vec width_scratch[1];
 	struct sprt_vec Bytes_scratch[3];
 	struct sprt_vec Regs_scratch[6];
@@ -81,7 +82,7 @@ static int def_precision(struct sprt_ctx *ctx, struct space_state *st, sprt_val 
 	(*out) = sprt_str(0);
 	return 0;
 }
-#line 85 "<stdout>"
+#line 86 "<stdout>"
 
 /*
  * arch: device parameter
@@ -96,7 +97,7 @@ static int def_arch(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_int(1);
 	return 0;
 }
-#line 100 "<stdout>"
+#line 101 "<stdout>"
 
 /*
  * scale: constant, computed once
@@ -111,10 +112,10 @@ static int def_scale(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = 1;
 	return 0;
 }
-#line 115 "<stdout>"
+#line 116 "<stdout>"
 
 /*
- * size: iterator, at loop level 1
+ * size: iterator, at loop level 0
  *
  *   size = range(1, 9)
  */
@@ -129,10 +130,10 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 133 "<stdout>"
+#line 134 "<stdout>"
 
 /*
- * width: iterator, at loop level 0
+ * width: iterator, at loop level 1
  *
  *   width = [1, 2, 4]
  */
@@ -148,7 +149,7 @@ static int def_width(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->width_scratch[0]);
 	return 0;
 }
-#line 152 "<stdout>"
+#line 153 "<stdout>"
 
 /*
  * scale__v1: constant, computed once
@@ -172,7 +173,7 @@ static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 176 "<stdout>"
+#line 177 "<stdout>"
 
 /*
  * Bytes: table, computed once
@@ -200,7 +201,7 @@ static int def_Bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->Bytes_scratch[0]);
 	return 0;
 }
-#line 204 "<stdout>"
+#line 205 "<stdout>"
 
 /*
  * scale__v2: constant, computed once
@@ -231,7 +232,7 @@ static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 235 "<stdout>"
+#line 236 "<stdout>"
 
 /*
  * Regs: table, computed once
@@ -267,10 +268,10 @@ static int def_Regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_vecval(&st->Regs_scratch[0]);
 	return 0;
 }
-#line 271 "<stdout>"
+#line 272 "<stdout>"
 
 /*
- * regs: derived, at loop level 0
+ * regs: derived, at loop level 1
  *
  *   regs = Regs[arch][min(width // 2, 2)]
  */
@@ -290,7 +291,7 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_index(_t1, sprt_int(_t2), &(*out)));
 	return 0;
 }
-#line 294 "<stdout>"
+#line 295 "<stdout>"
 
 /*
  * scale__v3: constant, computed once
@@ -323,10 +324,10 @@ static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 327 "<stdout>"
+#line 328 "<stdout>"
 
 /*
- * wide: soft constraint, at loop level 0
+ * wide: soft constraint, at loop level 1
  *
  *   soft wide = width > 2 if scale else True
  */
@@ -344,7 +345,7 @@ static int def_wide(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 348 "<stdout>"
+#line 349 "<stdout>"
 
 /*
  * bytes: derived, at loop level 1
@@ -367,7 +368,7 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_op(ctx, '*', _t1, sprt_int(st->width), &(*out), &st->bytes_scratch[1]));
 	return 0;
 }
-#line 371 "<stdout>"
+#line 372 "<stdout>"
 
 /*
  * fits: hard requirement, at loop level 1
@@ -391,7 +392,7 @@ static int def_fits(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 395 "<stdout>"
+#line 396 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
@@ -433,50 +434,65 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		return 0;
 
 	/* Iterables that depend only on level -1: computed once, 0 or a domain error. */
-	const int once_size = def_size(ctx, st, &st->size_iter);
+	const int once_width = def_width(ctx, st, &st->width_iter);
+
+	/* -O2: domain filtering: the values of 'width' its unary constraints keep, once */
+	if (!once_width && iter_len(st->width_iter) <= UINT64_C(1048576)) {
+		sprt_vec_clear(&st->width_dom);
+		const uint64_t n_ = iter_len(st->width_iter);
+		for (uint64_t i_ = 0; i_ < n_; i_++) {
+			const sprt_val x_ = iter_at(st->width_iter, i_);
+			st->width = x_.u.i;
+			if ((!ctx->no_soft && (!ctx->disabled || !ctx->disabled[3])) && (def_wide(ctx, st, &iv) || iv))
+				continue; /* wide rejects it */
+			if (sprt_vec_push(&st->width_dom, x_))
+				return -SPRT_ENOMEM;
+		}
+		st->width_iter = sprt_vecval(&st->width_dom);
+	}
 
 	/* The loop nest, in level-set order. */
-	/* loop 0: width */
-	ctx->stats[1].evaluated++;
-	if (def_width(ctx, st, &st->width_iter)) {
-		ctx->stats[1].domain_errors++;
+	/* loop 0: size */
+	ctx->stats[0].evaluated++;
+	if (def_size(ctx, st, &st->size_iter)) {
+		ctx->stats[0].domain_errors++;
 		return 0;
 	}
-	const uint64_t n_width = iter_len(st->width_iter);
-	for (uint64_t i_width = 0; i_width < n_width && !ctx->stop; i_width++) {
+	const int64_t start_size = st->size_iter.u.i, step_size = st->size_iter.r_step;
+	const uint64_t n_size = range_len(start_size, st->size_iter.r_stop, step_size);
+	for (uint64_t i_size = 0; i_size < n_size && !ctx->stop; i_size++) {
 		ctx->candidates++;
-		st->width = iter_at(st->width_iter, i_width).u.i;
-		sprt_progress_tick(ctx, (double)i_width / (double)n_width);
-		/* regs */
-		ctx->stats[2].evaluated++;
-		if (def_regs(ctx, st, &st->regs)) {
-			ctx->stats[2].domain_errors++;
+		st->size = (int64_t)((uint64_t)start_size + i_size * (uint64_t)step_size);
+		sprt_progress_tick(ctx, (double)i_size / (double)n_size);
+		/* loop 1: width */
+		ctx->stats[1].evaluated++;
+		if (once_width) {
+			ctx->stats[1].domain_errors++;
 			continue;
 		}
-		/* soft wide: rejects the point where true */
-		if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[3])) {
-			ctx->stats[3].evaluated++;
-			if (def_wide(ctx, st, &iv)) {
-				ctx->stats[3].domain_errors++;
-				continue;
-			}
-			if (iv) {
-				ctx->stats[3].rejected++;
-				continue;
-			}
-		}
-		/* loop 1: size */
-		ctx->stats[0].evaluated++;
-		if (once_size) {
-			ctx->stats[0].domain_errors++;
-			continue;
-		}
-		const int64_t start_size = st->size_iter.u.i, step_size = st->size_iter.r_step;
-		const uint64_t n_size = range_len(start_size, st->size_iter.r_stop, step_size);
-		for (uint64_t i_size = 0; i_size < n_size && !ctx->stop; i_size++) {
+		const uint64_t n_width = iter_len(st->width_iter);
+		for (uint64_t i_width = 0; i_width < n_width && !ctx->stop; i_width++) {
 			ctx->candidates++;
-			st->size = (int64_t)((uint64_t)start_size + i_size * (uint64_t)step_size);
-			sprt_progress_tick(ctx, ((double)i_width + (double)i_size / (double)n_size) / (double)n_width);
+			st->width = iter_at(st->width_iter, i_width).u.i;
+			sprt_progress_tick(ctx, ((double)i_size + (double)i_width / (double)n_width) / (double)n_size);
+			/* regs */
+			ctx->stats[2].evaluated++;
+			if (def_regs(ctx, st, &st->regs)) {
+				ctx->stats[2].domain_errors++;
+				continue;
+			}
+			/* soft wide: rejects the point where true */
+			if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[3])) {
+				ctx->stats[3].evaluated++;
+				if (def_wide(ctx, st, &iv)) {
+					ctx->stats[3].domain_errors++;
+					continue;
+				}
+				if (iv) {
+					ctx->stats[3].rejected++;
+					continue;
+				}
+			}
 			/* bytes */
 			ctx->stats[4].evaluated++;
 			if (def_bytes(ctx, st, &st->bytes)) {
@@ -518,6 +534,7 @@ static int enumerate(struct sprt_ctx *ctx)
 		sprt_vec_free(&st.Regs_scratch[i]);
 	for (int i = 0; i < 2; i++)
 		sprt_vec_free(&st.bytes_scratch[i]);
+	sprt_vec_free(&st.width_dom);
 	return rc;
 }
 
@@ -529,10 +546,10 @@ static const struct sprt_param_desc params[] = {
 
 /* The statistics rows: name, kind, class, require, line, level. */
 static const struct sprt_def_desc defs[] = {
-	{ "size", SPRT_DEF_ITER, SPRT_HARD, false, 8, 1 },
-	{ "width", SPRT_DEF_ITER, SPRT_HARD, false, 9, 0 },
-	{ "regs", SPRT_DEF_DERIVED, SPRT_HARD, false, 20, 0 },
-	{ "wide", SPRT_DEF_CONSTRAINT, SPRT_SOFT, false, 22, 0 },
+	{ "size", SPRT_DEF_ITER, SPRT_HARD, false, 8, 0 },
+	{ "width", SPRT_DEF_ITER, SPRT_HARD, false, 9, 1 },
+	{ "regs", SPRT_DEF_DERIVED, SPRT_HARD, false, 20, 1 },
+	{ "wide", SPRT_DEF_CONSTRAINT, SPRT_SOFT, false, 22, 1 },
 	{ "bytes", SPRT_DEF_DERIVED, SPRT_HARD, false, 19, 1 },
 	{ "fits", SPRT_DEF_CONSTRAINT, SPRT_HARD, true, 21, 1 },
 };
