@@ -1781,6 +1781,46 @@ static void schedule(struct sema_def **defs, int n, struct sema_def **byid)
 
 /* ---- the driver ----------------------------------------------------------- */
 
+static bool set_empty(const uint64_t *set, size_t words)
+{
+	for (size_t w = 0; w < words; w++)
+		if (set[w])
+			return false;
+	return true;
+}
+
+/* The number of values of an iterable written with literals only, or -1. */
+static int64_t literal_size(const struct sema_def *it)
+{
+	const struct ast_expr *e = it->expr;
+	if (it->form != SEMA_FORM_EXPR || !e)
+		return -1;
+	if (e->kind == AST_LIST || e->kind == AST_TUPLE)
+		return e->nitems;
+	if (e->kind != AST_CALL || e->items[0]->kind != AST_NAME || strcmp(e->items[0]->name, "range") ||
+	    e->items[0]->ref || e->nitems < 2 || e->nitems > 4)
+		return -1;
+	int64_t a[3] = { 0, 0, 1 };
+	for (int i = 1; i < e->nitems; i++)
+		if (e->items[i]->kind != AST_INT)
+			return -1;
+	if (e->nitems == 2) {
+		a[1] = e->items[1]->ival;
+	} else {
+		a[0] = e->items[1]->ival;
+		a[1] = e->items[2]->ival;
+		if (e->nitems == 4)
+			a[2] = e->items[3]->ival;
+	}
+	/* Literals here are small enough that these cannot overflow in double. */
+	double n = a[2] > 0 ? ((double)a[1] - (double)a[0]) / (double)a[2] :
+		   a[2] < 0 ? ((double)a[0] - (double)a[1]) / -(double)a[2] : 0;
+	return n > 0 ? (int64_t)n : 0;
+}
+
+/* An iterator this wide opens after the narrow ones it shares a constraint with. */
+#define WIDE_ITERATOR 1000
+
 /*
  * The greedy loop order (see sema.h).  Each definition's set of iterators
  * it depends on, transitively, is a bitset over decl_pos.
@@ -1812,6 +1852,33 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 		for (int j = 0; j < niters; j++)
 			if (sets[(size_t)d->id * words + (size_t)j / 64] >> (j % 64) & 1)
 				feeds[j] = true;
+	}
+	/*
+	 * Unary constraints: ones that read a single iterator X (and nothing
+	 * else that varies), where X's iterable depends on no iterator.  The
+	 * compiled code filters X's values by them once, before the nest
+	 * (cg_opt.c, domain filtering), so they prune the same wherever X's
+	 * loop is: opening X early for them would only multiply the rest of
+	 * the nest by X's survivors (synthetic_wide: 10x the work).  The
+	 * greedy below does not count them.
+	 */
+	bool *unary = xcalloc((size_t)prog->nconstraints + 1, sizeof(bool));
+	for (int c = 0; c < prog->nconstraints; c++) {
+		const struct sema_def *d = prog->constraints[c];
+		const uint64_t *cs = sets + (size_t)d->id * words;
+		int count = 0, j = -1;
+		for (int i = 0; i < niters; i++)
+			if (cs[i / 64] >> (i % 64) & 1)
+				count++, j = i;
+		if (count != 1 || !set_empty(sets + (size_t)prog->iters[j]->id * words, words))
+			continue;
+		bool ok = true;
+		for (int k = 0; k < d->ndeps && ok; k++) {
+			const struct sema_def *p = d->deps[k];
+			ok = p == prog->iters[j] ||
+			     (p->kind != SEMA_ITER && set_empty(sets + (size_t)p->id * words, words));
+		}
+		unary[c] = ok;
 	}
 	/* Independent sub-nests: iterators joined by any definition that
 	 * depends on both (union-find).  A sub-nest, once opened, is finished
@@ -1845,6 +1912,31 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 			r = comp[r];
 		comp[j] = r;
 	}
+	/*
+	 * Wide iterators (a literal range of more than WIDE_ITERATOR values)
+	 * wait for the narrow iterators they share a constraint with: opened
+	 * first, a wide loop multiplies everything inside it, while opened
+	 * after them its constraints are complete at once and the loop
+	 * transformations (equality solving, divisors, congruences) can skip
+	 * most of its values.  synthetic_wide: 10^5 values of n under 192
+	 * (wg, wpt) pairs, stepped by wg * wpt.
+	 */
+	bool *wide = xcalloc((size_t)niters, sizeof(bool));
+	bool any_wide = false;
+	for (int j = 0; j < niters; j++)
+		any_wide |= wide[j] = literal_size(prog->iters[j]) > WIDE_ITERATOR;
+	/* (Quadratic in the iterators: built only when one is wide.) */
+	bool *shares = xcalloc(any_wide ? (size_t)niters * (size_t)niters : 1, sizeof(bool));
+	for (int c = 0; c < prog->nconstraints && any_wide; c++) {
+		const uint64_t *cs = sets + (size_t)prog->constraints[c]->id * words;
+		if (unary[c])
+			continue;
+		for (int i = 0; i < niters; i++)
+			for (int j = 0; j < niters; j++)
+				if ((cs[i / 64] >> (i % 64) & 1) && (cs[j / 64] >> (j % 64) & 1))
+					shares[(size_t)i * (size_t)niters + (size_t)j] = true;
+	}
+	bool *ready_now = xcalloc((size_t)niters, sizeof(bool));
 	int current = -1; /* the sub-nest being enumerated */
 	for (int pos = 0; pos < niters; pos++) {
 		int best = -1, best_done = -1;
@@ -1861,17 +1953,25 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 			stay = ready;
 		}
 		for (int j = 0; j < niters; j++) {
-			struct sema_def *it = prog->iters[j];
-			if (bound[j / 64] >> (j % 64) & 1)
+			ready_now[j] = false;
+			if ((bound[j / 64] >> (j % 64) & 1) || (stay && comp[j] != current))
 				continue;
-			if (stay && comp[j] != current)
-				continue;
-			const uint64_t *need = sets + (size_t)it->id * words;
+			const uint64_t *need = sets + (size_t)prog->iters[j]->id * words;
 			bool ready = true;
 			for (size_t w = 0; w < words && ready; w++)
 				ready = (need[w] & ~bound[w]) == 0;
-			if (!ready)
+			ready_now[j] = ready;
+		}
+		for (int j = 0; j < niters; j++) {
+			if (!ready_now[j])
 				continue;
+			if (wide[j]) {
+				bool waits = false;
+				for (int i = 0; i < niters; i++)
+					waits |= ready_now[i] && !wide[i] && shares[(size_t)i * (size_t)niters + (size_t)j];
+				if (waits)
+					continue;
+			}
 			/* Constraints checkable once `it` is bound, and not before. */
 			/* Then, how near it brings the others: 1/k for a
 			 * constraint still k iterators short. */
@@ -1880,7 +1980,7 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 			bound[j / 64] |= 1ull << (j % 64);
 			for (int c = 0; c < prog->nconstraints; c++) {
 				const uint64_t *cs = sets + (size_t)prog->constraints[c]->id * words;
-				if (!(cs[j / 64] >> (j % 64) & 1))
+				if (unary[c] || !(cs[j / 64] >> (j % 64) & 1))
 					continue;
 				int missing = 0;
 				for (size_t w = 0; w < words; w++)
@@ -1909,6 +2009,10 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 	free(sets);
 	free(bound);
 	free(feeds);
+	free(unary);
+	free(wide);
+	free(shares);
+	free(ready_now);
 }
 
 int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program *prog)

@@ -15,7 +15,10 @@
  *     next the one that lets the most constraints be checked, then one
  *     that feeds any constraint, then definition order.  Iterators no
  *     constraint looks at thus become the innermost loops, where they
- *     multiply the fewest evaluations.  Independent sub-nests (iterators
+ *     multiply the fewest evaluations.  Unary constraints (one hoisted
+ *     iterator) do not count, and a literal range of more than 1000
+ *     values waits for the narrow iterators it shares a constraint with
+ *     (see loop_order in sema.c).  Independent sub-nests (iterators
  *     no definition joins) are kept apart: each is finished before the
  *     next one opens;
  *   - every non-iterator gets `level`: the loop position of the deepest

@@ -43,7 +43,7 @@ struct space_state {
 	sprt_val sizes;
 	sprt_val mode;
 	sprt_val both;
-	sprt_val picked;
+	int64_t picked;
 	sprt_val line_8; /* constraints have no value */
 	/* Iterables, closure yields, and the lists each definition builds. */
 	sprt_val odd_iter;
@@ -119,13 +119,11 @@ static int def_sizes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 #line 5 "algebra.space"
 static int def_mode(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1 = sprt_undef();
-	bool _t2 = false;
+	bool _t1 = false;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_cmp(ctx, 'g', st->sizes, sprt_int(16), &_t2));
-	_t1 = sprt_bool(_t2);
-	if (truthy(ctx, _t1)) {
+	TRY(sprt_cmp(ctx, 'g', st->sizes, sprt_int(16), &_t1));
+	if (truthy(ctx, sprt_bool(_t1))) {
 		sprt_vec_clear(&st->mode_scratch[0]);
 		TRY(sprt_vec_push(&st->mode_scratch[0], sprt_int(0)));
 		TRY(sprt_vec_push(&st->mode_scratch[0], sprt_int(1)));
@@ -137,7 +135,7 @@ static int def_mode(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	}
 	return 0;
 }
-#line 141 "<stdout>"
+#line 139 "<stdout>"
 
 /*
  * both: iterator, at loop level 2
@@ -164,7 +162,7 @@ static int def_both(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '&', _t1, _t3, &(*out), &st->both_scratch[0]));
 	return 0;
 }
-#line 168 "<stdout>"
+#line 166 "<stdout>"
 
 /*
  * picked: derived, at loop level 1
@@ -172,13 +170,14 @@ static int def_both(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   picked = sizes in [2, 16, 64] or odd in range(5, 10)
  */
 #line 7 "algebra.space"
-static int def_picked(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_picked(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
+	int64_t _t1 = 0;
 	sprt_val _t2 = sprt_undef();
 	bool _t3 = false;
 	sprt_val _t4 = sprt_undef();
 	sprt_val _t5[2];
+	bool _t6 = false;
 	(void)ctx;
 	(void)st;
 	sprt_vec_clear(&st->picked_scratch[0]);
@@ -186,15 +185,16 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_vec_push(&st->picked_scratch[0], sprt_int(16)));
 	TRY(sprt_vec_push(&st->picked_scratch[0], sprt_int(64)));
 	_t2 = sprt_vecval(&st->picked_scratch[0]);
-	TRY(sprt_cmp(ctx, 'i', st->sizes, _t2, &_t1));
-	(*out) = sprt_bool(_t1);
-	if (!truthy(ctx, (*out))) {
+	TRY(sprt_cmp(ctx, 'i', st->sizes, _t2, &_t3));
+	_t1 = _t3;
+	if (!_t1) {
 		_t5[0] = sprt_int(5);
 		_t5[1] = sprt_int(10);
 		TRY(sprt_builtin_range(_t5, 2, &_t4));
-		TRY(sprt_cmp(ctx, 'i', st->odd, _t4, &_t3));
-		(*out) = sprt_bool(_t3);
+		TRY(sprt_cmp(ctx, 'i', st->odd, _t4, &_t6));
+		_t1 = _t6;
 	}
+	*out = _t1;
 	return 0;
 }
 #line 201 "<stdout>"
@@ -205,31 +205,33 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
  *   require picked and not (both == 0 and mode == 1)
  */
 #line 8 "algebra.space"
-static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	sprt_val _t1 = sprt_undef();
-	bool _t2 = false;
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	bool _t3 = false;
+	bool _t4 = false;
 	(void)ctx;
 	(void)st;
-	(*out) = st->picked;
-	if (truthy(ctx, (*out))) {
-		TRY(sprt_cmp(ctx, '=', st->both, sprt_int(0), &_t2));
-		_t1 = sprt_bool(_t2);
-		if (truthy(ctx, _t1)) {
-			TRY(sprt_cmp(ctx, '=', st->mode, sprt_int(1), &_t3));
-			_t1 = sprt_bool(_t3);
+	_t1 = st->picked;
+	if (_t1) {
+		TRY(sprt_cmp(ctx, '=', st->both, sprt_int(0), &_t3));
+		_t2 = _t3;
+		if (_t2) {
+			TRY(sprt_cmp(ctx, '=', st->mode, sprt_int(1), &_t4));
+			_t2 = _t4;
 		}
-		(*out) = sprt_bool(!truthy(ctx, _t1));
+		_t1 = (int64_t)!(_t2);
 	}
+	*out = _t1;
 	return 0;
 }
-#line 228 "<stdout>"
+#line 230 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
-	sprt_val v = sprt_undef();
+	int64_t iv = 0;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 
@@ -289,11 +291,11 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					/* correct line_8: keeps the point where true */
 					if (!ctx->disabled || !ctx->disabled[5]) {
 						ctx->stats[5].evaluated++;
-						if (def_line_8(ctx, st, &v)) {
+						if (def_line_8(ctx, st, &iv)) {
 							ctx->stats[5].domain_errors++;
 							continue;
 						}
-						if (!truthy(ctx, v)) {
+						if (!iv) {
 							ctx->stats[5].rejected++;
 							continue;
 						}

@@ -44,7 +44,8 @@ static inline sprt_val iter_at(sprt_val v, uint64_t i)
  */
 struct opt_it {
 	int mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,
-	                  3 divisors of c in a positive range, 4 scan for X | c */
+	                  3 divisors of c in a positive range, 4 scan for X | c,
+	                  5 every s-th value of a range from index c (n of them) */
 	int phase;
 	uint64_t i, n;
 	sprt_val it;
@@ -80,6 +81,21 @@ static inline void opt_pin(struct opt_it *o, int kind, sprt_val a, sprt_val c)
 	bool none = false;
 	if (a.kind != SPRT_INT || c.kind != SPRT_INT)
 		return;
+	if (kind == 5) { /* X % a == c, a > 0, over a range of step 1: every a-th value */
+		if (o->it.kind != SPRT_RANGE || o->it.r_step != 1 || a.u.i <= 0)
+			return;
+		int64_t first = 0, sm = o->it.u.i % a.u.i;
+		if (c.u.i >= 0 && c.u.i < a.u.i) {
+			first = c.u.i - (sm < 0 ? sm + a.u.i : sm);
+			first += first < 0 ? a.u.i : 0;
+		}
+		o->mode = 5;
+		o->c = first; /* index of the first value */
+		o->s = a.u.i;
+		o->n = c.u.i >= 0 && c.u.i < a.u.i && (uint64_t)first < o->n ?
+			(o->n - (uint64_t)first - 1) / (uint64_t)a.u.i + 1 : 0;
+		return;
+	}
 	switch (kind) {
 	case 0: x = c.u.i; break;
 	case 1: none = SPRT_SUB_OVERFLOW(c.u.i, a.u.i, &x); break;
@@ -149,6 +165,11 @@ static inline bool opt_next(struct opt_it *o, sprt_val *x)
 				return false;
 			o->i++;
 			*x = sprt_int(o->c);
+			return true;
+		case 5:
+			if (o->i >= o->n)
+				return false;
+			*x = sprt_int((int64_t)((uint64_t)o->it.u.i + (uint64_t)o->c + o->i++ * (uint64_t)o->s));
 			return true;
 		case 3:
 			if (o->phase == 0) { /* d <= sqrt(c), ascending */
@@ -228,16 +249,16 @@ static inline bool opt_breaks(int dir, int up, int64_t step)
 /* Everything one enumeration holds: the current value of every definition. */
 struct space_state {
 	sprt_val threads;
-	sprt_val dim_m;
-	sprt_val dim_n;
-	sprt_val size;
+	int64_t dim_m;
+	int64_t dim_n;
+	int64_t size;
 	sprt_val too_many; /* constraints have no value */
-	sprt_val blk;
+	int64_t blk;
 	sprt_val uneven; /* constraints have no value */
-	sprt_val read_m;
-	sprt_val read_n;
+	int64_t read_m;
+	int64_t read_n;
 	sprt_val cant_reshape; /* constraints have no value */
-	sprt_val pad;
+	int64_t pad;
 	sprt_val line_24; /* constraints have no value */
 	/* Iterables, closure yields, and the lists each definition builds. */
 	sprt_val dim_m_iter;
@@ -261,10 +282,10 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 265 "<stdout>"
+#line 286 "<stdout>"
 
 /*
- * dim_m: iterator, at loop level 1
+ * dim_m: iterator, at loop level 0
  *
  *   dim_m = range(1, 65)
  */
@@ -279,10 +300,10 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 283 "<stdout>"
+#line 304 "<stdout>"
 
 /*
- * dim_n: iterator, at loop level 2
+ * dim_n: iterator, at loop level 1
  *
  *   dim_n = range(1, 65)
  */
@@ -297,42 +318,44 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 301 "<stdout>"
+#line 322 "<stdout>"
 
 /*
- * size: derived, at loop level 2
+ * size: derived, at loop level 1
  *
  *   size = dim_m * dim_n
  */
 #line 6 "opt.space"
-static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '*', st->dim_m, st->dim_n, &(*out), NULL));
+	TRY(sprt_i_mul(st->dim_m, st->dim_n, &_t1));
+	*out = _t1;
 	return 0;
 }
-#line 316 "<stdout>"
+#line 339 "<stdout>"
 
 /*
- * too_many: hard constraint, at loop level 2
+ * too_many: hard constraint, at loop level 1
  *
  *   hard too_many = size > threads
  */
 #line 10 "opt.space"
-static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
 	bool _t1 = false;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_cmp(ctx, '>', st->size, st->threads, &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_cmp(ctx, '>', sprt_int(st->size), st->threads, &_t1));
+	*out = _t1;
 	return 0;
 }
-#line 333 "<stdout>"
+#line 356 "<stdout>"
 
 /*
- * blk: iterator, at loop level 0
+ * blk: iterator, at loop level 5
  *
  *   blk = range(1, 49)
  */
@@ -347,29 +370,27 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 351 "<stdout>"
+#line 374 "<stdout>"
 
 /*
- * uneven: correctness constraint, at loop level 0
+ * uneven: correctness constraint, at loop level 5
  *
  *   correct uneven = 48 % blk != 0
  */
 #line 14 "opt.space"
-static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
-	sprt_val _t2 = sprt_undef();
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '%', sprt_int(48), st->blk, &_t2, NULL));
-	TRY(sprt_cmp(ctx, '!', _t2, sprt_int(0), &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_i_mod(48, st->blk, &_t1));
+	*out = (_t1 != 0);
 	return 0;
 }
-#line 370 "<stdout>"
+#line 391 "<stdout>"
 
 /*
- * read_m: iterator, at loop level 4
+ * read_m: iterator, at loop level 3
  *
  *   read_m = range(1, 65)
  */
@@ -384,10 +405,10 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 388 "<stdout>"
+#line 409 "<stdout>"
 
 /*
- * read_n: iterator, at loop level 5
+ * read_n: iterator, at loop level 4
  *
  *   read_n = range(1, 65)
  */
@@ -402,29 +423,27 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 406 "<stdout>"
+#line 427 "<stdout>"
 
 /*
- * cant_reshape: correctness constraint, at loop level 5
+ * cant_reshape: correctness constraint, at loop level 4
  *
  *   correct cant_reshape = read_m * read_n != size
  */
 #line 20 "opt.space"
-static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
-	sprt_val _t2 = sprt_undef();
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '*', st->read_m, st->read_n, &_t2, NULL));
-	TRY(sprt_cmp(ctx, '!', _t2, st->size, &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_i_mul(st->read_m, st->read_n, &_t1));
+	*out = (_t1 != st->size);
 	return 0;
 }
-#line 425 "<stdout>"
+#line 444 "<stdout>"
 
 /*
- * pad: iterator, at loop level 3
+ * pad: iterator, at loop level 2
  *
  *   pad = range(0, 16)
  */
@@ -439,53 +458,53 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 443 "<stdout>"
+#line 462 "<stdout>"
 
 /*
- * line_24: correctness requirement, at loop level 3
+ * line_24: correctness requirement, at loop level 2
  *
  *   require pad == dim_m % 4 + 1
  */
 #line 24 "opt.space"
-static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
-	sprt_val _t2 = sprt_undef();
-	sprt_val _t3 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '%', st->dim_m, sprt_int(4), &_t3, NULL));
-	TRY(sprt_op(ctx, '+', _t3, sprt_int(1), &_t2, NULL));
-	TRY(sprt_cmp(ctx, '=', st->pad, _t2, &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_i_mod(st->dim_m, 4, &_t1));
+	TRY(sprt_i_add(_t1, 1, &_t2));
+	*out = (st->pad == _t2);
 	return 0;
 }
-#line 464 "<stdout>"
+#line 481 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
-static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
 {
 	(void)ctx;
 	(void)st;
-	(*out) = sprt_int(48);
+	*dir = mono_mul(1, opt_sgn(sprt_int(st->dim_m)));
 	return 0;
 }
 
-static int opt_mono_2(struct sprt_ctx *ctx, struct space_state *st, int *dir)
+static int opt_value_2(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
-	*dir = mono_mul(1, opt_sgn(st->dim_m));
+	TRY(sprt_i_mod(st->dim_m, 4, &_t1));
+	TRY(sprt_i_add(_t1, 1, &_t2));
+	(*out) = sprt_int(_t2);
 	return 0;
 }
 
 static int opt_value_3(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1 = sprt_undef();
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '%', st->dim_m, sprt_int(4), &_t1, NULL));
-	TRY(sprt_op(ctx, '+', _t1, sprt_int(1), &(*out), NULL));
+	(*out) = sprt_int(st->size);
 	return 0;
 }
 
@@ -493,7 +512,7 @@ static int opt_value_4(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 {
 	(void)ctx;
 	(void)st;
-	(*out) = st->size;
+	(*out) = sprt_int(st->read_m);
 	return 0;
 }
 
@@ -501,7 +520,7 @@ static int opt_value_5(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 {
 	(void)ctx;
 	(void)st;
-	(*out) = st->read_m;
+	(*out) = sprt_int(st->size);
 	return 0;
 }
 
@@ -509,14 +528,14 @@ static int opt_value_6(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 {
 	(void)ctx;
 	(void)st;
-	(*out) = st->size;
+	(*out) = sprt_int(48);
 	return 0;
 }
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
-	sprt_val v = sprt_undef();
+	int64_t iv = 0;
 	bool found = false;
 	int rc;
 
@@ -529,176 +548,186 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		return 0;
 
 	/* Iterables that depend only on level -1: computed once, 0 or a domain error. */
-	const int once_dim_m = def_dim_m(ctx, st, &st->dim_m_iter);
 	const int once_dim_n = def_dim_n(ctx, st, &st->dim_n_iter);
 	const int once_pad = def_pad(ctx, st, &st->pad_iter);
 	const int once_read_m = def_read_m(ctx, st, &st->read_m_iter);
 	const int once_read_n = def_read_n(ctx, st, &st->read_n_iter);
+	const int once_blk = def_blk(ctx, st, &st->blk_iter);
 
 	/* The loop nest, in level-set order. */
-	/* loop 0: blk */
-	ctx->stats[4].evaluated++;
-	if (def_blk(ctx, st, &st->blk_iter)) {
-		ctx->stats[4].domain_errors++;
+	/* loop 0: dim_m */
+	ctx->stats[0].evaluated++;
+	if (def_dim_m(ctx, st, &st->dim_m_iter)) {
+		ctx->stats[0].domain_errors++;
 		return 0;
 	}
-	struct opt_it o_blk;
-	opt_plain(&o_blk, st->blk_iter);
-	/* -O2: divisor iteration over 'blk' (from uneven) */
-	if (!ctx->disabled || !ctx->disabled[5]) {
-		sprt_val a_ = sprt_int(0), c_;
-		if (!opt_value_1(ctx, st, &c_))
-			opt_divisors(&o_blk, c_);
-		(void)a_;
-	}
-	for (uint64_t i_blk = 0; !ctx->stop && opt_next(&o_blk, &st->blk); i_blk++) {
+	const int64_t start_dim_m = st->dim_m_iter.u.i, step_dim_m = st->dim_m_iter.r_step;
+	const uint64_t n_dim_m = range_len(start_dim_m, st->dim_m_iter.r_stop, step_dim_m);
+	for (uint64_t i_dim_m = 0; i_dim_m < n_dim_m && !ctx->stop; i_dim_m++) {
 		ctx->candidates++;
-		const uint64_t n_blk = o_blk.n;
-		(void)n_blk;
-		sprt_progress_tick(ctx, -1.0);
-		/* correct uneven: rejects the point where true */
-		if (!ctx->disabled || !ctx->disabled[5]) {
-			ctx->stats[5].evaluated++;
-			if (def_uneven(ctx, st, &v)) {
-				ctx->stats[5].domain_errors++;
-				continue;
-			}
-			if (truthy(ctx, v)) {
-				ctx->stats[5].rejected++;
-				continue;
-			}
-		}
-		/* loop 1: dim_m */
-		ctx->stats[0].evaluated++;
-		if (once_dim_m) {
-			ctx->stats[0].domain_errors++;
+		st->dim_m = (int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m);
+		sprt_progress_tick(ctx, (double)i_dim_m / (double)n_dim_m);
+		/* loop 1: dim_n */
+		ctx->stats[1].evaluated++;
+		if (once_dim_n) {
+			ctx->stats[1].domain_errors++;
 			continue;
 		}
-		const int64_t start_dim_m = st->dim_m_iter.u.i, step_dim_m = st->dim_m_iter.r_step;
-		const uint64_t n_dim_m = range_len(start_dim_m, st->dim_m_iter.r_stop, step_dim_m);
-		for (uint64_t i_dim_m = 0; i_dim_m < n_dim_m && !ctx->stop; i_dim_m++) {
+		struct opt_it o_dim_n;
+		opt_plain(&o_dim_n, st->dim_n_iter);
+		/* -O2: bound tightening: a rejection by too_many ends the loop over 'dim_n' */
+		int dir_too_many = 2;
+		const bool brk_too_many = st->dim_n_iter.kind == SPRT_RANGE && !opt_mono_1(ctx, st, &dir_too_many) && opt_breaks(dir_too_many, 1, st->dim_n_iter.r_step);
+		sprt_val x_dim_n;
+		for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &x_dim_n); i_dim_n++) {
 			ctx->candidates++;
-			st->dim_m = sprt_int((int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m));
-			/* loop 2: dim_n */
-			ctx->stats[1].evaluated++;
-			if (once_dim_n) {
-				ctx->stats[1].domain_errors++;
+			st->dim_n = x_dim_n.u.i;
+			const uint64_t n_dim_n = o_dim_n.n;
+			(void)n_dim_n;
+			/* size */
+			ctx->stats[2].evaluated++;
+			if (def_size(ctx, st, &st->size)) {
+				ctx->stats[2].domain_errors++;
 				continue;
 			}
-			struct opt_it o_dim_n;
-			opt_plain(&o_dim_n, st->dim_n_iter);
-			/* -O2: bound tightening: a rejection by too_many ends the loop over 'dim_n' */
-			int dir_too_many = 2;
-			const bool brk_too_many = st->dim_n_iter.kind == SPRT_RANGE && !opt_mono_2(ctx, st, &dir_too_many) && opt_breaks(dir_too_many, 1, st->dim_n_iter.r_step);
-			for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &st->dim_n); i_dim_n++) {
+			/* hard too_many: rejects the point where true */
+			if (!ctx->disabled || !ctx->disabled[3]) {
+				ctx->stats[3].evaluated++;
+				if (def_too_many(ctx, st, &iv)) {
+					ctx->stats[3].domain_errors++;
+					continue;
+				}
+				if (iv) {
+					ctx->stats[3].rejected++;
+					if (brk_too_many) /* monotone: every later value is rejected too */
+						break;
+					continue;
+				}
+			}
+			/* loop 2: pad */
+			ctx->stats[9].evaluated++;
+			if (once_pad) {
+				ctx->stats[9].domain_errors++;
+				continue;
+			}
+			struct opt_it o_pad;
+			opt_plain(&o_pad, st->pad_iter);
+			/* -O2: equality solving pins 'pad' (from line_24) */
+			if (!ctx->disabled || !ctx->disabled[10]) {
+				sprt_val a_ = sprt_int(0), c_;
+				if (!opt_value_2(ctx, st, &c_))
+					opt_pin(&o_pad, 0, a_, c_);
+				(void)a_;
+			}
+			sprt_val x_pad;
+			for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &x_pad); i_pad++) {
 				ctx->candidates++;
-				const uint64_t n_dim_n = o_dim_n.n;
-				(void)n_dim_n;
-				/* size */
-				ctx->stats[2].evaluated++;
-				if (def_size(ctx, st, &st->size)) {
-					ctx->stats[2].domain_errors++;
-					continue;
-				}
-				/* hard too_many: rejects the point where true */
-				if (!ctx->disabled || !ctx->disabled[3]) {
-					ctx->stats[3].evaluated++;
-					if (def_too_many(ctx, st, &v)) {
-						ctx->stats[3].domain_errors++;
-						continue;
-					}
-					if (truthy(ctx, v)) {
-						ctx->stats[3].rejected++;
-						if (brk_too_many) /* monotone: every later value is rejected too */
-							break;
-						continue;
-					}
-				}
-				/* loop 3: pad */
-				ctx->stats[9].evaluated++;
-				if (once_pad) {
-					ctx->stats[9].domain_errors++;
-					continue;
-				}
-				struct opt_it o_pad;
-				opt_plain(&o_pad, st->pad_iter);
-				/* -O2: equality solving pins 'pad' (from line_24) */
+				st->pad = x_pad.u.i;
+				const uint64_t n_pad = o_pad.n;
+				(void)n_pad;
+				/* correct line_24: keeps the point where true */
 				if (!ctx->disabled || !ctx->disabled[10]) {
+					ctx->stats[10].evaluated++;
+					if (def_line_24(ctx, st, &iv)) {
+						ctx->stats[10].domain_errors++;
+						continue;
+					}
+					if (!iv) {
+						ctx->stats[10].rejected++;
+						continue;
+					}
+				}
+				/* loop 3: read_m */
+				ctx->stats[6].evaluated++;
+				if (once_read_m) {
+					ctx->stats[6].domain_errors++;
+					continue;
+				}
+				struct opt_it o_read_m;
+				opt_plain(&o_read_m, st->read_m_iter);
+				/* -O2: divisor iteration over 'read_m' (from cant_reshape, a product) */
+				if (!ctx->disabled || !ctx->disabled[8]) {
 					sprt_val a_ = sprt_int(0), c_;
 					if (!opt_value_3(ctx, st, &c_))
-						opt_pin(&o_pad, 0, a_, c_);
+						opt_divisors(&o_read_m, c_);
 					(void)a_;
 				}
-				for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &st->pad); i_pad++) {
+				sprt_val x_read_m;
+				for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &x_read_m); i_read_m++) {
 					ctx->candidates++;
-					const uint64_t n_pad = o_pad.n;
-					(void)n_pad;
-					/* correct line_24: keeps the point where true */
-					if (!ctx->disabled || !ctx->disabled[10]) {
-						ctx->stats[10].evaluated++;
-						if (def_line_24(ctx, st, &v)) {
-							ctx->stats[10].domain_errors++;
-							continue;
-						}
-						if (!truthy(ctx, v)) {
-							ctx->stats[10].rejected++;
-							continue;
-						}
-					}
-					/* loop 4: read_m */
-					ctx->stats[6].evaluated++;
-					if (once_read_m) {
-						ctx->stats[6].domain_errors++;
+					st->read_m = x_read_m.u.i;
+					const uint64_t n_read_m = o_read_m.n;
+					(void)n_read_m;
+					/* loop 4: read_n */
+					ctx->stats[7].evaluated++;
+					if (once_read_n) {
+						ctx->stats[7].domain_errors++;
 						continue;
 					}
-					struct opt_it o_read_m;
-					opt_plain(&o_read_m, st->read_m_iter);
-					/* -O2: divisor iteration over 'read_m' (from cant_reshape, a product) */
+					struct opt_it o_read_n;
+					opt_plain(&o_read_n, st->read_n_iter);
+					/* -O2: equality solving pins 'read_n' (from cant_reshape) */
 					if (!ctx->disabled || !ctx->disabled[8]) {
 						sprt_val a_ = sprt_int(0), c_;
-						if (!opt_value_4(ctx, st, &c_))
-							opt_divisors(&o_read_m, c_);
+						if (!opt_value_4(ctx, st, &a_) && !opt_value_5(ctx, st, &c_))
+							opt_pin(&o_read_n, 4, a_, c_);
 						(void)a_;
 					}
-					for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &st->read_m); i_read_m++) {
+					sprt_val x_read_n;
+					for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &x_read_n); i_read_n++) {
 						ctx->candidates++;
-						const uint64_t n_read_m = o_read_m.n;
-						(void)n_read_m;
-						/* loop 5: read_n */
-						ctx->stats[7].evaluated++;
-						if (once_read_n) {
-							ctx->stats[7].domain_errors++;
+						st->read_n = x_read_n.u.i;
+						const uint64_t n_read_n = o_read_n.n;
+						(void)n_read_n;
+						/* correct cant_reshape: rejects the point where true */
+						if (!ctx->disabled || !ctx->disabled[8]) {
+							ctx->stats[8].evaluated++;
+							if (def_cant_reshape(ctx, st, &iv)) {
+								ctx->stats[8].domain_errors++;
+								continue;
+							}
+							if (iv) {
+								ctx->stats[8].rejected++;
+								continue;
+							}
+						}
+						/* loop 5: blk */
+						ctx->stats[4].evaluated++;
+						if (once_blk) {
+							ctx->stats[4].domain_errors++;
 							continue;
 						}
-						struct opt_it o_read_n;
-						opt_plain(&o_read_n, st->read_n_iter);
-						/* -O2: equality solving pins 'read_n' (from cant_reshape) */
-						if (!ctx->disabled || !ctx->disabled[8]) {
+						struct opt_it o_blk;
+						opt_plain(&o_blk, st->blk_iter);
+						/* -O2: divisor iteration over 'blk' (from uneven) */
+						if (!ctx->disabled || !ctx->disabled[5]) {
 							sprt_val a_ = sprt_int(0), c_;
-							if (!opt_value_5(ctx, st, &a_) && !opt_value_6(ctx, st, &c_))
-								opt_pin(&o_read_n, 4, a_, c_);
+							if (!opt_value_6(ctx, st, &c_))
+								opt_divisors(&o_blk, c_);
 							(void)a_;
 						}
-						for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &st->read_n); i_read_n++) {
+						sprt_val x_blk;
+						for (uint64_t i_blk = 0; !ctx->stop && opt_next(&o_blk, &x_blk); i_blk++) {
 							ctx->candidates++;
-							const uint64_t n_read_n = o_read_n.n;
-							(void)n_read_n;
-							/* correct cant_reshape: rejects the point where true */
-							if (!ctx->disabled || !ctx->disabled[8]) {
-								ctx->stats[8].evaluated++;
-								if (def_cant_reshape(ctx, st, &v)) {
-									ctx->stats[8].domain_errors++;
+							st->blk = x_blk.u.i;
+							const uint64_t n_blk = o_blk.n;
+							(void)n_blk;
+							/* correct uneven: rejects the point where true */
+							if (!ctx->disabled || !ctx->disabled[5]) {
+								ctx->stats[5].evaluated++;
+								if (def_uneven(ctx, st, &iv)) {
+									ctx->stats[5].domain_errors++;
 									continue;
 								}
-								if (truthy(ctx, v)) {
-									ctx->stats[8].rejected++;
+								if (iv) {
+									ctx->stats[5].rejected++;
 									continue;
 								}
 							}
 							/* a valid point */
 							ctx->valid++;
 							if (ctx->emit) {
-								const sprt_val point[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
+								const sprt_val point[6] = { sprt_int(st->dim_m), sprt_int(st->dim_n), sprt_int(st->blk), sprt_int(st->read_m), sprt_int(st->read_n), sprt_int(st->pad) };
 								if (ctx->emit(ctx->emit_user, point, 6))
 									ctx->stop = true;
 							}
@@ -730,17 +759,17 @@ static const struct sprt_param_desc params[] = {
 
 /* The statistics rows: name, kind, class, require, line, level. */
 static const struct sprt_def_desc defs[] = {
-	{ "dim_m", SPRT_DEF_ITER, SPRT_HARD, false, 4, 1 },
-	{ "dim_n", SPRT_DEF_ITER, SPRT_HARD, false, 5, 2 },
-	{ "size", SPRT_DEF_DERIVED, SPRT_HARD, false, 6, 2 },
-	{ "too_many", SPRT_DEF_CONSTRAINT, SPRT_HARD, false, 10, 2 },
-	{ "blk", SPRT_DEF_ITER, SPRT_HARD, false, 13, 0 },
-	{ "uneven", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 14, 0 },
-	{ "read_m", SPRT_DEF_ITER, SPRT_HARD, false, 18, 4 },
-	{ "read_n", SPRT_DEF_ITER, SPRT_HARD, false, 19, 5 },
-	{ "cant_reshape", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 20, 5 },
-	{ "pad", SPRT_DEF_ITER, SPRT_HARD, false, 23, 3 },
-	{ "line_24", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, true, 24, 3 },
+	{ "dim_m", SPRT_DEF_ITER, SPRT_HARD, false, 4, 0 },
+	{ "dim_n", SPRT_DEF_ITER, SPRT_HARD, false, 5, 1 },
+	{ "size", SPRT_DEF_DERIVED, SPRT_HARD, false, 6, 1 },
+	{ "too_many", SPRT_DEF_CONSTRAINT, SPRT_HARD, false, 10, 1 },
+	{ "blk", SPRT_DEF_ITER, SPRT_HARD, false, 13, 5 },
+	{ "uneven", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 14, 5 },
+	{ "read_m", SPRT_DEF_ITER, SPRT_HARD, false, 18, 3 },
+	{ "read_n", SPRT_DEF_ITER, SPRT_HARD, false, 19, 4 },
+	{ "cant_reshape", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 20, 4 },
+	{ "pad", SPRT_DEF_ITER, SPRT_HARD, false, 23, 2 },
+	{ "line_24", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, true, 24, 2 },
 };
 
 /* Device parameters and settings, with their defaults' text. */
