@@ -567,6 +567,7 @@ static void gen_loops(struct cg *c, int k)
 		cg_opt_loop_open(c, k);
 		cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && opt_next(&o_%s, &st->%s); i_%s++) {", m, m, m, m);
 		c->indent++;
+		cg_par_iteration(c, k);
 		cg_line(c, "ctx->candidates++;");
 		cg_line(c, "const uint64_t n_%s = o_%s.n;", m, m);
 		cg_line(c, "(void)n_%s;", m);
@@ -578,6 +579,7 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "const uint64_t n_%s = range_len(start_%s, st->%s.r_stop, step_%s);", m, m, it, m);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
+		cg_par_iteration(c, k);
 		cg_line(c, "ctx->candidates++;");
 		cg_line(c, "st->%s = sprt_int((int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s));", m, m, m,
 			m);
@@ -586,6 +588,7 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "const uint64_t n_%s = iter_len(st->%s);", m, it);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
+		cg_par_iteration(c, k);
 		cg_line(c, "ctx->candidates++;");
 		cg_line(c, "st->%s = iter_at(st->%s, i_%s);", m, it, m);
 	}
@@ -600,9 +603,11 @@ static void gen_loops(struct cg *c, int k)
 			m0, m, m, m0);
 	}
 	gen_level(c, k, "continue;");
+	cg_par_task(c, k);
 	gen_loops(c, k + 1);
 	c->indent--;
 	cg_line(c, "}");
+	cg_par_loop_end(c, k);
 }
 
 static void gen_run(struct cg *c, struct sbuf *out)
@@ -618,8 +623,8 @@ static void gen_run(struct cg *c, struct sbuf *out)
 		cg_line(c, "bool found = false;");
 		cg_line(c, "int rc;");
 	}
-	if (any_constraint || P->nbindable)
-		sbuf_puts(c->code, "\n");
+	cg_par_prologue(c);
+	sbuf_puts(c->code, "\n");
 	cg_line(c, "/* Level -1, once: bindings and defaults, constants, tables, checks. */");
 	gen_level(c, -1, "return 0;");
 	sbuf_puts(c->code, "\n");
@@ -802,7 +807,9 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 	sbuf_printf(out, "\t.nbindables = %d,\n\t.bindables = %s,\n", P->nbindable,
 		    P->nbindable ? "bindables" : "NULL");
 	sbuf_printf(out, "\t.strings = { %d, %s },\n", c->nstrs, c->nstrs ? "strings" : "NULL");
-	sbuf_puts(out, "\t.enumerate = enumerate,\n};\n\n");
+	sbuf_puts(out, "\t.enumerate = enumerate,\n");
+	cg_par_descriptor(c, out);
+	sbuf_puts(out, "};\n\n");
 	sbuf_puts(out, "#ifdef SPACEC_MAIN\nint main(int argc, char **argv)\n{\n"
 		       "\treturn sprt_main(&spacec_space, argc, argv);\n}\n#endif\n");
 }

@@ -519,6 +519,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	sprt_val v = sprt_undef();
 	bool found = false;
 	int rc;
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 	/* device threads: bound at run time, else its default */
@@ -552,6 +555,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		(void)a_;
 	}
 	for (uint64_t i_blk = 0; !ctx->stop && opt_next(&o_blk, &st->blk); i_blk++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
 		const uint64_t n_blk = o_blk.n;
 		(void)n_blk;
@@ -568,6 +573,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				continue;
 			}
 		}
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* loop 1: dim_m */
 		ctx->stats[0].evaluated++;
 		if (once_dim_m) {
@@ -577,8 +584,12 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		const int64_t start_dim_m = st->dim_m_iter.u.i, step_dim_m = st->dim_m_iter.r_step;
 		const uint64_t n_dim_m = range_len(start_dim_m, st->dim_m_iter.r_stop, step_dim_m);
 		for (uint64_t i_dim_m = 0; i_dim_m < n_dim_m && !ctx->stop; i_dim_m++) {
+			if (par_level >= 1) /* the previous task here is over */
+				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->dim_m = sprt_int((int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m));
+			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
+				continue;
 			/* loop 2: dim_n */
 			ctx->stats[1].evaluated++;
 			if (once_dim_n) {
@@ -591,6 +602,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			int dir_too_many = 2;
 			const bool brk_too_many = st->dim_n_iter.kind == SPRT_RANGE && !opt_mono_2(ctx, st, &dir_too_many) && opt_breaks(dir_too_many, 1, st->dim_n_iter.r_step);
 			for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &st->dim_n); i_dim_n++) {
+				if (par_level >= 2) /* the previous task here is over */
+					sprt_par_leave(ctx, 2);
 				ctx->candidates++;
 				const uint64_t n_dim_n = o_dim_n.n;
 				(void)n_dim_n;
@@ -614,6 +627,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						continue;
 					}
 				}
+				if (par_level >= 2 && sprt_par_enter(ctx, 2)) /* a task: someone else's? */
+					continue;
 				/* loop 3: pad */
 				ctx->stats[9].evaluated++;
 				if (once_pad) {
@@ -630,6 +645,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					(void)a_;
 				}
 				for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &st->pad); i_pad++) {
+					if (par_level >= 3) /* the previous task here is over */
+						sprt_par_leave(ctx, 3);
 					ctx->candidates++;
 					const uint64_t n_pad = o_pad.n;
 					(void)n_pad;
@@ -645,6 +662,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 							continue;
 						}
 					}
+					if (par_level >= 3 && sprt_par_enter(ctx, 3)) /* a task: someone else's? */
+						continue;
 					/* loop 4: read_m */
 					ctx->stats[6].evaluated++;
 					if (once_read_m) {
@@ -661,9 +680,13 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						(void)a_;
 					}
 					for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &st->read_m); i_read_m++) {
+						if (par_level >= 4) /* the previous task here is over */
+							sprt_par_leave(ctx, 4);
 						ctx->candidates++;
 						const uint64_t n_read_m = o_read_m.n;
 						(void)n_read_m;
+						if (par_level >= 4 && sprt_par_enter(ctx, 4)) /* a task: someone else's? */
+							continue;
 						/* loop 5: read_n */
 						ctx->stats[7].evaluated++;
 						if (once_read_n) {
@@ -680,6 +703,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 							(void)a_;
 						}
 						for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &st->read_n); i_read_n++) {
+							if (par_level >= 5) /* the previous task here is over */
+								sprt_par_leave(ctx, 5);
 							ctx->candidates++;
 							const uint64_t n_read_n = o_read_n.n;
 							(void)n_read_n;
@@ -695,6 +720,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 									continue;
 								}
 							}
+							if (par_level >= 5 && sprt_par_enter(ctx, 5)) /* a task: someone else's? */
+								continue;
 							/* a valid point */
 							ctx->valid++;
 							if (ctx->emit) {
@@ -703,11 +730,23 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 									ctx->stop = true;
 							}
 						}
+						if (par_level >= 5)
+							sprt_par_leave(ctx, 5);
 					}
+					if (par_level >= 4)
+						sprt_par_leave(ctx, 4);
 				}
+				if (par_level >= 3)
+					sprt_par_leave(ctx, 3);
 			}
+			if (par_level >= 2)
+				sprt_par_leave(ctx, 2);
 		}
+		if (par_level >= 1)
+			sprt_par_leave(ctx, 1);
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -762,6 +801,7 @@ const struct sprt_space spacec_space = {
 	.bindables = bindables,
 	.strings = { 0, NULL },
 	.enumerate = enumerate,
+	.par_levels = 6, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN
