@@ -1,7 +1,7 @@
 #!/bin/sh
 # Threads and shards (runtime/par.c) against one thread and the reference
 # interpreter.  For every shipped space (large ones reduced) and PAR_SEEDS
-# (default 16) random spaces from tests/diff/gen_space.py:
+# (default 10) random spaces from tests/diff/gen_space.py:
 #   - the interpreter's points (a sorted multiset) equal those of
 #     `list --threads 1`, and those of `list --threads 2, 3, 4`;
 #   - `list --threads T --ordered` is byte-identical to --threads 1, in
@@ -9,14 +9,14 @@
 #   - `stats` (every counter of every definition, valid points,
 #     candidates) is identical for every thread count;
 #   - for N in SHARDS, the union of `list --shard I/N` over I equals the
-#     whole space with no point twice, and the shards' statistics add up
-#     to the whole space's;
+#     whole space with no point twice; for N = 3 and 13 the shards'
+#     statistics add up to the whole space's;
 #   - a shard is deterministic: listed twice, and on 1 or 3 threads
 #     (--ordered), it gives the same bytes.
 set -u
 SPACEC=${SPACEC:-./spacec}
 top_srcdir=${top_srcdir:-.}
-SEEDS=${PAR_SEEDS:-16}
+SEEDS=${PAR_SEEDS:-10}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
@@ -79,14 +79,19 @@ check() {
 		i=0
 		while [ $i -lt "$n" ]; do
 			sc list --shard $i/$n --threads 2 --format jsonl "$f" "$@" >> "$T/union"
-			stats --shard $i/$n --threads 2 "$f" "$@" > "$T/shard.$i"
 			i=$((i + 1))
 		done
 		sort "$T/union" > "$T/union.sorted"
 		cmp -s "$T/ref" "$T/union.sorted" ||
 			{ bad "$name: the $n shards are not the whole space ($(wc -l < "$T/union") points, want $(wc -l < "$T/ref"))"; diff "$T/ref" "$T/union.sorted" | head -4; }
+	done
+	for n in 3 13; do
 		i=0 files=""
-		while [ $i -lt "$n" ]; do files="$files $T/shard.$i"; i=$((i + 1)); done
+		while [ $i -lt "$n" ]; do
+			stats --shard $i/$n --threads 2 "$f" "$@" > "$T/shard.$i"
+			files="$files $T/shard.$i"
+			i=$((i + 1))
+		done
 		sum_stats $files > "$T/shards.sum"
 		cmp -s "$T/whole.sum" "$T/shards.sum" || { bad "$name: the statistics of $n shards do not add up"; diff "$T/whole.sum" "$T/shards.sum" | head -6; }
 	done
@@ -99,6 +104,7 @@ check() {
 
 ALL_SHARDS="1 2 3 4 5 6 7 8 13"
 for f in "$top_srcdir"/spaces/*.space "$top_srcdir"/spaces/examples/*.space; do
+	[ -f "$f" ] || continue
 	case $f in
 	*gemm_beast*)
 		check "$f (reduced)" "$ALL_SHARDS" no "$f" --set max_threads_dim_x=32 --set max_threads_dim_y=32 \
@@ -121,7 +127,7 @@ while [ "$s" -le "$SEEDS" ]; do
 	python3 "$top_srcdir/tests/diff/gen_space.py" "$s" > "$T/r.space" 2>/dev/null
 	if "$SPACEC" check -w "$T/r.space" > /dev/null 2>&1; then
 		before_seed=$fail
-		check "seed $s" "1 2 3 7 13" yes "$T/r.space"
+		check "seed $s" "2 5 13" yes "$T/r.space"
 		[ "$fail" -eq "$before_seed" ] ||
 			echo "  (python3 tests/diff/gen_space.py $s > r.space to reproduce)"
 	else
