@@ -114,6 +114,8 @@ struct sprt_par {
 	struct sprt_sink *child;
 	sprt_point_fn child_fn;
 	uint64_t rows;
+	uint64_t tasks_run;
+	double busy;                 /* seconds inside tasks (verbose only) */
 	int err;
 	pthread_t tid;
 	struct sprt_ctx own_ctx;
@@ -123,6 +125,7 @@ struct par_job {
 	struct sprt_ctx *main;
 	struct sprt_sink *sink;      /* NULL: the caller's ctx->emit, under `lock` */
 	bool ordered;
+	bool verbose;                /* SPACERT_PAR_VERBOSE: the plan and the work, on stderr */
 	int nthreads;
 	int split_level;
 	int filter_level;
@@ -167,6 +170,7 @@ static void task_end(struct sprt_par *w)
 	ctx->candidates = w->saved_cand;
 	ctx->stats = w->walk_stats;
 	struct par_job *job = w->job;
+	w->tasks_run++;
 	atomic_fetch_add_explicit(&job->tasks_done, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&job->pub_cand, dc, memory_order_relaxed);
 	atomic_fetch_add_explicit(&job->pub_valid, dv, memory_order_relaxed);
@@ -557,7 +561,10 @@ static void *worker_main(void *arg)
 {
 	struct sprt_par *w = arg;
 	struct par_job *job = w->job;
+	double t0 = job->verbose ? sprt_now_() : 0;
 	int rc = w->ctx->space->enumerate(w->ctx);
+	if (job->verbose)
+		w->busy = sprt_now_() - t0;
 	if (w->in_task) /* a fatal error left it open */
 		task_end(w);
 	if (w->have_chunk)
@@ -682,6 +689,9 @@ static int run_workers(struct par_job *job)
 	wait_workers(job);
 	for (int i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
+	for (int i = 0; i < n && job->verbose; i++)
+		fprintf(stderr, "spacert: worker %d: %llu tasks, %llu candidates, %.3f s\n", i,
+			(unsigned long long)ws[i].tasks_run, (unsigned long long)ws[i].task_cand, ws[i].busy);
 	for (int i = 0; i < n; i++) {
 		for (int d = 0; ws[i].task_stats && d < sp->ndefs; d++) {
 			m->stats[d].evaluated += ws[i].task_stats[d].evaluated;
@@ -747,6 +757,8 @@ int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run
 	job->main = ctx;
 	job->sink = ctx->emit ? sink : NULL;
 	job->ordered = opt->ordered;
+	const char *verbose = getenv("SPACERT_PAR_VERBOSE");
+	job->verbose = verbose && *verbose && strcmp(verbose, "0");
 	job->nthreads = threads;
 	job->filter_level = -1;
 	atomic_init(&job->next_chunk, 0);
@@ -763,7 +775,7 @@ int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run
 	int rc = 0;
 	uint64_t valid0 = ctx->valid, cand0 = ctx->candidates;
 	if (sharded) {
-		uint64_t lo, hi;
+		uint64_t lo = 0, hi = 0;
 		rc = shard_range(ctx, opt->shard_index, nshards, &job->filter_level, &lo, &hi, &shared);
 		job->filter_lo = lo;
 		job->filter_hi = hi;
@@ -778,6 +790,13 @@ int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run
 		if (job->chunk_size > 4096)
 			job->chunk_size = 4096;
 		job->nchunks = (job->ntasks + job->chunk_size - 1) / job->chunk_size;
+		if (job->verbose)
+			fprintf(stderr,
+				"spacert: %d threads; shard level %d, tasks [%llu, %llu); task level %d: %llu tasks "
+				"in %llu chunks of %llu\n",
+				threads, job->filter_level, (unsigned long long)job->filter_lo,
+				(unsigned long long)job->filter_hi, job->split_level, (unsigned long long)job->ntasks,
+				(unsigned long long)job->nchunks, (unsigned long long)job->chunk_size);
 		if (job->ordered && job->sink) {
 			job->queue = calloc((size_t)job->nchunks + 1, sizeof(*job->queue));
 			if (!job->queue)
