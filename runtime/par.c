@@ -33,8 +33,8 @@
  * Shards.  --shard I/N cuts the tasks of a level Ds (chosen the same way
  * for N parts, independent of the thread count) into N contiguous ranges
  * of equal weight, a task's weight being 1 + the number of its descendants
- * at the deepest level a counting walk of at most REFINE_NODES nodes
- * reaches.  Every number used is a count, never a time, so each shard
+ * at the deepest level reached while each counting walk visits at most
+ * REFINE_CANDIDATES candidates.  Every number used is a count, never a time, so each shard
  * computes the same cut on any machine.  A shard walks the levels down to
  * Ds like everyone else, skips the tasks outside its range, and splits
  * its own range among its threads as above.  The shared walk is counted
@@ -71,8 +71,11 @@
 #define BALANCE 4
 /* Counting walks give up past this many tasks at their level. */
 #define WALK_CAP (UINT64_C(1) << 22)
-/* Shard weights come from walks of at most this many nodes. */
-#define REFINE_NODES (UINT64_C(1) << 20)
+/* Shard weights come from the deepest walk reached while each walk
+ * visits at most this many candidates (a count, so every shard agrees). */
+#define REFINE_CANDIDATES (UINT64_C(1) << 15)
+/* Blocks of tasks per shard, dealt out round-robin. */
+#define BLOCKS 16
 /* A worker hands its buffer over every FLUSH_ROWS points ... */
 #define FLUSH_ROWS 1024
 /* ... and, ordered, holds at most HOLD_BYTES while not at the head, with
@@ -83,14 +86,23 @@
 
 struct par_job;
 
+/* A shard's tasks at its level: ordinal o is its own where o < n and mine[o]. */
+struct shard {
+	int level;                   /* -1: no shard, everything is its own */
+	uint64_t n;
+	unsigned char *mine;
+	uint64_t own;                /* how many are its own */
+};
+
 /* One walker: a counting walk, or a worker thread. */
 struct sprt_par {
-	struct par_job *job;         /* NULL in a counting walk */
+	/* Workers sit side by side: a cache line of their own each. */
+	_Alignas(64) struct par_job *job; /* NULL in a counting walk */
 	struct sprt_ctx *ctx;
 	uint64_t seen[SPRT_PAR_LEVELS]; /* iterations that reached each level's hook */
-	/* The shard: ordinals at filter_level outside [lo, hi) are skipped. */
+	/* The shard: other shards' ordinals at filter_level are skipped. */
 	int filter_level;
-	uint64_t filter_lo, filter_hi;
+	const struct shard *filter;
 	/* Counting walk: iterations reaching stop_level are counted (and
 	 * credited to the current ordinal at weight_level) and skipped. */
 	int stop_level;
@@ -114,7 +126,7 @@ struct sprt_par {
 	struct sprt_sink *child;
 	sprt_point_fn child_fn;
 	uint64_t rows;
-	uint64_t tasks_run;
+	uint64_t tasks_run, pub_tasks, pub_cand, pub_valid;
 	double busy;                 /* seconds inside tasks (verbose only) */
 	int err;
 	pthread_t tid;
@@ -128,8 +140,7 @@ struct par_job {
 	bool verbose;                /* SPACERT_PAR_VERBOSE: the plan and the work, on stderr */
 	int nthreads;
 	int split_level;
-	int filter_level;
-	uint64_t filter_lo, filter_hi;
+	struct shard shard;
 	uint64_t ntasks, chunk_size, nchunks;
 	atomic_uint_fast64_t next_chunk;
 	atomic_uint_fast64_t tasks_done;
@@ -169,11 +180,20 @@ static void task_end(struct sprt_par *w)
 	ctx->valid = w->saved_valid;
 	ctx->candidates = w->saved_cand;
 	ctx->stats = w->walk_stats;
-	struct par_job *job = w->job;
 	w->tasks_run++;
-	atomic_fetch_add_explicit(&job->tasks_done, 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&job->pub_cand, dc, memory_order_relaxed);
-	atomic_fetch_add_explicit(&job->pub_valid, dv, memory_order_relaxed);
+}
+
+/* Makes the worker's progress visible to the progress line (per chunk:
+ * shared counters touched per task would make tiny tasks contend). */
+static void publish(struct sprt_par *w)
+{
+	struct par_job *job = w->job;
+	atomic_fetch_add_explicit(&job->tasks_done, w->tasks_run - w->pub_tasks, memory_order_relaxed);
+	atomic_fetch_add_explicit(&job->pub_cand, w->task_cand - w->pub_cand, memory_order_relaxed);
+	atomic_fetch_add_explicit(&job->pub_valid, w->task_valid - w->pub_valid, memory_order_relaxed);
+	w->pub_tasks = w->tasks_run;
+	w->pub_cand = w->task_cand;
+	w->pub_valid = w->task_valid;
 }
 
 static void finish_chunk(struct sprt_par *w);
@@ -185,6 +205,7 @@ static bool claim(struct sprt_par *w, uint64_t o)
 	if (!w->have_chunk || o >= w->hi) {
 		if (w->have_chunk)
 			finish_chunk(w);
+		publish(w);
 		uint64_t c = atomic_fetch_add_explicit(&job->next_chunk, 1, memory_order_relaxed);
 		w->have_chunk = c < job->nchunks;
 		if (!w->have_chunk) {
@@ -206,7 +227,7 @@ int sprt_par_enter(struct sprt_ctx *ctx, int k)
 	if (!w || k < 0 || k >= SPRT_PAR_LEVELS)
 		return 0;
 	uint64_t o = w->seen[k]++;
-	if (k == w->filter_level && (o < w->filter_lo || o >= w->filter_hi))
+	if (k == w->filter_level && (o >= w->filter->n || !w->filter->mine[o]))
 		return 1;
 	if (k == w->stop_level) {
 		w->count++;
@@ -278,13 +299,15 @@ static void walk_release(struct walk *r)
  * Walks ctx's space with the iterations at `stop` counted and skipped.
  * Returns 0 or a negative SPRT_E* code.
  */
-static int walk(struct sprt_ctx *ctx, int filter_level, uint64_t flo, uint64_t fhi, int stop, int weight_level,
-		uint64_t cap, struct walk *r)
+static int walk(struct sprt_ctx *ctx, const struct shard *f, int stop, int weight_level, uint64_t cap,
+		struct walk *r)
 {
 	memset(r, 0, sizeof(*r));
 	const struct sprt_space *sp = ctx->space;
-	struct sprt_par *w = calloc(1, sizeof(*w));
+	struct sprt_par *w = aligned_alloc(_Alignof(struct sprt_par), sizeof(*w));
 	r->stats = calloc((size_t)sp->ndefs + 1, sizeof(*r->stats));
+	if (w)
+		memset(w, 0, sizeof(*w));
 	if (!w || !r->stats) {
 		free(w);
 		free(r->stats);
@@ -292,9 +315,8 @@ static int walk(struct sprt_ctx *ctx, int filter_level, uint64_t flo, uint64_t f
 		return -SPRT_ENOMEM;
 	}
 	w->ctx = ctx;
-	w->filter_level = filter_level;
-	w->filter_lo = flo;
-	w->filter_hi = fhi;
+	w->filter_level = f ? f->level : -1;
+	w->filter = f;
 	w->stop_level = stop;
 	w->weight_level = weight_level;
 	w->cap = cap;
@@ -309,7 +331,12 @@ static int walk(struct sprt_ctx *ctx, int filter_level, uint64_t flo, uint64_t f
 	ctx->progress = false;
 	ctx->par = w;
 	ctx->par_level = stop;
+	double t0 = sprt_now_();
 	int rc = sp->enumerate(ctx);
+	if (getenv("SPACERT_PAR_VERBOSE"))
+		fprintf(stderr, "spacert: walk to level %d (filter %d, weights %d): %llu tasks, %llu candidates, %.4f s\n",
+			stop, w->filter_level, weight_level, (unsigned long long)w->count,
+			(unsigned long long)ctx->candidates, sprt_now_() - t0);
 	ctx->par = NULL;
 	ctx->stop = false;
 	ctx->stats = saved_stats;
@@ -354,12 +381,12 @@ static bool balanced(const struct walk *children, int parts)
  * walk at that level; *children the walk one level deeper weighing its
  * tasks (count 0 when there is none).
  */
-static int choose_level(struct sprt_ctx *ctx, int filter_level, uint64_t flo, uint64_t fhi, int parts,
-			int *level, struct walk *at, struct walk *children)
+static int choose_level(struct sprt_ctx *ctx, const struct shard *f, int parts, int *level, struct walk *at,
+			struct walk *children)
 {
 	int nl = hooked_levels(ctx->space);
-	int from = filter_level > 0 ? filter_level : 0;
-	int rc = walk(ctx, filter_level, flo, fhi, from, -1, UINT64_MAX, at);
+	int from = f && f->level > 0 ? f->level : 0;
+	int rc = walk(ctx, f, from, -1, UINT64_MAX, at);
 	memset(children, 0, sizeof(*children));
 	if (rc)
 		return rc;
@@ -368,7 +395,7 @@ static int choose_level(struct sprt_ctx *ctx, int filter_level, uint64_t flo, ui
 		*level = d;
 		if (d + 1 >= nl || at->count == 0)
 			return 0;
-		rc = walk(ctx, filter_level, flo, fhi, d + 1, d, WALK_CAP, children);
+		rc = walk(ctx, f, d + 1, d, WALK_CAP, children);
 		if (rc)
 			return rc;
 		if (children->capped || children->count == 0 || (at->count >= want && balanced(children, parts)))
@@ -386,25 +413,28 @@ static int choose_level(struct sprt_ctx *ctx, int filter_level, uint64_t flo, ui
 /* ---- shards ---------------------------------------------------------------------------------- */
 
 /*
- * The tasks [*lo, *hi) of shard `index` of `count` at the chosen level:
- * contiguous ranges of equal cumulative weight.  Also returns the walk
- * at that level without the shard (the shared walk, counted in shard 0).
+ * Shard `index` of `count`: the level's tasks cut into count * BLOCKS
+ * contiguous blocks of equal weight, block b going to shard b % count.
+ * Contiguous blocks keep what a shard lists in runs of the single-thread
+ * order; dealing them out round-robin makes every shard a sample of the
+ * whole space, so a region the weights underrate is shared out too, not
+ * left to one shard.  *shared is the walk down to that level (counted in
+ * shard 0 only).
  */
-static int shard_range(struct sprt_ctx *ctx, uint64_t index, uint64_t count, int *level, uint64_t *lo,
-		       uint64_t *hi, struct walk *shared)
+static int shard_plan(struct sprt_ctx *ctx, uint64_t index, uint64_t count, struct shard *out,
+		      struct walk *shared)
 {
 	struct walk children;
-	int rc = choose_level(ctx, -1, 0, 0, count > INT32_MAX / 64 ? INT32_MAX / 64 : (int)count, level, shared,
-			      &children);
+	int parts = count > INT32_MAX / 64 ? INT32_MAX / 64 : (int)count;
+	int rc = choose_level(ctx, NULL, parts, &out->level, shared, &children);
 	if (rc)
 		return rc;
-	int ds = *level, nl = hooked_levels(ctx->space);
+	int ds = out->level, nl = hooked_levels(ctx->space);
 	uint64_t ntasks = shared->count;
-	/* Finer weights: descendants as deep as a walk of REFINE_NODES allows. */
-	for (int e = ds + 2; e < nl && children.count && !children.capped && children.count <= REFINE_NODES;
-	     e++) {
+	/* Finer weights: descendants as deep as REFINE_CANDIDATES allows. */
+	for (int e = ds + 2; e < nl && children.count && children.candidates <= REFINE_CANDIDATES; e++) {
 		struct walk deeper;
-		rc = walk(ctx, -1, 0, 0, e, ds, 4 * REFINE_NODES, &deeper);
+		rc = walk(ctx, NULL, e, ds, WALK_CAP, &deeper);
 		if (rc) {
 			walk_release(&children);
 			return rc;
@@ -416,34 +446,22 @@ static int shard_range(struct sprt_ctx *ctx, uint64_t index, uint64_t count, int
 		walk_release(&children);
 		children = deeper;
 	}
-	/* Weight 1 + descendants per task; cut at multiples of total / count. */
-	uint64_t total = 0;
+	out->n = ntasks;
+	out->mine = calloc((size_t)ntasks + 1, 1);
+	if (!out->mine) {
+		walk_release(&children);
+		return -SPRT_ENOMEM;
+	}
+	/* Task i, starting at cumulative weight s, is in block s * nb / total. */
+	uint64_t total = 0, nb = count * BLOCKS, sum = 0;
 	for (uint64_t i = 0; i < ntasks; i++)
 		total += 1 + (i < children.nweights ? children.weights[i] : 0);
-	uint64_t want_lo = total / count * index + total % count * index / count;
-	uint64_t want_hi = total / count * (index + 1) + total % count * (index + 1) / count;
-	uint64_t sum = 0;
-	*lo = *hi = ntasks;
-	bool lo_set = false;
 	for (uint64_t i = 0; i < ntasks; i++) {
-		/* Task i starts at cumulative weight `sum`: it belongs to the
-		 * shard whose range [want_lo, want_hi) holds `sum`. */
-		if (!lo_set && sum >= want_lo) {
-			*lo = i;
-			lo_set = true;
-		}
-		if (sum >= want_hi) {
-			*hi = i;
-			break;
-		}
+		uint64_t block = sum / total * nb + sum % total * nb / total;
+		out->mine[i] = block % count == index;
+		out->own += out->mine[i];
 		sum += 1 + (i < children.nweights ? children.weights[i] : 0);
 	}
-	if (!lo_set)
-		*lo = ntasks;
-	if (*hi < *lo)
-		*hi = *lo;
-	if (index + 1 == count)
-		*hi = ntasks; /* the last shard takes the rest, whatever rounding did */
 	walk_release(&children);
 	return 0;
 }
@@ -569,6 +587,7 @@ static void *worker_main(void *arg)
 		task_end(w);
 	if (w->have_chunk)
 		finish_chunk(w);
+	publish(w);
 	if (rc)
 		set_err(job, rc < 0 ? -rc : rc);
 	else if (!w->walked_out && !w->ctx->stop && !atomic_load(&job->stop) && w->tasks_seen != job->ntasks)
@@ -595,15 +614,15 @@ static int worker_init(struct sprt_par *w, struct par_job *job)
 	ctx->stop = false;
 	ctx->progress = false;
 	ctx->par = w;
-	ctx->par_level = job->split_level > job->filter_level ? job->split_level : job->filter_level;
-	w->filter_level = job->filter_level;
-	w->filter_lo = job->filter_lo;
-	w->filter_hi = job->filter_hi;
+	ctx->par_level = job->split_level > job->shard.level ? job->split_level : job->shard.level;
+	w->filter_level = job->shard.level;
+	w->filter = &job->shard;
 	w->stop_level = -1;
 	w->weight_level = -1;
 	w->split_level = job->split_level;
-	w->walk_stats = calloc((size_t)sp->ndefs + 1, sizeof(*w->walk_stats));
-	w->task_stats = calloc((size_t)sp->ndefs + 1, sizeof(*w->task_stats));
+	/* Padded by a cache line, so no two workers' counters share one. */
+	w->walk_stats = calloc((size_t)sp->ndefs + 3, sizeof(*w->walk_stats));
+	w->task_stats = calloc((size_t)sp->ndefs + 3, sizeof(*w->task_stats));
 	if (!w->walk_stats || !w->task_stats)
 		return SPRT_ENOMEM;
 	ctx->stats = w->walk_stats;
@@ -661,9 +680,10 @@ static int run_workers(struct par_job *job)
 	struct sprt_ctx *m = job->main;
 	const struct sprt_space *sp = m->space;
 	int n = job->nthreads;
-	struct sprt_par *ws = calloc((size_t)n, sizeof(*ws));
+	struct sprt_par *ws = aligned_alloc(_Alignof(struct sprt_par), (size_t)n * sizeof(*ws));
 	if (!ws)
 		return -SPRT_ENOMEM;
+	memset(ws, 0, (size_t)n * sizeof(*ws));
 	int rc = 0, started = 0;
 	for (int i = 0; i < n && !rc; i++)
 		rc = worker_init(&ws[i], job);
@@ -760,7 +780,6 @@ int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run
 	const char *verbose = getenv("SPACERT_PAR_VERBOSE");
 	job->verbose = verbose && *verbose && strcmp(verbose, "0");
 	job->nthreads = threads;
-	job->filter_level = -1;
 	atomic_init(&job->next_chunk, 0);
 	atomic_init(&job->tasks_done, 0);
 	atomic_init(&job->stop, false);
@@ -774,15 +793,12 @@ int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run
 	struct walk shared = { 0 }, at = { 0 }, children = { 0 };
 	int rc = 0;
 	uint64_t valid0 = ctx->valid, cand0 = ctx->candidates;
-	if (sharded) {
-		uint64_t lo = 0, hi = 0;
-		rc = shard_range(ctx, opt->shard_index, nshards, &job->filter_level, &lo, &hi, &shared);
-		job->filter_lo = lo;
-		job->filter_hi = hi;
-	}
+	double t_plan = sprt_now_();
+	job->shard.level = -1;
+	if (sharded)
+		rc = shard_plan(ctx, opt->shard_index, nshards, &job->shard, &shared);
 	if (!rc)
-		rc = choose_level(ctx, job->filter_level, job->filter_lo, job->filter_hi, threads, &job->split_level,
-				  &at, &children);
+		rc = choose_level(ctx, sharded ? &job->shard : NULL, threads, &job->split_level, &at, &children);
 	if (!rc) {
 		job->ntasks = at.count;
 		uint64_t per = (uint64_t)threads * TASKS_PER_PART;
@@ -792,11 +808,11 @@ int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run
 		job->nchunks = (job->ntasks + job->chunk_size - 1) / job->chunk_size;
 		if (job->verbose)
 			fprintf(stderr,
-				"spacert: %d threads; shard level %d, tasks [%llu, %llu); task level %d: %llu tasks "
-				"in %llu chunks of %llu\n",
-				threads, job->filter_level, (unsigned long long)job->filter_lo,
-				(unsigned long long)job->filter_hi, job->split_level, (unsigned long long)job->ntasks,
-				(unsigned long long)job->nchunks, (unsigned long long)job->chunk_size);
+				"spacert: %d threads; shard level %d, %llu of %llu tasks; task level %d: %llu tasks "
+				"in %llu chunks of %llu; planned in %.3f s\n",
+				threads, job->shard.level, (unsigned long long)job->shard.own,
+				(unsigned long long)job->shard.n, job->split_level, (unsigned long long)job->ntasks,
+				(unsigned long long)job->nchunks, (unsigned long long)job->chunk_size, sprt_now_() - t_plan);
 		if (job->ordered && job->sink) {
 			job->queue = calloc((size_t)job->nchunks + 1, sizeof(*job->queue));
 			if (!job->queue)
@@ -820,6 +836,7 @@ int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run
 		if (job->queue[i] != EMPTY_CHUNK)
 			sprt_sink_block_free_(job->queue[i]);
 	free(job->queue);
+	free(job->shard.mine);
 	pthread_mutex_destroy(&job->lock);
 	pthread_cond_destroy(&job->cond);
 	pthread_mutex_destroy(&job->done_lock);
