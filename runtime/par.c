@@ -31,13 +31,14 @@
  * that walk.  Totals are the sum, identical for every thread count.
  *
  * Shards.  --shard I/N cuts the tasks of a level Ds (chosen the same way
- * for N parts, independent of the thread count) into N contiguous ranges
- * of equal weight, a task's weight being 1 + the number of its descendants
- * at the deepest level reached while each counting walk visits at most
- * REFINE_CANDIDATES candidates.  Every number used is a count, never a time, so each shard
- * computes the same cut on any machine.  A shard walks the levels down to
- * Ds like everyone else, skips the tasks outside its range, and splits
- * its own range among its threads as above.  The shared walk is counted
+ * for N parts, independent of the thread count) into 16 N contiguous
+ * blocks of equal weight and deals them out round-robin; a task's weight
+ * is 1 + its descendants at the deepest level reached while each counting
+ * walk visits at most REFINE_CANDIDATES candidates.  Every number used is
+ * a count, never a time, so each shard computes the same cut on any
+ * machine.  A shard walks the levels down to Ds like everyone else, skips
+ * the other shards' tasks, and splits its own among its threads as
+ * above.  The shared walk is counted
  * in shard 0 only, so the statistics of the N shards add up to the whole.
  *
  * Output.  Each worker encodes its points into a buffer of its own (a
