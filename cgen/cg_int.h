@@ -137,6 +137,13 @@ const char *cg_box(struct cg *c, enum cg_ctype t, const char *x);
  * expression, after emitting the statements its checks need. */
 const char *cg_int_operand(struct cg *c, const struct ast_expr *e);
 
+/* cg_par.c: the task hooks of threaded and sharded runs in loop k. */
+void cg_par_prologue(struct cg *c);
+void cg_par_iteration(struct cg *c, int k); /* first in the loop body */
+void cg_par_task(struct cg *c, int k);      /* after the level's checks */
+void cg_par_loop_end(struct cg *c, int k);  /* after the loop */
+void cg_par_descriptor(struct cg *c, struct sbuf *out); /* .par_levels */
+
 /* Code lines at the current indent. */
 void cg_line(struct cg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A fresh temporary of C type `type`; the name lives in the arena-less

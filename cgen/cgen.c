@@ -587,6 +587,7 @@ static void gen_loops(struct cg *c, int k)
 				m);
 		}
 		c->indent++;
+		cg_par_iteration(c, k);
 		cg_line(c, "ctx->candidates++;");
 		if (typed)
 			cg_line(c, "st->%s = x_%s.u.i;", m, m);
@@ -600,6 +601,7 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "const uint64_t n_%s = range_len(start_%s, st->%s.r_stop, step_%s);", m, m, it, m);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
+		cg_par_iteration(c, k);
 		cg_line(c, "ctx->candidates++;");
 		if (typed)
 			cg_line(c, "st->%s = (int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s);", m, m, m, m);
@@ -611,6 +613,7 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "const uint64_t n_%s = iter_len(st->%s);", m, it);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
+		cg_par_iteration(c, k);
 		cg_line(c, "ctx->candidates++;");
 		cg_line(c, "st->%s = iter_at(st->%s, i_%s)%s;", m, it, m, typed ? ".u.i" : "");
 	}
@@ -625,9 +628,11 @@ static void gen_loops(struct cg *c, int k)
 			m0, m, m, m0);
 	}
 	gen_level(c, k, "continue;");
+	cg_par_task(c, k);
 	gen_loops(c, k + 1);
 	c->indent--;
 	cg_line(c, "}");
+	cg_par_loop_end(c, k);
 }
 
 static void gen_run(struct cg *c, struct sbuf *out)
@@ -636,7 +641,6 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	struct sbuf code = { 0 };
 	c->code = &code;
 	c->indent = 1;
-	bool any_constraint = P->nconstraints > 0;
 	bool any_typed = false, any_val = false;
 	for (int i = 0; i < P->ndefs; i++)
 		if (P->defs[i]->kind == SEMA_CONSTRAINT) {
@@ -651,8 +655,8 @@ static void gen_run(struct cg *c, struct sbuf *out)
 		cg_line(c, "bool found = false;");
 		cg_line(c, "int rc;");
 	}
-	if (any_constraint || P->nbindable)
-		sbuf_puts(c->code, "\n");
+	cg_par_prologue(c);
+	sbuf_puts(c->code, "\n");
 	cg_line(c, "/* Level -1, once: bindings and defaults, constants, tables, checks. */");
 	gen_level(c, -1, "return 0;");
 	sbuf_puts(c->code, "\n");
@@ -842,7 +846,9 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 	sbuf_printf(out, "\t.nbindables = %d,\n\t.bindables = %s,\n", P->nbindable,
 		    P->nbindable ? "bindables" : "NULL");
 	sbuf_printf(out, "\t.strings = { %d, %s },\n", c->nstrs, c->nstrs ? "strings" : "NULL");
-	sbuf_puts(out, "\t.enumerate = enumerate,\n};\n\n");
+	sbuf_puts(out, "\t.enumerate = enumerate,\n");
+	cg_par_descriptor(c, out);
+	sbuf_puts(out, "};\n\n");
 	sbuf_puts(out, "#ifdef SPACEC_MAIN\nint main(int argc, char **argv)\n{\n"
 		       "\treturn sprt_main(&spacec_space, argc, argv);\n}\n#endif\n");
 }

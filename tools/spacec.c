@@ -52,6 +52,8 @@ struct cli {
 	char **binding_text;
 	int ndisabled;
 	const char **disabled;
+	const char *threads, *shard; /* passed on to the runtime, which checks them */
+	bool ordered;
 };
 
 static void usage(FILE *out)
@@ -75,6 +77,10 @@ static void usage(FILE *out)
 	      "                      output format of 'list' (default csv; binary:\n"
 	      "                      compiled path only, see runtime/FORMAT.md)\n"
 	      "  --device-profile F  bind device parameters from a JSON file\n"
+	      "  --threads N         worker threads of count/list/stats (default: the\n"
+	      "                      online CPUs; the interpreter uses one)\n"
+	      "  --ordered           list in the single-thread order\n"
+	      "  --shard I/N         only part I of N, 0 <= I < N (compiled path)\n"
 	      "  --interpret         use the reference interpreter\n"
 	      "  --jit=auto|cc|tcc   how to compile the enumerator (default auto:\n"
 	      "                      a cached cc -O2 build, else libtcc in memory)\n"
@@ -95,7 +101,7 @@ static void usage(FILE *out)
 static int parse_args(struct cli *cli, int argc, char **argv)
 {
 	enum { OPT_SET = 256, OPT_NO_SOFT, OPT_FORMAT, OPT_INTERPRET, OPT_VERSION, OPT_DISABLE,
-	       OPT_PROFILE, OPT_JIT };
+	       OPT_PROFILE, OPT_JIT, OPT_THREADS, OPT_ORDERED, OPT_SHARD };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "no-soft", no_argument, NULL, OPT_NO_SOFT },
@@ -104,6 +110,9 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		{ "disable", required_argument, NULL, OPT_DISABLE },
 		{ "device-profile", required_argument, NULL, OPT_PROFILE },
 		{ "jit", required_argument, NULL, OPT_JIT },
+		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "ordered", no_argument, NULL, OPT_ORDERED },
+		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -150,6 +159,15 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 			break;
 		case OPT_PROFILE:
 			cli->device_profile = optarg;
+			break;
+		case OPT_THREADS:
+			cli->threads = optarg;
+			break;
+		case OPT_ORDERED:
+			cli->ordered = true;
+			break;
+		case OPT_SHARD:
+			cli->shard = optarg;
 			break;
 		case OPT_JIT:
 			if (!strcmp(optarg, "auto")) {
@@ -559,7 +577,7 @@ static int run_compiled(const struct cli *cli, const struct sema_program *prog, 
 	free(text);
 	if (cli->verbose)
 		fprintf(stderr, "spacec: enumerator built with %s in %.3f s\n", h.backend, h.compile_seconds);
-	int max = 8 + 2 * (cli->nbindings + cli->ndisabled);
+	int max = 13 + 2 * (cli->nbindings + cli->ndisabled);
 	char **args = calloc((size_t)max + 1, sizeof(char *));
 	int k = 0;
 	args[k++] = (char *)argv0;
@@ -581,6 +599,16 @@ static int run_compiled(const struct cli *cli, const struct sema_program *prog, 
 	if (cli->device_profile) {
 		args[k++] = "--device-profile";
 		args[k++] = (char *)cli->device_profile;
+	}
+	if (cli->threads) {
+		args[k++] = "--threads";
+		args[k++] = (char *)cli->threads;
+	}
+	if (cli->ordered)
+		args[k++] = "--ordered";
+	if (cli->shard) {
+		args[k++] = "--shard";
+		args[k++] = (char *)cli->shard;
 	}
 	optind = 0; /* the runtime parses its arguments afresh */
 	int rc = sprt_main(h.space, k, args);
@@ -654,6 +682,11 @@ int main(int argc, char **argv)
 	}
 	if (!cli.interpret) {
 		rc = run_compiled(&cli, &prog, &diag, src_copy, len, argv[0]);
+		goto out;
+	}
+	if (cli.shard) {
+		fprintf(stderr, "spacec: error: --shard needs the compiled path; drop --interpret\n");
+		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (!strcmp(cli.command, "list") && !strcmp(cli.format, "binary")) {

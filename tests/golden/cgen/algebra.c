@@ -232,6 +232,9 @@ static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
 	int64_t iv = 0;
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 
@@ -248,9 +251,13 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	}
 	const uint64_t n_sizes = iter_len(st->sizes_iter);
 	for (uint64_t i_sizes = 0; i_sizes < n_sizes && !ctx->stop; i_sizes++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
 		st->sizes = iter_at(st->sizes_iter, i_sizes);
 		sprt_progress_tick(ctx, (double)i_sizes / (double)n_sizes);
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* loop 1: odd */
 		ctx->stats[0].evaluated++;
 		if (once_odd) {
@@ -259,6 +266,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		}
 		const uint64_t n_odd = iter_len(st->odd_iter);
 		for (uint64_t i_odd = 0; i_odd < n_odd && !ctx->stop; i_odd++) {
+			if (par_level >= 1) /* the previous task here is over */
+				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->odd = iter_at(st->odd_iter, i_odd);
 			sprt_progress_tick(ctx, ((double)i_sizes + (double)i_odd / (double)n_odd) / (double)n_sizes);
@@ -268,6 +277,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				ctx->stats[4].domain_errors++;
 				continue;
 			}
+			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
+				continue;
 			/* loop 2: both */
 			ctx->stats[3].evaluated++;
 			if (once_both) {
@@ -276,8 +287,12 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			}
 			const uint64_t n_both = iter_len(st->both_iter);
 			for (uint64_t i_both = 0; i_both < n_both && !ctx->stop; i_both++) {
+				if (par_level >= 2) /* the previous task here is over */
+					sprt_par_leave(ctx, 2);
 				ctx->candidates++;
 				st->both = iter_at(st->both_iter, i_both);
+				if (par_level >= 2 && sprt_par_enter(ctx, 2)) /* a task: someone else's? */
+					continue;
 				/* loop 3: mode */
 				ctx->stats[2].evaluated++;
 				if (def_mode(ctx, st, &st->mode_iter)) {
@@ -286,6 +301,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				}
 				const uint64_t n_mode = iter_len(st->mode_iter);
 				for (uint64_t i_mode = 0; i_mode < n_mode && !ctx->stop; i_mode++) {
+					if (par_level >= 3) /* the previous task here is over */
+						sprt_par_leave(ctx, 3);
 					ctx->candidates++;
 					st->mode = iter_at(st->mode_iter, i_mode);
 					/* correct line_8: keeps the point where true */
@@ -300,6 +317,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 							continue;
 						}
 					}
+					if (par_level >= 3 && sprt_par_enter(ctx, 3)) /* a task: someone else's? */
+						continue;
 					/* a valid point */
 					ctx->valid++;
 					if (ctx->emit) {
@@ -308,9 +327,17 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 							ctx->stop = true;
 					}
 				}
+				if (par_level >= 3)
+					sprt_par_leave(ctx, 3);
 			}
+			if (par_level >= 2)
+				sprt_par_leave(ctx, 2);
 		}
+		if (par_level >= 1)
+			sprt_par_leave(ctx, 1);
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -361,6 +388,7 @@ const struct sprt_space spacec_space = {
 	.bindables = NULL,
 	.strings = { 0, NULL },
 	.enumerate = enumerate,
+	.par_levels = 4, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN

@@ -486,6 +486,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	int64_t iv = 0;
 	bool found = false;
 	int rc;
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 	/* device max_threads: bound at run time, else its default */
@@ -518,6 +521,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	const bool brk_too_many_threads = st->dim_x_iter.kind == SPRT_RANGE && !opt_mono_1(ctx, st, &dir_too_many_threads) && opt_breaks(dir_too_many_threads, 1, st->dim_x_iter.r_step);
 	sprt_val x_dim_x;
 	for (uint64_t i_dim_x = 0; !ctx->stop && opt_next(&o_dim_x, &x_dim_x); i_dim_x++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
 		st->dim_x = x_dim_x.u.i;
 		const uint64_t n_dim_x = o_dim_x.n;
@@ -555,6 +560,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				continue;
 			}
 		}
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* loop 1: blk_x */
 		ctx->stats[5].evaluated++;
 		if (def_blk_x(ctx, st, &st->blk_x_iter)) {
@@ -564,8 +571,12 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		const int64_t start_blk_x = st->blk_x_iter.u.i, step_blk_x = st->blk_x_iter.r_step;
 		const uint64_t n_blk_x = range_len(start_blk_x, st->blk_x_iter.r_stop, step_blk_x);
 		for (uint64_t i_blk_x = 0; i_blk_x < n_blk_x && !ctx->stop; i_blk_x++) {
+			if (par_level >= 1) /* the previous task here is over */
+				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->blk_x = (int64_t)((uint64_t)start_blk_x + i_blk_x * (uint64_t)step_blk_x);
+			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
+				continue;
 			/* loop 2: unroll */
 			ctx->stats[4].evaluated++;
 			if (once_unroll) {
@@ -579,6 +590,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			const bool brk_too_little_work = st->unroll_iter.kind == SPRT_RANGE && !opt_mono_2(ctx, st, &dir_too_little_work) && opt_breaks(dir_too_little_work, -1, st->unroll_iter.r_step);
 			sprt_val x_unroll;
 			for (uint64_t i_unroll = 0; !ctx->stop && opt_next(&o_unroll, &x_unroll); i_unroll++) {
+				if (par_level >= 2) /* the previous task here is over */
+					sprt_par_leave(ctx, 2);
 				ctx->candidates++;
 				st->unroll = x_unroll.u.i;
 				const uint64_t n_unroll = o_unroll.n;
@@ -615,6 +628,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						continue;
 					}
 				}
+				if (par_level >= 2 && sprt_par_enter(ctx, 2)) /* a task: someone else's? */
+					continue;
 				/* a valid point */
 				ctx->valid++;
 				if (ctx->emit) {
@@ -623,8 +638,14 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						ctx->stop = true;
 				}
 			}
+			if (par_level >= 2)
+				sprt_par_leave(ctx, 2);
 		}
+		if (par_level >= 1)
+			sprt_par_leave(ctx, 1);
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -676,6 +697,7 @@ const struct sprt_space spacec_space = {
 	.bindables = bindables,
 	.strings = { 0, NULL },
 	.enumerate = enumerate,
+	.par_levels = 3, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN

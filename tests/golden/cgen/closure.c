@@ -302,6 +302,9 @@ static int def_lopsided(struct sprt_ctx *ctx, struct space_state *st, sprt_val *
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
 	sprt_val v = sprt_undef();
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 	/* constant LIMIT */
@@ -317,9 +320,13 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	}
 	const uint64_t n_fib = iter_len(st->fib_iter);
 	for (uint64_t i_fib = 0; i_fib < n_fib && !ctx->stop; i_fib++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
 		st->fib = iter_at(st->fib_iter, i_fib);
 		sprt_progress_tick(ctx, (double)i_fib / (double)n_fib);
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* loop 1: splits */
 		ctx->stats[1].evaluated++;
 		if (def_splits(ctx, st, &st->splits_iter)) {
@@ -328,6 +335,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		}
 		const uint64_t n_splits = iter_len(st->splits_iter);
 		for (uint64_t i_splits = 0; i_splits < n_splits && !ctx->stop; i_splits++) {
+			if (par_level >= 1) /* the previous task here is over */
+				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->splits = iter_at(st->splits_iter, i_splits);
 			sprt_progress_tick(ctx, ((double)i_fib + (double)i_splits / (double)n_splits) / (double)n_fib);
@@ -343,6 +352,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					continue;
 				}
 			}
+			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
+				continue;
 			/* a valid point */
 			ctx->valid++;
 			if (ctx->emit) {
@@ -351,7 +362,11 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					ctx->stop = true;
 			}
 		}
+		if (par_level >= 1)
+			sprt_par_leave(ctx, 1);
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -392,6 +407,7 @@ const struct sprt_space spacec_space = {
 	.bindables = NULL,
 	.strings = { 0, NULL },
 	.enumerate = enumerate,
+	.par_levels = 2, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN

@@ -538,6 +538,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	int64_t iv = 0;
 	bool found = false;
 	int rc;
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 	/* device threads: bound at run time, else its default */
@@ -564,9 +567,13 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	const int64_t start_dim_m = st->dim_m_iter.u.i, step_dim_m = st->dim_m_iter.r_step;
 	const uint64_t n_dim_m = range_len(start_dim_m, st->dim_m_iter.r_stop, step_dim_m);
 	for (uint64_t i_dim_m = 0; i_dim_m < n_dim_m && !ctx->stop; i_dim_m++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
 		st->dim_m = (int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m);
 		sprt_progress_tick(ctx, (double)i_dim_m / (double)n_dim_m);
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* loop 1: dim_n */
 		ctx->stats[1].evaluated++;
 		if (once_dim_n) {
@@ -580,6 +587,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		const bool brk_too_many = st->dim_n_iter.kind == SPRT_RANGE && !opt_mono_1(ctx, st, &dir_too_many) && opt_breaks(dir_too_many, 1, st->dim_n_iter.r_step);
 		sprt_val x_dim_n;
 		for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &x_dim_n); i_dim_n++) {
+			if (par_level >= 1) /* the previous task here is over */
+				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->dim_n = x_dim_n.u.i;
 			const uint64_t n_dim_n = o_dim_n.n;
@@ -604,6 +613,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					continue;
 				}
 			}
+			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
+				continue;
 			/* loop 2: pad */
 			ctx->stats[9].evaluated++;
 			if (once_pad) {
@@ -621,6 +632,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			}
 			sprt_val x_pad;
 			for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &x_pad); i_pad++) {
+				if (par_level >= 2) /* the previous task here is over */
+					sprt_par_leave(ctx, 2);
 				ctx->candidates++;
 				st->pad = x_pad.u.i;
 				const uint64_t n_pad = o_pad.n;
@@ -637,6 +650,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						continue;
 					}
 				}
+				if (par_level >= 2 && sprt_par_enter(ctx, 2)) /* a task: someone else's? */
+					continue;
 				/* loop 3: read_m */
 				ctx->stats[6].evaluated++;
 				if (once_read_m) {
@@ -654,10 +669,14 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				}
 				sprt_val x_read_m;
 				for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &x_read_m); i_read_m++) {
+					if (par_level >= 3) /* the previous task here is over */
+						sprt_par_leave(ctx, 3);
 					ctx->candidates++;
 					st->read_m = x_read_m.u.i;
 					const uint64_t n_read_m = o_read_m.n;
 					(void)n_read_m;
+					if (par_level >= 3 && sprt_par_enter(ctx, 3)) /* a task: someone else's? */
+						continue;
 					/* loop 4: read_n */
 					ctx->stats[7].evaluated++;
 					if (once_read_n) {
@@ -675,6 +694,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					}
 					sprt_val x_read_n;
 					for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &x_read_n); i_read_n++) {
+						if (par_level >= 4) /* the previous task here is over */
+							sprt_par_leave(ctx, 4);
 						ctx->candidates++;
 						st->read_n = x_read_n.u.i;
 						const uint64_t n_read_n = o_read_n.n;
@@ -691,6 +712,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 								continue;
 							}
 						}
+						if (par_level >= 4 && sprt_par_enter(ctx, 4)) /* a task: someone else's? */
+							continue;
 						/* loop 5: blk */
 						ctx->stats[4].evaluated++;
 						if (once_blk) {
@@ -708,6 +731,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						}
 						sprt_val x_blk;
 						for (uint64_t i_blk = 0; !ctx->stop && opt_next(&o_blk, &x_blk); i_blk++) {
+							if (par_level >= 5) /* the previous task here is over */
+								sprt_par_leave(ctx, 5);
 							ctx->candidates++;
 							st->blk = x_blk.u.i;
 							const uint64_t n_blk = o_blk.n;
@@ -724,6 +749,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 									continue;
 								}
 							}
+							if (par_level >= 5 && sprt_par_enter(ctx, 5)) /* a task: someone else's? */
+								continue;
 							/* a valid point */
 							ctx->valid++;
 							if (ctx->emit) {
@@ -732,11 +759,23 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 									ctx->stop = true;
 							}
 						}
+						if (par_level >= 5)
+							sprt_par_leave(ctx, 5);
 					}
+					if (par_level >= 4)
+						sprt_par_leave(ctx, 4);
 				}
+				if (par_level >= 3)
+					sprt_par_leave(ctx, 3);
 			}
+			if (par_level >= 2)
+				sprt_par_leave(ctx, 2);
 		}
+		if (par_level >= 1)
+			sprt_par_leave(ctx, 1);
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -791,6 +830,7 @@ const struct sprt_space spacec_space = {
 	.bindables = bindables,
 	.strings = { 0, NULL },
 	.enumerate = enumerate,
+	.par_levels = 6, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN

@@ -400,6 +400,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	int64_t iv = 0;
 	bool found = false;
 	int rc;
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 	/* setting precision: bound at run time, else its default */
@@ -461,9 +464,13 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	const int64_t start_size = st->size_iter.u.i, step_size = st->size_iter.r_step;
 	const uint64_t n_size = range_len(start_size, st->size_iter.r_stop, step_size);
 	for (uint64_t i_size = 0; i_size < n_size && !ctx->stop; i_size++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
 		st->size = (int64_t)((uint64_t)start_size + i_size * (uint64_t)step_size);
 		sprt_progress_tick(ctx, (double)i_size / (double)n_size);
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* loop 1: width */
 		ctx->stats[1].evaluated++;
 		if (once_width) {
@@ -472,6 +479,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		}
 		const uint64_t n_width = iter_len(st->width_iter);
 		for (uint64_t i_width = 0; i_width < n_width && !ctx->stop; i_width++) {
+			if (par_level >= 1) /* the previous task here is over */
+				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->width = iter_at(st->width_iter, i_width).u.i;
 			sprt_progress_tick(ctx, ((double)i_size + (double)i_width / (double)n_width) / (double)n_size);
@@ -511,6 +520,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					continue;
 				}
 			}
+			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
+				continue;
 			/* a valid point */
 			ctx->valid++;
 			if (ctx->emit) {
@@ -519,7 +530,11 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					ctx->stop = true;
 			}
 		}
+		if (par_level >= 1)
+			sprt_par_leave(ctx, 1);
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -574,6 +589,7 @@ const struct sprt_space spacec_space = {
 	.bindables = bindables,
 	.strings = { 2, strings },
 	.enumerate = enumerate,
+	.par_levels = 2, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN
