@@ -23,6 +23,7 @@
  * Missing sizes are chosen as multiples of the tiles.
  *
  * Environment: KERNELS_DIR (default "kernels"), SPACEC (default "./spacec"),
+ * RUN_KERNELS_OPTIONS (extra build options, e.g. -cl-nv-maxrregcount=128),
  * SPACES_DIR (default "spaces"), RUN_KERNELS_PLATFORM / RUN_KERNELS_DEVICE
  * (indices; default: the first GPU of any platform, else the first device
  * of the first platform that has one).
@@ -240,6 +241,8 @@ static cl_kernel build(const char *kernel, const params_t *p, char *why, size_t 
         if (!is_harness_key(kernel, p->name[i]))
             off += (size_t)snprintf(opts + off, sizeof opts - off, "-D %s=%s ",
                                     p->name[i], p->value[i]);
+    if (getenv("RUN_KERNELS_OPTIONS") && off < sizeof opts)
+        snprintf(opts + off, sizeof opts - off, "%s", getenv("RUN_KERNELS_OPTIONS"));
     cl_int err;
     const char *srcs[] = {src};
     cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, NULL, &err);
