@@ -173,16 +173,6 @@ if wants ours && [ -x "$build/run_kernels" ]; then
 	done
 	cat "$out/ours.txt" | cut -c1-240
 fi
-if wants verify && [ -n "$verify" ] && [ -x "$build/run_kernels" ]; then
-	log "== verification of $(grep -c . "$verify") space points"
-	grep -v '^#' "$verify" | while read -r kernel defs; do
-		[ -n "$kernel" ] && (cd "$top" && timeout 120 "$build/run_kernels" "$kernel" $defs 2>&1 |
-			grep -v '^#\|passed')
-	done > "$out/verify.txt"
-	log "verify: $(grep -c '^PASS' "$out/verify.txt") PASS, $(grep -c '^FAIL' "$out/verify.txt") FAIL, $(grep -c '^SKIP' "$out/verify.txt") SKIP"
-	grep '^FAIL' "$out/verify.txt" | cut -c1-300 | tee -a "$out/run.log"
-fi
-
 # ---- summary -----------------------------------------------------------------
 {
 	[ -f "$out/cublas.txt" ] && awk '$1 == "cublas" { g = $2 == "sgemm" ? "sgemm" : "dgemm";
@@ -214,3 +204,14 @@ awk '
 	}' "$out/all_records.txt" > "$out/summary.md"
 log "== summary"
 cat "$out/summary.md" | tee -a "$out/run.log"
+
+# ---- verification last: the timings and the summary are already saved ----
+if wants verify && [ -n "$verify" ] && [ -x "$build/run_kernels" ]; then
+	log "== verification of $(grep -c . "$verify") space points"
+	grep -v '^#' "$verify" | while read -r kernel defs; do
+		[ -n "$kernel" ] && (cd "$top" && timeout 120 "$build/run_kernels" "$kernel" $defs 2>&1 |
+			grep -v '^#\|passed')
+	done > "$out/verify.txt"
+	log "verify: $(grep -c '^PASS' "$out/verify.txt") PASS, $(grep -c '^FAIL' "$out/verify.txt") FAIL, $(grep -c '^SKIP' "$out/verify.txt") SKIP"
+	grep '^FAIL' "$out/verify.txt" | cut -c1-300 | tee -a "$out/run.log"
+fi
