@@ -19,6 +19,28 @@ const char *const sema_builtins[] = {
 	"range", "min", "max", "abs", "int", "float", "bool", "len", "list", "sum", NULL,
 };
 
+const char *const sema_device_queries[] = {
+	"max_work_group_size", "max_work_item_size_x", "max_work_item_size_y",
+	"max_work_item_size_z", "local_mem_size", "max_compute_units", "global_mem_size",
+	"max_clock_frequency", "max_constant_buffer_size", "warp_size", "registers_per_block",
+	"compute_capability_major", "compute_capability_minor", "preferred_vector_width_float",
+	"double_fp", NULL,
+};
+
+/* ORDER TUNE_TYPE */
+const char *const sema_tune_types[] = {
+	"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float",
+	"double", NULL,
+};
+
+int sema_tune_type(const char *name)
+{
+	for (int i = 0; sema_tune_types[i]; i++)
+		if (!strcmp(sema_tune_types[i], name))
+			return i;
+	return -1;
+}
+
 struct name_slot {
 	const char *name;
 	struct sema_def *current; /* latest version defined so far */
@@ -136,6 +158,68 @@ static void unknown_name(struct sema_ctx *c, struct ast_expr *e)
 	did_you_mean(c, e->name, e->loc);
 }
 
+/* `query` is not a function: only `device X = query(...)` binds one. */
+static bool misplaced_query(struct sema_ctx *c, struct ast_expr *callee)
+{
+	if (strcmp(callee->name, "query") || final_version(c, callee->name))
+		return false;
+	diag_error(c->diag, callee->loc, "'query(...)' is only allowed as the whole value of a 'device' line");
+	return true;
+}
+
+static bool is_query_call(const struct ast_expr *e)
+{
+	return e && e->kind == AST_CALL && e->items[0]->kind == AST_NAME &&
+	       !strcmp(e->items[0]->name, "query");
+}
+
+/* Suggests the closest of a NULL-terminated list of words, as a note. */
+static void did_you_mean_word(struct sema_ctx *c, const char *word, const char *const *words,
+			      struct srcloc at)
+{
+	const char *best = NULL;
+	int best_d = (int)strlen(word) / 3 + 2;
+	for (int i = 0; words[i]; i++) {
+		int dist = diag_edit_distance(word, words[i]);
+		if (dist < best_d) {
+			best = words[i];
+			best_d = dist;
+		}
+	}
+	if (best)
+		diag_note(c->diag, at, "did you mean '%s'?", best);
+}
+
+/*
+ * `device NAME = query("QUERY", DEFAULT)`: the definition's value is the
+ * DEFAULT (what spacec uses); the query is recorded for spacetune.
+ */
+static struct ast_expr *device_query(struct sema_ctx *c, struct ast_stmt *st, struct sema_def *d)
+{
+	struct ast_expr *call = st->value;
+	int nargs = call->nitems - 1;
+	if (nargs != 2) {
+		diag_error(c->diag, call->loc, "query() takes 2 arguments, a query name and a default (%d given)",
+			   nargs);
+		return ast_expr_new(c->mod, AST_INT, call->loc);
+	}
+	struct ast_expr *name = call->items[1];
+	if (name->kind != AST_STR) {
+		diag_error(c->diag, name->loc, "the query name must be a string literal");
+	} else {
+		bool known = false;
+		for (int i = 0; sema_device_queries[i] && !known; i++)
+			known = !strcmp(sema_device_queries[i], name->sval);
+		if (!known) {
+			diag_error(c->diag, name->loc, "unknown device query '%s'", name->sval);
+			did_you_mean_word(c, name->sval, sema_device_queries, name->loc);
+		}
+		d->query = name->sval;
+		d->query_loc = name->loc;
+	}
+	return call->items[2];
+}
+
 /* ---- stage 1: top-level statements ------------------------------------ */
 
 /* Resolves names of a top-level expression against the versions so far. */
@@ -147,6 +231,8 @@ static void resolve_top(struct sema_ctx *c, struct ast_expr *e, bool callee)
 		if (e->ref)
 			return; /* synthesized, already bound */
 		if (callee && is_builtin(e->name))
+			return;
+		if (callee && misplaced_query(c, e))
 			return;
 		struct name_slot *s = slot_find(c, e->name, false);
 		if (s && s->current)
@@ -314,14 +400,18 @@ static void top_stmt(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *g
 				   stmt_word(st->kind));
 			return;
 		}
-		resolve_top(c, st->value, false);
-		if (!check_fresh_name(c, st->name, st->name_loc))
+		if (!check_fresh_name(c, st->name, st->name_loc)) {
+			resolve_top(c, st->value, false);
 			return;
+		}
 		d = new_def(c, st->name, st, st->name_loc);
 		d->kind = st->kind == AST_S_DEVICE ? SEMA_DEVICE :
 			  st->kind == AST_S_SETTING ? SEMA_SETTING : SEMA_CONSTRAINT;
 		d->form = SEMA_FORM_EXPR;
-		d->expr = st->value;
+		d->expr = st->kind == AST_S_DEVICE && is_query_call(st->value) &&
+				  !final_version(c, st->value->items[0]->name)
+			  ? device_query(c, st, d) : st->value;
+		resolve_top(c, d->expr, false);
 		d->cclass = st->cclass;
 		d->require = st->require;
 		bind_name(c, d);
@@ -523,6 +613,8 @@ static void resolve_body_expr(struct sema_ctx *c, struct ast_expr *e, bool calle
 			return;
 		}
 		if (callee && is_builtin(e->name))
+			return;
+		if (callee && misplaced_query(c, e))
 			return;
 		struct sema_def *d = final_version(c, e->name);
 		if (!d) {
@@ -1179,6 +1271,359 @@ static void warnings(struct sema_ctx *c)
 	}
 }
 
+/* ---- the tune: section ------------------------------------------------------ */
+
+enum sema_init sema_tune_init_kind(const struct ast_expr *init)
+{
+	if (!init || init->kind != AST_CALL || init->items[0]->kind != AST_NAME)
+		return SEMA_INIT_BAD;
+	const char *f = init->items[0]->name;
+	return !strcmp(f, "random") ? SEMA_INIT_RANDOM : !strcmp(f, "zeros") ? SEMA_INIT_ZEROS :
+	       !strcmp(f, "constant") ? SEMA_INIT_CONST : !strcmp(f, "file") ? SEMA_INIT_FILE :
+	       SEMA_INIT_BAD;
+}
+
+/* Names in the tune section mean final versions, as forward references do. */
+static void tune_resolve(struct sema_ctx *c, struct ast_expr *e, bool callee)
+{
+	if (!e)
+		return;
+	if (e->kind == AST_NAME) {
+		if (callee && (is_builtin(e->name) || misplaced_query(c, e)))
+			return;
+		struct sema_def *d = final_version(c, e->name);
+		if (!d) {
+			unknown_name(c, e);
+		} else if (d->kind == SEMA_CONSTRAINT) {
+			diag_error(c->diag, e->loc, "'%s' is a constraint; the tune section can use values, not constraints",
+				   e->name);
+		} else {
+			e->ref = d;
+			d->used = true;
+		}
+		return;
+	}
+	if (e->kind == AST_ATTR) {
+		diag_error(c->diag, e->loc, "attribute '.%s' is only allowed inside a def", e->name);
+		return;
+	}
+	for (int i = 0; i < e->nitems; i++)
+		tune_resolve(c, e->items[i], e->kind == AST_CALL && i == 0);
+}
+
+/* A buffer's initialiser: its function is not a name, its arguments are. */
+static void tune_init(struct sema_ctx *c, struct ast_tune_line *t)
+{
+	struct ast_expr *e = t->init;
+	static const char *const inits[] = { "random", "zeros", "constant", "file", NULL };
+	if (t->access == AST_ACCESS_OUT) {
+		diag_error(c->diag, e->loc, "output buffer '%s' is zero-filled and takes no initialiser",
+			   t->name.text);
+		return;
+	}
+	enum sema_init k = sema_tune_init_kind(e);
+	if (k == SEMA_INIT_BAD) {
+		struct srcloc at = e->kind == AST_CALL ? e->items[0]->loc : e->loc;
+		diag_error(c->diag, at, "a buffer is initialised with random(SEED[, LO, HI]), zeros(), "
+			   "constant(X) or file(PATH)");
+		if (e->kind == AST_CALL && e->items[0]->kind == AST_NAME)
+			did_you_mean_word(c, e->items[0]->name, inits, at);
+		return;
+	}
+	int nargs = e->nitems - 1;
+	bool ok = k == SEMA_INIT_RANDOM ? nargs == 1 || nargs == 3 :
+		  k == SEMA_INIT_ZEROS ? nargs == 0 : nargs == 1;
+	if (!ok)
+		diag_error(c->diag, e->loc, "%s() takes %s (%d given)", inits[k],
+			   k == SEMA_INIT_RANDOM ? "a seed, or a seed and the bounds LO, HI" :
+			   k == SEMA_INIT_ZEROS ? "no arguments" :
+			   k == SEMA_INIT_CONST ? "1 argument, the value" : "1 argument, the path", nargs);
+	for (int i = 1; i < e->nitems; i++)
+		tune_resolve(c, e->items[i], false);
+}
+
+static void tune_sizes(struct sema_ctx *c, struct ast_expr *list, const char *what)
+{
+	if (!list)
+		return;
+	if (list->nitems > 3)
+		diag_error(c->diag, list->loc, "'%s' has %d sizes; OpenCL launches 1 to 3 dimensions",
+			   what, list->nitems);
+	tune_resolve(c, list, false);
+}
+
+static void duplicate_line(struct sema_ctx *c, const struct ast_tune_line *t, const struct ast_tune_line *first)
+{
+	const char *w = ast_tune_kind_name(t->kind);
+	diag_error(c->diag, t->loc, "duplicate '%s' line", w);
+	diag_note(c->diag, first->loc, "the first '%s' line is here", w);
+}
+
+/* A name given twice in one list of names (defines, buffers, metrics). */
+static bool tune_twice(struct sema_ctx *c, struct ptrvec *seen, const struct ast_word *w, const char *what)
+{
+	for (size_t i = 0; i < seen->len; i++) {
+		const struct ast_word *o = seen->items[i];
+		if (o->text != w->text)
+			continue;
+		diag_error(c->diag, w->loc, "%s '%s' is given twice", what, w->text);
+		diag_note(c->diag, o->loc, "'%s' is first given here", w->text);
+		return true;
+	}
+	ptrvec_push(seen, (void *)w);
+	return false;
+}
+
+static void tune_type_word(struct sema_ctx *c, const struct ast_word *type)
+{
+	if (sema_tune_type(type->text) >= 0)
+		return;
+	diag_error(c->diag, type->loc, "unknown argument type '%s'", type->text);
+	did_you_mean_word(c, type->text, sema_tune_types, type->loc);
+	diag_note(c->diag, type->loc, "the types are char, uchar, short, ushort, int, uint, long, "
+		  "ulong, half, float and double");
+}
+
+static const struct ast_tune_line *tune_buffer(const struct ast_tune *t, const char *name)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->lines[i]->kind == AST_T_ARG_BUFFER && t->lines[i]->name.text == name)
+			return t->lines[i];
+	return NULL;
+}
+
+/*
+ * Stage 2 for the tune section: names, and every rule that needs no types
+ * (lines given once, required lines, argument types, initialisers, the
+ * number of dimensions, what `compare` may name).
+ */
+static void tune_check(struct sema_ctx *c, struct ast_tune *t)
+{
+	const struct ast_tune_line *first[AST_T_METRIC + 1] = { 0 };
+	struct ptrvec defines = PTRVEC_INIT, buffers = PTRVEC_INIT, metrics = PTRVEC_INIT;
+	for (int i = 0; i < t->n; i++) {
+		struct ast_tune_line *l = t->lines[i];
+		enum ast_tune_kind k = l->kind == AST_T_REF_C ? AST_T_REF_KERNEL : l->kind;
+		bool single = k == AST_T_KERNEL || k == AST_T_OPTIONS || k == AST_T_GLOBAL ||
+			      k == AST_T_LOCAL || k == AST_T_REF_KERNEL || k == AST_T_TOLERANCE;
+		if (single && first[k])
+			duplicate_line(c, l, first[k]);
+		if (!first[k])
+			first[k] = l;
+		tune_resolve(c, l->value, false);
+		tune_resolve(c, l->rel, false);
+		tune_resolve(c, l->abs, false);
+		tune_sizes(c, l->global, "global");
+		tune_sizes(c, l->local, "local");
+		switch (l->kind) {
+		case AST_T_DEFINE_NAMES:
+			for (int w = 0; w < l->nwords; w++) {
+				struct ast_word *word = &l->words[w];
+				struct sema_def *d = final_version(c, word->text);
+				if (!d) {
+					diag_error(c->diag, word->loc, "unknown name '%s'", word->text);
+					did_you_mean(c, word->text, word->loc);
+				} else if (d->kind == SEMA_CONSTRAINT) {
+					diag_error(c->diag, word->loc, "'%s' is a constraint; the tune section can use values, not constraints",
+						   word->text);
+				} else {
+					d->used = true;
+				}
+				tune_twice(c, &defines, word, "define");
+			}
+			break;
+		case AST_T_DEFINE:
+			tune_twice(c, &defines, &l->name, "define");
+			break;
+		case AST_T_ARG_SCALAR:
+		case AST_T_ARG_LOCAL:
+			tune_type_word(c, &l->type);
+			break;
+		case AST_T_ARG_BUFFER:
+			tune_type_word(c, &l->type);
+			tune_twice(c, &buffers, &l->name, "buffer");
+			if (l->init)
+				tune_init(c, l);
+			break;
+		case AST_T_METRIC:
+			tune_twice(c, &metrics, &l->name, "metric");
+			if (l->unit.text && strcmp(l->unit.text, "flop") && strcmp(l->unit.text, "byte"))
+				diag_error(c->diag, l->unit.loc, "unknown metric unit '%s'; write 'flop' (GFLOP/s), "
+					   "'byte' (GB/s) or nothing", l->unit.text);
+			break;
+		case AST_T_REF_KERNEL:
+			if (!l->global)
+				diag_error(c->diag, l->loc, "a reference kernel needs its 'global [...]' sizes");
+			else if (l->local && l->local->nitems != l->global->nitems)
+				diag_error(c->diag, l->local->loc, "'local' has %d sizes but 'global' has %d",
+					   l->local->nitems, l->global->nitems);
+			break;
+		default:
+			break;
+		}
+	}
+	if (!first[AST_T_KERNEL])
+		diag_error(c->diag, t->loc, "the tune section has no 'kernel' line");
+	if (!first[AST_T_GLOBAL])
+		diag_error(c->diag, t->loc, "the tune section has no 'global' line");
+	const struct ast_tune_line *g = first[AST_T_GLOBAL], *lo = first[AST_T_LOCAL];
+	if (g && lo && g->global->nitems != lo->local->nitems) {
+		diag_error(c->diag, lo->local->loc, "'local' has %d sizes but 'global' has %d",
+			   lo->local->nitems, g->global->nitems);
+		diag_note(c->diag, g->global->loc, "'global' is given here");
+	}
+	for (int i = 0; i < t->n; i++) {
+		const struct ast_tune_line *l = t->lines[i];
+		for (int w = 0; l->kind == AST_T_COMPARE && w < l->nwords; w++) {
+			const struct ast_tune_line *b = tune_buffer(t, l->words[w].text);
+			if (!b) {
+				diag_error(c->diag, l->words[w].loc, "'%s' is not a buffer argument", l->words[w].text);
+			} else if (b->access == AST_ACCESS_IN) {
+				diag_error(c->diag, l->words[w].loc, "'%s' is an input buffer; only 'out' and 'inout' "
+					   "buffers can be compared", l->words[w].text);
+				diag_note(c->diag, b->name.loc, "'%s' is declared here", b->name.text);
+			}
+		}
+	}
+	ptrvec_release(&defines);
+	ptrvec_release(&buffers);
+	ptrvec_release(&metrics);
+}
+
+/* The first name in `e` whose value varies per point, or NULL. */
+static const struct ast_expr *varying_name(const struct ast_expr *e)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == AST_NAME && e->ref && (e->ref->kind == SEMA_ITER || e->ref->kind == SEMA_DERIVED))
+		return e;
+	for (int i = 0; i < e->nitems; i++) {
+		const struct ast_expr *n = varying_name(e->items[i]);
+		if (n)
+			return n;
+	}
+	return NULL;
+}
+
+/* What is computed once per job must not vary per point. */
+static void tune_fixed(struct sema_ctx *c, const struct ast_expr *e, const char *what, const char *name)
+{
+	const struct ast_expr *v = varying_name(e);
+	if (!v)
+		return;
+	diag_error(c->diag, v->loc, "%s%s%s%s depends on '%s', which varies from point to point", what,
+		   name ? " '" : "", name ? name : "", name ? "'" : "", v->name);
+	diag_note(c->diag, v->ref->loc, "'%s' is %s; buffers and the reference are set up once per job",
+		  v->name, v->ref->kind == SEMA_ITER ? "an iterator" : "a derived value");
+}
+
+/* The static type rule of one tune expression. */
+enum tune_want { WANT_INT, WANT_NUMBER, WANT_STR, WANT_SCALAR };
+
+static void tune_typed(struct sema_ctx *c, struct ast_expr *e, enum tune_want want, const char *what)
+{
+	if (!e)
+		return;
+	enum sema_type t = infer(c, e);
+	bool bad;
+	switch (want) {
+	case WANT_INT:
+		bad = t != TY_UNKNOWN && t != TY_INT && t != TY_BOOL;
+		break;
+	case WANT_NUMBER:
+		bad = t != TY_UNKNOWN && !numeric(t);
+		break;
+	case WANT_STR:
+		bad = t != TY_UNKNOWN && t != TY_STR;
+		break;
+	default:
+		bad = t == TY_NONE || iterable(t);
+		break;
+	}
+	if (bad)
+		diag_error(c->diag, e->loc, "%s must be %s, not '%s'", what,
+			   want == WANT_INT ? "an integer" : want == WANT_NUMBER ? "a number" :
+			   want == WANT_STR ? "a string" : "a number, a string or a bool", type_word(t));
+}
+
+static void tune_size_types(struct sema_ctx *c, struct ast_expr *list, const char *what)
+{
+	for (int i = 0; list && i < list->nitems; i++)
+		tune_typed(c, list->items[i], WANT_INT, what);
+}
+
+/* Stage 4 for the tune section: static types and what must stay fixed. */
+static void tune_types(struct sema_ctx *c, struct ast_tune *t)
+{
+	for (int i = 0; i < t->n; i++) {
+		struct ast_tune_line *l = t->lines[i];
+		switch (l->kind) {
+		case AST_T_OPTIONS:
+			tune_typed(c, l->value, WANT_STR, "the build options");
+			break;
+		case AST_T_DEFINE:
+			tune_typed(c, l->value, WANT_SCALAR, "a define's value");
+			break;
+		case AST_T_DEFINE_NAMES:
+			for (int w = 0; w < l->nwords; w++) {
+				struct sema_def *d = final_version(c, l->words[w].text);
+				if (d && (d->kind == SEMA_TABLE || (d->kind != SEMA_ITER && iterable(d->type))))
+					diag_error(c->diag, l->words[w].loc, "'%s' is a %s; only scalar values can be defined",
+						   d->name, d->kind == SEMA_TABLE ? "table" : "list");
+			}
+			break;
+		case AST_T_GLOBAL:
+		case AST_T_LOCAL:
+			tune_size_types(c, l->global ? l->global : l->local, "a work size");
+			break;
+		case AST_T_ARG_SCALAR: {
+			int ty = sema_tune_type(l->type.text);
+			bool integral = ty >= 0 && strcmp(l->type.text, "half") && strcmp(l->type.text, "float") &&
+					strcmp(l->type.text, "double");
+			tune_typed(c, l->value, integral ? WANT_INT : WANT_NUMBER,
+				   arena_printf(&c->mod->arena, "an argument of type '%s'", l->type.text));
+			break;
+		}
+		case AST_T_ARG_LOCAL:
+			tune_typed(c, l->value, WANT_INT, "a local memory size");
+			break;
+		case AST_T_ARG_BUFFER:
+			tune_typed(c, l->value, WANT_INT, "a buffer size");
+			tune_fixed(c, l->value, "the size of buffer", l->name.text);
+			if (l->init && sema_tune_init_kind(l->init) != SEMA_INIT_BAD) {
+				enum sema_init k = sema_tune_init_kind(l->init);
+				for (int a = 1; a < l->init->nitems; a++)
+					tune_typed(c, l->init->items[a],
+						   k == SEMA_INIT_FILE ? WANT_STR :
+						   k == SEMA_INIT_RANDOM && a == 1 ? WANT_INT : WANT_NUMBER,
+						   k == SEMA_INIT_FILE ? "a file name" :
+						   k == SEMA_INIT_RANDOM && a == 1 ? "a seed" : "an initial value");
+				tune_fixed(c, l->init, "the initialiser of buffer", l->name.text);
+			}
+			break;
+		case AST_T_REF_KERNEL:
+			tune_size_types(c, l->global, "a work size");
+			tune_size_types(c, l->local, "a work size");
+			tune_typed(c, l->value, WANT_STR, "the build options");
+			tune_fixed(c, l->global, "the reference's global size", NULL);
+			tune_fixed(c, l->local, "the reference's local size", NULL);
+			tune_fixed(c, l->value, "the reference's options", NULL);
+			break;
+		case AST_T_TOLERANCE:
+			tune_typed(c, l->rel, WANT_NUMBER, "a tolerance");
+			tune_typed(c, l->abs, WANT_NUMBER, "a tolerance");
+			tune_fixed(c, l->rel, "the tolerance", NULL);
+			tune_fixed(c, l->abs, "the tolerance", NULL);
+			break;
+		case AST_T_METRIC:
+			tune_typed(c, l->value, WANT_NUMBER, "a metric");
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 static void loop_order(struct sema_program *prog, int n, int niters);
 
 /* Loop positions from loop_order; each definition's level from them. */
@@ -1489,6 +1934,8 @@ int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program 
 		else
 			unknown_name(&c, e);
 	}
+	if (mod->tune)
+		tune_check(&c, mod->tune);
 	int n = (int)c.defs.len;
 	for (int i = 0; i < n; i++) {
 		struct sema_def *d = c.defs.items[i];
@@ -1528,6 +1975,8 @@ int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program 
 	/* 4. Classification, dependencies before users. */
 	for (size_t i = 0; i < order.len && ok; i++)
 		classify(&c, order.items[i]);
+	if (ok && mod->tune)
+		tune_types(&c, mod->tune);
 	for (size_t i = 0; i < order.len && ok; i++) {
 		struct sema_def *d = order.items[i];
 		for (int k = 0; k < d->ndeps; k++)

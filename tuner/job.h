@@ -13,6 +13,7 @@
 #ifndef SPACEC_TUNER_JOB_H
 #define SPACEC_TUNER_JOB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -31,6 +32,7 @@ struct tune_job_opts {
 	tune_query_fn query;        /* NULL: every query takes its default */
 	void *query_user;
 	FILE *diag;                 /* diagnostics; NULL: stderr */
+	bool interpret;             /* enumerate with the reference interpreter */
 };
 
 /*
@@ -58,6 +60,10 @@ const char *tune_job_name(const struct tune_job *job);        /* the space's nam
 const char *tune_job_kernel_name(const struct tune_job *job);
 const char *tune_job_source_hash(const struct tune_job *job); /* hash of sources + options */
 const struct tune_reference *tune_job_reference(const struct tune_job *job);
+/* How the points were enumerated: "cc", "cc (cached)", "tcc" (the
+ * compiled enumerator, see tools/jit.h) or "interpreter" (asked for, or
+ * the compiled path could not be built). */
+const char *tune_job_enumerator(const struct tune_job *job);
 
 /*
  * Evaluates the tune section at point i into *v (valid until the next
