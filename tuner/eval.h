@@ -43,7 +43,7 @@ void tune_result_release(struct tune_result *r);
 /* Device selection: index or case-insensitive substring of the name. */
 struct tune_device_sel {
 	const char *platform;  /* NULL: first platform with a matching device */
-	const char *device;    /* NULL: first device */
+	const char *device;    /* NULL: first device; both NULL: the first GPU, else the first device */
 };
 
 struct tune_device_info {
@@ -69,12 +69,31 @@ int tune_list_devices(FILE *out);
  */
 int tune_device_query(const struct tune_device_sel *sel, const char *query, int64_t *value);
 
+/*
+ * Every query of one device, read at once (tune_device_query opens the
+ * device each time).  Listing and queries run in a child process: the
+ * caller never initialises OpenCL itself, so the evaluator can fork its
+ * workers safely afterwards.
+ */
+struct tune_device_props;
+int tune_device_props_read(const struct tune_device_sel *sel, struct tune_device_props **out,
+                           char **err);
+const struct tune_device_info *tune_device_props_info(const struct tune_device_props *p);
+/* As tune_device_query: 0 and *value, 1 if the device lacks it, -1 on an unknown name. */
+int tune_device_props_get(const struct tune_device_props *p, const char *query, int64_t *value);
+void tune_device_props_free(struct tune_device_props *p);
+
 struct tune_eval_opts {
 	struct tune_device_sel device;
 	int jobs;               /* worker processes (parallel builds); >= 1 */
 	int warmup, repeat;     /* runs before timing; timed runs (>= 1) */
-	double timeout_s;       /* per evaluation, build included; 0: none */
+	double timeout_s;       /* per evaluation, build included; 0: none.  The clock
+	                           stops while the evaluation waits for a worker to
+	                           start or for its turn on the device */
 	const char *cache_dir;  /* program-binary cache; NULL: $XDG_CACHE_HOME/spacetune */
+	double reference_timeout_s; /* for computing the reference at start; 0: none */
+	const char *worker_log; /* workers' stdout+stderr appended there (driver chatter,
+	                           kernel printf, sanitizer reports); NULL: inherited */
 };
 
 struct tune_evaluator;

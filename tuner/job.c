@@ -375,14 +375,22 @@ static int enumerate_compiled(struct tune_job *job)
 		free(c_text);
 		return -1;
 	}
-	/* Deep nests enumerate long enough for cc -O2's build to pay off
-	 * (spacec judges it the same way); small ones build with tcc. */
-	struct jit_options jo = { .mode = JIT_AUTO, .prefer_cc = job->prog.niters > 10 };
+	/* cc -O2 even for small spaces: its build (cached by content) costs
+	 * about as much as one kernel build, while tcc's code enumerates a
+	 * big space many times slower (gemm_beast: minutes instead of
+	 * seconds).  tcc stays the fallback where cc fails. */
+	struct jit_options jo = { .mode = JIT_AUTO, .prefer_cc = true };
 	struct jit_handle h;
 	char *err = NULL;
 	int rc = jit_load(c_text, c_len, &jo, &h, &err);
-	free(c_text);
 	free(err);
+	if (rc && jit_have_tcc()) {
+		jo.mode = JIT_TCC;
+		err = NULL;
+		rc = jit_load(c_text, c_len, &jo, &h, &err);
+		free(err);
+	}
+	free(c_text);
 	if (rc)
 		return -1;
 	struct sprt_ctx ctx;
