@@ -137,14 +137,27 @@ defines_of() {
 	esac
 }
 
-# bench KERNEL LABEL DEFINES: one timed run_kernels line -> a record in ours.txt
+# The other build options of a tuned configuration (-cl-mad-enable, ...).
+options_of() {
+	case $1 in
+	*.json | *.jsonl)
+		grep -o '"defines" *: *"[^"]*"' "$1" | head -1 | sed 's/^[^:]*: *"//; s/"$//' |
+			tr ' ' '\n' | grep -v '^-D' | tr '\n' ' ' ;;
+	*)
+		sed -n 's|^/\* Other build options: \(.*\) \*/$|\1|p' "$1" | head -1 ;;
+	esac
+}
+
+# bench KERNEL LABEL DEFINES [OPTIONS]: one timed run_kernels line -> a
+# record in ours.txt
 bench() {
-	kernel=$1 label=$2 defs=$3
+	kernel=$1 label=$2 defs=$3 opts=${4:-}
 	case $kernel in
 	gemm) sizes="$gemm_size BETA=0" ;;
 	*) sizes=$conv_size ; case " $defs " in *" HFS="*) ;; *) defs="HFS=3 $defs" ;; esac ;;
 	esac
-	line=$(timeout 120 "$build/run_kernels" --bench "$kernel" $sizes REPS=$((reps + 1)) $defs 2>&1 |
+	line=$(RUN_KERNELS_OPTIONS=$opts timeout 120 "$build/run_kernels" --bench "$kernel" $sizes \
+		REPS=$((reps + 1)) $defs 2>&1 |
 		grep -v '^#\|passed')
 	printf '%s %s: %s\n' "$kernel" "$label" "$line" >> "$out/ours.txt"
 	printf '%s %s: %s\n' "$kernel" "$label" "$line" | cut -c1-200 | tee -a "$out/run.log" >/dev/null
@@ -166,10 +179,10 @@ if wants ours && [ -x "$build/run_kernels" ]; then
 		done
 	fi
 	printf '%s' "$best_gemm" | while IFS= read -r f; do
-		[ -n "$f" ] && (cd "$top" && bench gemm "best:$(basename "$f")" "$(defines_of "$f")")
+		[ -n "$f" ] && (cd "$top" && bench gemm "best:$(basename "$f")" "$(defines_of "$f")" "$(options_of "$f")")
 	done
 	printf '%s' "$best_conv" | while IFS= read -r f; do
-		[ -n "$f" ] && (cd "$top" && bench conv2d "best:$(basename "$f")" "$(defines_of "$f")")
+		[ -n "$f" ] && (cd "$top" && bench conv2d "best:$(basename "$f")" "$(defines_of "$f")" "$(options_of "$f")")
 	done
 	cat "$out/ours.txt" | cut -c1-240
 fi
