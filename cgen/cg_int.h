@@ -96,6 +96,13 @@ struct cg {
 	struct cg_level_plan *plan; /* per loop level */
 	const char **brk_fn;     /* per constraint id: its monotonicity function, or NULL */
 	int *brk_up;             /* +1: its rejections are an up-set in f, -1: down-set */
+
+	/* Factorization (cg_factor.c): the loops being written are positions
+	 * [loop_first, loop_end) of sub-nest `block`, or of the main chain
+	 * (block -1). */
+	struct cg_factor *fac;   /* NULL: not factorized */
+	int loop_first, loop_end;
+	int block;
 };
 
 /* cg_opt.c */
@@ -105,6 +112,23 @@ void cg_opt_release(struct cg *c);
 void cg_opt_loop_open(struct cg *c, int k);
 /* Whether the rejection of constraint d may break out of its loop. */
 const char *cg_opt_break(struct cg *c, const struct sema_def *d);
+
+/* cg_factor.c: plan first (it may change the loop order until release). */
+void cg_factor_plan(struct cg *c);
+void cg_factor_release(struct cg *c);
+/* Whether loop position k belongs to the main chain. */
+bool cg_factor_main(const struct cg *c, int k);
+void cg_factor_state(struct cg *c, struct sbuf *out);
+void cg_factor_free_state(struct cg *c, struct sbuf *out);
+/* count_b and fac_b of every sub-nest; `loops` writes loop k and inward. */
+void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg *, int));
+/* The sub-nests counted after `level` is computed (-1: before the loops). */
+void cg_factor_checkpoints(struct cg *c, int level, const char *skip);
+/* The innermost code; false: the caller writes the usual valid point. */
+bool cg_factor_innermost(struct cg *c);
+
+/* cgen.c: hands the current point to the sink (emit known non-NULL). */
+void cg_emit_point(struct cg *c);
 
 /* Code lines at the current indent. */
 void cg_line(struct cg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -515,9 +515,9 @@ static void gen_level(struct cg *c, int level, const char *skip)
  * wherever its loop opens: it is computed once too, and each opening only
  * counts (and replays a domain error), as the interpreter would.
  */
-static bool hoisted(const struct sema_def *d)
+static bool hoisted(const struct cg *c, const struct sema_def *d)
 {
-	if (d->loop_pos == 0)
+	if (d->loop_pos == 0 || c->block >= 0 || !cg_factor_main(c, d->loop_pos))
 		return false;
 	for (int k = 0; k < d->ndeps; k++)
 		if (d->deps[k]->level >= 0 || d->deps[k]->kind == SEMA_ITER)
@@ -525,10 +525,25 @@ static bool hoisted(const struct sema_def *d)
 	return true;
 }
 
+/* Hands the current point (iterators in definition order) to the sink. */
+void cg_emit_point(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	struct sbuf init = { 0 };
+	for (int i = 0; i < P->niters; i++)
+		sbuf_printf(&init, "%sst->%s", i ? ", " : "", c->member[P->iters[i]->id]);
+	cg_line(c, "const sprt_val point[%d] = { %s };", P->niters, init.s);
+	sbuf_release(&init);
+	cg_line(c, "if (ctx->emit(ctx->emit_user, point, %d))", P->niters);
+	cg_line(c, "\tctx->stop = true;");
+}
+
 static void gen_loops(struct cg *c, int k)
 {
 	const struct sema_program *P = c->P;
-	if (k == P->niters) {
+	if (k == c->loop_end && cg_factor_innermost(c))
+		return;
+	if (k == c->loop_end) {
 		cg_line(c, "/* a valid point */");
 		cg_line(c, "ctx->valid++;");
 		if (!P->niters) {
@@ -538,24 +553,18 @@ static void gen_loops(struct cg *c, int k)
 		}
 		cg_line(c, "if (ctx->emit) {");
 		c->indent++;
-		struct sbuf init = { 0 };
-		for (int i = 0; i < P->niters; i++)
-			sbuf_printf(&init, "%sst->%s", i ? ", " : "", c->member[P->iters[i]->id]);
-		cg_line(c, "const sprt_val point[%d] = { %s };", P->niters, init.s);
-		sbuf_release(&init);
-		cg_line(c, "if (ctx->emit(ctx->emit_user, point, %d))", P->niters);
-		cg_line(c, "\tctx->stop = true;");
+		cg_emit_point(c);
 		c->indent--;
 		cg_line(c, "}");
 		return;
 	}
 	const struct sema_def *d = P->loop_order[k];
 	const char *m = c->member[d->id], *it = c->iter_member[d->id];
-	const char *skip = k == 0 ? "return 0;" : "continue;";
+	const char *skip = k == c->loop_first ? "return 0;" : "continue;";
 	int r = c->row[d->id];
 	cg_line(c, "/* loop %d: %s */", k, d->cname);
 	cg_line(c, "ctx->stats[%d].evaluated++;", r);
-	if (hoisted(d))
+	if (hoisted(c, d))
 		cg_line(c, "if (once_%s) {", m);
 	else
 		cg_line(c, "if (def_%s(ctx, st, &st->%s)) {", m, it);
@@ -589,7 +598,9 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "ctx->candidates++;");
 		cg_line(c, "st->%s = iter_at(st->%s, i_%s);", m, it, m);
 	}
-	if (c->plan && c->plan[k].any) {
+	if (c->block >= 0) {
+		/* no progress ticks inside a sub-nest */
+	} else if (c->plan && c->plan[k].any) {
 		if (k == 0)
 			cg_line(c, "sprt_progress_tick(ctx, -1.0);");
 	} else if (k == 0)
@@ -600,6 +611,7 @@ static void gen_loops(struct cg *c, int k)
 			m0, m, m, m0);
 	}
 	gen_level(c, k, "continue;");
+	cg_factor_checkpoints(c, k, "continue;");
 	gen_loops(c, k + 1);
 	c->indent--;
 	cg_line(c, "}");
@@ -612,8 +624,11 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	c->code = &code;
 	c->indent = 1;
 	bool any_constraint = P->nconstraints > 0;
-	if (any_constraint)
+	if (any_constraint) {
 		cg_line(c, "sprt_val v = sprt_undef();");
+		if (c->fac) /* the constraints may all be in sub-nests */
+			cg_line(c, "(void)v;");
+	}
 	if (P->nbindable) {
 		cg_line(c, "bool found = false;");
 		cg_line(c, "int rc;");
@@ -626,7 +641,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	bool any_hoisted = false;
 	for (int k = 0; k < P->niters; k++) {
 		const struct sema_def *d = P->loop_order[k];
-		if (!hoisted(d))
+		if (!hoisted(c, d))
 			continue;
 		if (!any_hoisted)
 			cg_line(c, "/* Iterables that depend only on level -1: computed once, 0 or a domain error. */");
@@ -636,6 +651,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	}
 	if (any_hoisted)
 		sbuf_puts(c->code, "\n");
+	cg_factor_checkpoints(c, -1, "return 0;");
 	cg_line(c, "/* The loop nest, in level-set order. */");
 	gen_loops(c, 0);
 	cg_line(c, "return 0;");
@@ -650,6 +666,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	sbuf_puts(out, "static int enumerate(struct sprt_ctx *ctx)\n{\n");
 	sbuf_puts(out, "\tstruct space_state st = { 0 };\n");
 	sbuf_puts(out, "\tint rc = run(ctx, &st);\n");
+	cg_factor_free_state(c, out);
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
 		int n = c->nscratch[d->id];
@@ -693,6 +710,7 @@ static void gen_state(struct cg *c, struct sbuf *out)
 		if (c->nscratch[d->id])
 			sbuf_printf(out, "\tstruct sprt_vec %s[%d];\n", c->scratch_member[d->id], c->nscratch[d->id]);
 	}
+	cg_factor_state(c, out);
 	if (!P->ndefs)
 		sbuf_puts(out, "\tint empty;\n");
 	sbuf_puts(out, "};\n\n");
@@ -1041,7 +1059,8 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 			cg_collect_strings_block(c, &d->stmt->body);
 	}
 
-	struct sbuf defs = { 0 }, nest = { 0 }, head = { 0 }, all = { 0 };
+	struct sbuf defs = { 0 }, nest = { 0 }, head = { 0 }, all = { 0 }, subnests = { 0 };
+	cg_factor_plan(c);
 	bool any_body = false;
 	for (int i = 0; i < prog->ndefs; i++) {
 		gen_def(c, &defs, prog->defs[i]);
@@ -1049,6 +1068,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	}
 	cg_opt_plan(c);
 	gen_run(c, &nest);
+	cg_factor_functions(c, &subnests, gen_loops);
 
 	sbuf_puts(&head, "/* Generated by spacec from ");
 	comment_text(&head, o.source_name, strlen(o.source_name));
@@ -1072,6 +1092,8 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 		sbuf_puts(&all, "/* Invariants and directions for the constraint-driven loops (-O1, -O2). */\n");
 		sbuf_add(&all, c->aux.s, c->aux.len);
 	}
+	if (subnests.len)
+		sbuf_add(&all, subnests.s, subnests.len);
 	sbuf_add(&all, nest.s, nest.len);
 	gen_descriptor(c, &all);
 	if (!c->errors)
@@ -1080,9 +1102,11 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	sbuf_release(&head);
 	sbuf_release(&defs);
 	sbuf_release(&nest);
+	sbuf_release(&subnests);
 	sbuf_release(&all);
 	sbuf_release(&c->decls);
 	cg_opt_release(c);
+	cg_factor_release(c);
 	for (size_t i = 0; i < full.pool.len; i++)
 		free(full.pool.items[i]);
 	ptrvec_release(&full.pool);

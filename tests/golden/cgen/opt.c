@@ -246,6 +246,10 @@ struct space_state {
 	sprt_val read_m_iter;
 	sprt_val read_n_iter;
 	sprt_val pad_iter;
+	/* Memo tables of the factorized sub-nests (NULL until first used). */
+	struct sprt_memo *memo_0;
+	struct sprt_memo *memo_1;
+	struct sprt_memo *memo_2;
 };
 
 /*
@@ -261,10 +265,10 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 265 "<stdout>"
+#line 269 "<stdout>"
 
 /*
- * dim_m: iterator, at loop level 1
+ * dim_m: iterator, at loop level 0
  *
  *   dim_m = range(1, 65)
  */
@@ -279,7 +283,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 283 "<stdout>"
+#line 287 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -297,7 +301,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 301 "<stdout>"
+#line 305 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -312,7 +316,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '*', st->dim_m, st->dim_n, &(*out), NULL));
 	return 0;
 }
-#line 316 "<stdout>"
+#line 320 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -329,10 +333,10 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, sprt_val *
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 333 "<stdout>"
+#line 337 "<stdout>"
 
 /*
- * blk: iterator, at loop level 0
+ * blk: iterator, at loop level 1
  *
  *   blk = range(1, 49)
  */
@@ -347,10 +351,10 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 351 "<stdout>"
+#line 355 "<stdout>"
 
 /*
- * uneven: correctness constraint, at loop level 0
+ * uneven: correctness constraint, at loop level 1
  *
  *   correct uneven = 48 % blk != 0
  */
@@ -366,10 +370,10 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 370 "<stdout>"
+#line 374 "<stdout>"
 
 /*
- * read_m: iterator, at loop level 4
+ * read_m: iterator, at loop level 3
  *
  *   read_m = range(1, 65)
  */
@@ -384,10 +388,10 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 388 "<stdout>"
+#line 392 "<stdout>"
 
 /*
- * read_n: iterator, at loop level 5
+ * read_n: iterator, at loop level 4
  *
  *   read_n = range(1, 65)
  */
@@ -402,10 +406,10 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 406 "<stdout>"
+#line 410 "<stdout>"
 
 /*
- * cant_reshape: correctness constraint, at loop level 5
+ * cant_reshape: correctness constraint, at loop level 4
  *
  *   correct cant_reshape = read_m * read_n != size
  */
@@ -421,10 +425,10 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, sprt_v
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 425 "<stdout>"
+#line 429 "<stdout>"
 
 /*
- * pad: iterator, at loop level 3
+ * pad: iterator, at loop level 5
  *
  *   pad = range(0, 16)
  */
@@ -439,10 +443,10 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 443 "<stdout>"
+#line 447 "<stdout>"
 
 /*
- * line_24: correctness requirement, at loop level 3
+ * line_24: correctness requirement, at loop level 5
  *
  *   require pad == dim_m % 4 + 1
  */
@@ -460,7 +464,7 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 464 "<stdout>"
+#line 468 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
@@ -481,6 +485,30 @@ static int opt_mono_2(struct sprt_ctx *ctx, struct space_state *st, int *dir)
 
 static int opt_value_3(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
+	(void)ctx;
+	(void)st;
+	(*out) = st->size;
+	return 0;
+}
+
+static int opt_value_4(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+{
+	(void)ctx;
+	(void)st;
+	(*out) = st->read_m;
+	return 0;
+}
+
+static int opt_value_5(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+{
+	(void)ctx;
+	(void)st;
+	(*out) = st->size;
+	return 0;
+}
+
+static int opt_value_6(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+{
 	sprt_val _t1 = sprt_undef();
 	(void)ctx;
 	(void)st;
@@ -489,54 +517,17 @@ static int opt_value_3(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	return 0;
 }
 
-static int opt_value_4(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
-{
-	(void)ctx;
-	(void)st;
-	(*out) = st->size;
-	return 0;
-}
-
-static int opt_value_5(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
-{
-	(void)ctx;
-	(void)st;
-	(*out) = st->read_m;
-	return 0;
-}
-
-static int opt_value_6(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
-{
-	(void)ctx;
-	(void)st;
-	(*out) = st->size;
-	return 0;
-}
-
-/* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
-static int run(struct sprt_ctx *ctx, struct space_state *st)
+/*
+ * Sub-nest 0, {blk}: independent of every other loop once its
+ * inputs are bound, so it is counted once per input tuple (none: once) and
+ * its points are recorded when listing.
+ */
+static int count_0(struct sprt_ctx *ctx, struct space_state *st, struct sprt_memo_entry *e, bool record)
 {
 	sprt_val v = sprt_undef();
-	bool found = false;
-	int rc;
-
-	/* Level -1, once: bindings and defaults, constants, tables, checks. */
-	/* device threads: bound at run time, else its default */
-	rc = sprt_binding_get(ctx, "threads", &st->threads, &found);
-	if (rc)
-		return -rc;
-	if (!found && def_threads(ctx, st, &st->threads))
-		return 0;
-
-	/* Iterables that depend only on level -1: computed once, 0 or a domain error. */
-	const int once_dim_m = def_dim_m(ctx, st, &st->dim_m_iter);
-	const int once_dim_n = def_dim_n(ctx, st, &st->dim_n_iter);
-	const int once_pad = def_pad(ctx, st, &st->pad_iter);
-	const int once_read_m = def_read_m(ctx, st, &st->read_m_iter);
-	const int once_read_n = def_read_n(ctx, st, &st->read_n_iter);
-
-	/* The loop nest, in level-set order. */
-	/* loop 0: blk */
+	(void)v;
+	(void)record;
+	/* loop 1: blk */
 	ctx->stats[4].evaluated++;
 	if (def_blk(ctx, st, &st->blk_iter)) {
 		ctx->stats[4].domain_errors++;
@@ -555,7 +546,6 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		ctx->candidates++;
 		const uint64_t n_blk = o_blk.n;
 		(void)n_blk;
-		sprt_progress_tick(ctx, -1.0);
 		/* correct uneven: rejects the point where true */
 		if (!ctx->disabled || !ctx->disabled[5]) {
 			ctx->stats[5].evaluated++;
@@ -568,141 +558,368 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				continue;
 			}
 		}
-		/* loop 1: dim_m */
-		ctx->stats[0].evaluated++;
-		if (once_dim_m) {
-			ctx->stats[0].domain_errors++;
+		e->count++;
+		if (record) {
+			const sprt_val pt[1] = { st->blk };
+			const int rc_ = sprt_memo_add_point(st->memo_0, e, pt);
+			if (rc_)
+				return -rc_;
+		}
+	}
+	return 0;
+}
+
+/* Sub-nest 0 from its memo table; a hit replays its statistics. */
+static int fac_0(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
+{
+	static const int rows[2] = { 4, 5 };
+	const sprt_val key[1] = { sprt_none() };
+	struct sprt_memo_entry *e;
+	const int found = sprt_memo_find(&st->memo_0, key, 0, 7, 1, &e);
+	if (found < 0)
+		return found;
+	if (found) {
+		for (int i = 0; i < 2; i++) {
+			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
+			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
+			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
+		}
+		ctx->candidates += e->stats[6];
+	} else {
+		uint64_t before[7];
+		for (int i = 0; i < 2; i++) {
+			before[3 * i] = ctx->stats[rows[i]].evaluated;
+			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
+			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
+		}
+		before[6] = ctx->candidates;
+		const int rc = count_0(ctx, st, e, ctx->emit != NULL);
+		if (rc)
+			return rc;
+		for (int i = 0; i < 2; i++) {
+			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
+			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
+			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
+		}
+		e->stats[6] = ctx->candidates - before[6];
+	}
+	*out = e;
+	return 0;
+}
+
+/*
+ * Sub-nest 1, {dim_n, read_m, read_n}: independent of every other loop once its
+ * inputs are bound, so it is counted once per input tuple (dim_m) and
+ * its points are recorded when listing.
+ */
+static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_memo_entry *e, bool record)
+{
+	sprt_val v = sprt_undef();
+	(void)v;
+	(void)record;
+	/* loop 2: dim_n */
+	ctx->stats[1].evaluated++;
+	if (def_dim_n(ctx, st, &st->dim_n_iter)) {
+		ctx->stats[1].domain_errors++;
+		return 0;
+	}
+	struct opt_it o_dim_n;
+	opt_plain(&o_dim_n, st->dim_n_iter);
+	/* -O2: bound tightening: a rejection by too_many ends the loop over 'dim_n' */
+	int dir_too_many = 2;
+	const bool brk_too_many = st->dim_n_iter.kind == SPRT_RANGE && !opt_mono_2(ctx, st, &dir_too_many) && opt_breaks(dir_too_many, 1, st->dim_n_iter.r_step);
+	for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &st->dim_n); i_dim_n++) {
+		ctx->candidates++;
+		const uint64_t n_dim_n = o_dim_n.n;
+		(void)n_dim_n;
+		/* size */
+		ctx->stats[2].evaluated++;
+		if (def_size(ctx, st, &st->size)) {
+			ctx->stats[2].domain_errors++;
 			continue;
 		}
-		const int64_t start_dim_m = st->dim_m_iter.u.i, step_dim_m = st->dim_m_iter.r_step;
-		const uint64_t n_dim_m = range_len(start_dim_m, st->dim_m_iter.r_stop, step_dim_m);
-		for (uint64_t i_dim_m = 0; i_dim_m < n_dim_m && !ctx->stop; i_dim_m++) {
-			ctx->candidates++;
-			st->dim_m = sprt_int((int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m));
-			/* loop 2: dim_n */
-			ctx->stats[1].evaluated++;
-			if (once_dim_n) {
-				ctx->stats[1].domain_errors++;
+		/* hard too_many: rejects the point where true */
+		if (!ctx->disabled || !ctx->disabled[3]) {
+			ctx->stats[3].evaluated++;
+			if (def_too_many(ctx, st, &v)) {
+				ctx->stats[3].domain_errors++;
 				continue;
 			}
-			struct opt_it o_dim_n;
-			opt_plain(&o_dim_n, st->dim_n_iter);
-			/* -O2: bound tightening: a rejection by too_many ends the loop over 'dim_n' */
-			int dir_too_many = 2;
-			const bool brk_too_many = st->dim_n_iter.kind == SPRT_RANGE && !opt_mono_2(ctx, st, &dir_too_many) && opt_breaks(dir_too_many, 1, st->dim_n_iter.r_step);
-			for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &st->dim_n); i_dim_n++) {
+			if (truthy(ctx, v)) {
+				ctx->stats[3].rejected++;
+				if (brk_too_many) /* monotone: every later value is rejected too */
+					break;
+				continue;
+			}
+		}
+		/* loop 3: read_m */
+		ctx->stats[6].evaluated++;
+		if (def_read_m(ctx, st, &st->read_m_iter)) {
+			ctx->stats[6].domain_errors++;
+			continue;
+		}
+		struct opt_it o_read_m;
+		opt_plain(&o_read_m, st->read_m_iter);
+		/* -O2: divisor iteration over 'read_m' (from cant_reshape, a product) */
+		if (!ctx->disabled || !ctx->disabled[8]) {
+			sprt_val a_ = sprt_int(0), c_;
+			if (!opt_value_3(ctx, st, &c_))
+				opt_divisors(&o_read_m, c_);
+			(void)a_;
+		}
+		for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &st->read_m); i_read_m++) {
+			ctx->candidates++;
+			const uint64_t n_read_m = o_read_m.n;
+			(void)n_read_m;
+			/* loop 4: read_n */
+			ctx->stats[7].evaluated++;
+			if (def_read_n(ctx, st, &st->read_n_iter)) {
+				ctx->stats[7].domain_errors++;
+				continue;
+			}
+			struct opt_it o_read_n;
+			opt_plain(&o_read_n, st->read_n_iter);
+			/* -O2: equality solving pins 'read_n' (from cant_reshape) */
+			if (!ctx->disabled || !ctx->disabled[8]) {
+				sprt_val a_ = sprt_int(0), c_;
+				if (!opt_value_4(ctx, st, &a_) && !opt_value_5(ctx, st, &c_))
+					opt_pin(&o_read_n, 4, a_, c_);
+				(void)a_;
+			}
+			for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &st->read_n); i_read_n++) {
 				ctx->candidates++;
-				const uint64_t n_dim_n = o_dim_n.n;
-				(void)n_dim_n;
-				/* size */
-				ctx->stats[2].evaluated++;
-				if (def_size(ctx, st, &st->size)) {
-					ctx->stats[2].domain_errors++;
-					continue;
-				}
-				/* hard too_many: rejects the point where true */
-				if (!ctx->disabled || !ctx->disabled[3]) {
-					ctx->stats[3].evaluated++;
-					if (def_too_many(ctx, st, &v)) {
-						ctx->stats[3].domain_errors++;
+				const uint64_t n_read_n = o_read_n.n;
+				(void)n_read_n;
+				/* correct cant_reshape: rejects the point where true */
+				if (!ctx->disabled || !ctx->disabled[8]) {
+					ctx->stats[8].evaluated++;
+					if (def_cant_reshape(ctx, st, &v)) {
+						ctx->stats[8].domain_errors++;
 						continue;
 					}
 					if (truthy(ctx, v)) {
-						ctx->stats[3].rejected++;
-						if (brk_too_many) /* monotone: every later value is rejected too */
-							break;
+						ctx->stats[8].rejected++;
 						continue;
 					}
 				}
-				/* loop 3: pad */
-				ctx->stats[9].evaluated++;
-				if (once_pad) {
-					ctx->stats[9].domain_errors++;
-					continue;
+				e->count++;
+				if (record) {
+					const sprt_val pt[3] = { st->dim_n, st->read_m, st->read_n };
+					const int rc_ = sprt_memo_add_point(st->memo_1, e, pt);
+					if (rc_)
+						return -rc_;
 				}
-				struct opt_it o_pad;
-				opt_plain(&o_pad, st->pad_iter);
-				/* -O2: equality solving pins 'pad' (from line_24) */
-				if (!ctx->disabled || !ctx->disabled[10]) {
-					sprt_val a_ = sprt_int(0), c_;
-					if (!opt_value_3(ctx, st, &c_))
-						opt_pin(&o_pad, 0, a_, c_);
-					(void)a_;
-				}
-				for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &st->pad); i_pad++) {
-					ctx->candidates++;
-					const uint64_t n_pad = o_pad.n;
-					(void)n_pad;
-					/* correct line_24: keeps the point where true */
-					if (!ctx->disabled || !ctx->disabled[10]) {
-						ctx->stats[10].evaluated++;
-						if (def_line_24(ctx, st, &v)) {
-							ctx->stats[10].domain_errors++;
-							continue;
-						}
-						if (!truthy(ctx, v)) {
-							ctx->stats[10].rejected++;
-							continue;
-						}
-					}
-					/* loop 4: read_m */
-					ctx->stats[6].evaluated++;
-					if (once_read_m) {
-						ctx->stats[6].domain_errors++;
-						continue;
-					}
-					struct opt_it o_read_m;
-					opt_plain(&o_read_m, st->read_m_iter);
-					/* -O2: divisor iteration over 'read_m' (from cant_reshape, a product) */
-					if (!ctx->disabled || !ctx->disabled[8]) {
-						sprt_val a_ = sprt_int(0), c_;
-						if (!opt_value_4(ctx, st, &c_))
-							opt_divisors(&o_read_m, c_);
-						(void)a_;
-					}
-					for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &st->read_m); i_read_m++) {
-						ctx->candidates++;
-						const uint64_t n_read_m = o_read_m.n;
-						(void)n_read_m;
-						/* loop 5: read_n */
-						ctx->stats[7].evaluated++;
-						if (once_read_n) {
-							ctx->stats[7].domain_errors++;
-							continue;
-						}
-						struct opt_it o_read_n;
-						opt_plain(&o_read_n, st->read_n_iter);
-						/* -O2: equality solving pins 'read_n' (from cant_reshape) */
-						if (!ctx->disabled || !ctx->disabled[8]) {
-							sprt_val a_ = sprt_int(0), c_;
-							if (!opt_value_5(ctx, st, &a_) && !opt_value_6(ctx, st, &c_))
-								opt_pin(&o_read_n, 4, a_, c_);
-							(void)a_;
-						}
-						for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &st->read_n); i_read_n++) {
-							ctx->candidates++;
-							const uint64_t n_read_n = o_read_n.n;
-							(void)n_read_n;
-							/* correct cant_reshape: rejects the point where true */
-							if (!ctx->disabled || !ctx->disabled[8]) {
-								ctx->stats[8].evaluated++;
-								if (def_cant_reshape(ctx, st, &v)) {
-									ctx->stats[8].domain_errors++;
-									continue;
-								}
-								if (truthy(ctx, v)) {
-									ctx->stats[8].rejected++;
-									continue;
-								}
-							}
-							/* a valid point */
-							ctx->valid++;
-							if (ctx->emit) {
-								const sprt_val point[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
-								if (ctx->emit(ctx->emit_user, point, 6))
-									ctx->stop = true;
-							}
-						}
+			}
+		}
+	}
+	return 0;
+}
+
+/* Sub-nest 1 from its memo table; a hit replays its statistics. */
+static int fac_1(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
+{
+	static const int rows[6] = { 1, 2, 3, 6, 7, 8 };
+	const sprt_val key[1] = { st->dim_m };
+	struct sprt_memo_entry *e;
+	const int found = sprt_memo_find(&st->memo_1, key, 1, 19, 3, &e);
+	if (found < 0)
+		return found;
+	if (found) {
+		for (int i = 0; i < 6; i++) {
+			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
+			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
+			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
+		}
+		ctx->candidates += e->stats[18];
+	} else {
+		uint64_t before[19];
+		for (int i = 0; i < 6; i++) {
+			before[3 * i] = ctx->stats[rows[i]].evaluated;
+			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
+			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
+		}
+		before[18] = ctx->candidates;
+		const int rc = count_1(ctx, st, e, ctx->emit != NULL);
+		if (rc)
+			return rc;
+		for (int i = 0; i < 6; i++) {
+			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
+			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
+			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
+		}
+		e->stats[18] = ctx->candidates - before[18];
+	}
+	*out = e;
+	return 0;
+}
+
+/*
+ * Sub-nest 2, {pad}: independent of every other loop once its
+ * inputs are bound, so it is counted once per input tuple (dim_m) and
+ * its points are recorded when listing.
+ */
+static int count_2(struct sprt_ctx *ctx, struct space_state *st, struct sprt_memo_entry *e, bool record)
+{
+	sprt_val v = sprt_undef();
+	(void)v;
+	(void)record;
+	/* loop 5: pad */
+	ctx->stats[9].evaluated++;
+	if (def_pad(ctx, st, &st->pad_iter)) {
+		ctx->stats[9].domain_errors++;
+		return 0;
+	}
+	struct opt_it o_pad;
+	opt_plain(&o_pad, st->pad_iter);
+	/* -O2: equality solving pins 'pad' (from line_24) */
+	if (!ctx->disabled || !ctx->disabled[10]) {
+		sprt_val a_ = sprt_int(0), c_;
+		if (!opt_value_6(ctx, st, &c_))
+			opt_pin(&o_pad, 0, a_, c_);
+		(void)a_;
+	}
+	for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &st->pad); i_pad++) {
+		ctx->candidates++;
+		const uint64_t n_pad = o_pad.n;
+		(void)n_pad;
+		/* correct line_24: keeps the point where true */
+		if (!ctx->disabled || !ctx->disabled[10]) {
+			ctx->stats[10].evaluated++;
+			if (def_line_24(ctx, st, &v)) {
+				ctx->stats[10].domain_errors++;
+				continue;
+			}
+			if (!truthy(ctx, v)) {
+				ctx->stats[10].rejected++;
+				continue;
+			}
+		}
+		e->count++;
+		if (record) {
+			const sprt_val pt[1] = { st->pad };
+			const int rc_ = sprt_memo_add_point(st->memo_2, e, pt);
+			if (rc_)
+				return -rc_;
+		}
+	}
+	return 0;
+}
+
+/* Sub-nest 2 from its memo table; a hit replays its statistics. */
+static int fac_2(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
+{
+	static const int rows[2] = { 9, 10 };
+	const sprt_val key[1] = { st->dim_m };
+	struct sprt_memo_entry *e;
+	const int found = sprt_memo_find(&st->memo_2, key, 1, 7, 1, &e);
+	if (found < 0)
+		return found;
+	if (found) {
+		for (int i = 0; i < 2; i++) {
+			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
+			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
+			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
+		}
+		ctx->candidates += e->stats[6];
+	} else {
+		uint64_t before[7];
+		for (int i = 0; i < 2; i++) {
+			before[3 * i] = ctx->stats[rows[i]].evaluated;
+			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
+			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
+		}
+		before[6] = ctx->candidates;
+		const int rc = count_2(ctx, st, e, ctx->emit != NULL);
+		if (rc)
+			return rc;
+		for (int i = 0; i < 2; i++) {
+			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
+			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
+			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
+		}
+		e->stats[6] = ctx->candidates - before[6];
+	}
+	*out = e;
+	return 0;
+}
+
+/* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
+static int run(struct sprt_ctx *ctx, struct space_state *st)
+{
+	sprt_val v = sprt_undef();
+	(void)v;
+	bool found = false;
+	int rc;
+
+	/* Level -1, once: bindings and defaults, constants, tables, checks. */
+	/* device threads: bound at run time, else its default */
+	rc = sprt_binding_get(ctx, "threads", &st->threads, &found);
+	if (rc)
+		return -rc;
+	if (!found && def_threads(ctx, st, &st->threads))
+		return 0;
+
+	/* -O2: factorization: sub-nest 0 {blk} counted here, once per input tuple */
+	const struct sprt_memo_entry *f_0;
+	{
+		const int rc_ = fac_0(ctx, st, &f_0);
+		if (rc_)
+			return rc_;
+	}
+	if (!f_0->count)
+		return 0;
+	const uint64_t w_0 = (uint64_t)1 * f_0->count;
+	/* The loop nest, in level-set order. */
+	/* loop 0: dim_m */
+	ctx->stats[0].evaluated++;
+	if (def_dim_m(ctx, st, &st->dim_m_iter)) {
+		ctx->stats[0].domain_errors++;
+		return 0;
+	}
+	const int64_t start_dim_m = st->dim_m_iter.u.i, step_dim_m = st->dim_m_iter.r_step;
+	const uint64_t n_dim_m = range_len(start_dim_m, st->dim_m_iter.r_stop, step_dim_m);
+	for (uint64_t i_dim_m = 0; i_dim_m < n_dim_m && !ctx->stop; i_dim_m++) {
+		ctx->candidates++;
+		st->dim_m = sprt_int((int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m));
+		sprt_progress_tick(ctx, (double)i_dim_m / (double)n_dim_m);
+		/* -O2: factorization: sub-nest 1 {dim_n, read_m, read_n} counted here, once per input tuple */
+		const struct sprt_memo_entry *f_1;
+		{
+			const int rc_ = fac_1(ctx, st, &f_1);
+			if (rc_)
+				return rc_;
+		}
+		if (!f_1->count)
+			continue;
+		/* -O2: factorization: sub-nest 2 {pad} counted here, once per input tuple */
+		const struct sprt_memo_entry *f_2;
+		{
+			const int rc_ = fac_2(ctx, st, &f_2);
+			if (rc_)
+				return rc_;
+		}
+		if (!f_2->count)
+			continue;
+		const uint64_t w_1 = w_0 * f_1->count * f_2->count;
+		/* the sub-nests' product of points */
+		if (!ctx->emit) {
+			ctx->valid += w_1;
+		} else {
+			for (size_t p_0 = 0; p_0 < f_0->npoints && !ctx->stop; p_0++) {
+				const sprt_val *q_0 = f_0->points + p_0 * 1;
+				st->blk = q_0[0];
+				for (size_t p_1 = 0; p_1 < f_1->npoints && !ctx->stop; p_1++) {
+					const sprt_val *q_1 = f_1->points + p_1 * 3;
+					st->dim_n = q_1[0];
+					st->read_m = q_1[1];
+					st->read_n = q_1[2];
+					for (size_t p_2 = 0; p_2 < f_2->npoints && !ctx->stop; p_2++) {
+						const sprt_val *q_2 = f_2->points + p_2 * 1;
+						st->pad = q_2[0];
+						ctx->valid++;
+						const sprt_val point[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
+						if (ctx->emit(ctx->emit_user, point, 6))
+							ctx->stop = true;
 					}
 				}
 			}
@@ -715,6 +932,9 @@ static int enumerate(struct sprt_ctx *ctx)
 {
 	struct space_state st = { 0 };
 	int rc = run(ctx, &st);
+	sprt_memo_free(st.memo_0);
+	sprt_memo_free(st.memo_1);
+	sprt_memo_free(st.memo_2);
 	return rc;
 }
 
@@ -730,17 +950,17 @@ static const struct sprt_param_desc params[] = {
 
 /* The statistics rows: name, kind, class, require, line, level. */
 static const struct sprt_def_desc defs[] = {
-	{ "dim_m", SPRT_DEF_ITER, SPRT_HARD, false, 4, 1 },
+	{ "dim_m", SPRT_DEF_ITER, SPRT_HARD, false, 4, 0 },
 	{ "dim_n", SPRT_DEF_ITER, SPRT_HARD, false, 5, 2 },
 	{ "size", SPRT_DEF_DERIVED, SPRT_HARD, false, 6, 2 },
 	{ "too_many", SPRT_DEF_CONSTRAINT, SPRT_HARD, false, 10, 2 },
-	{ "blk", SPRT_DEF_ITER, SPRT_HARD, false, 13, 0 },
-	{ "uneven", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 14, 0 },
-	{ "read_m", SPRT_DEF_ITER, SPRT_HARD, false, 18, 4 },
-	{ "read_n", SPRT_DEF_ITER, SPRT_HARD, false, 19, 5 },
-	{ "cant_reshape", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 20, 5 },
-	{ "pad", SPRT_DEF_ITER, SPRT_HARD, false, 23, 3 },
-	{ "line_24", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, true, 24, 3 },
+	{ "blk", SPRT_DEF_ITER, SPRT_HARD, false, 13, 1 },
+	{ "uneven", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 14, 1 },
+	{ "read_m", SPRT_DEF_ITER, SPRT_HARD, false, 18, 3 },
+	{ "read_n", SPRT_DEF_ITER, SPRT_HARD, false, 19, 4 },
+	{ "cant_reshape", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 20, 4 },
+	{ "pad", SPRT_DEF_ITER, SPRT_HARD, false, 23, 5 },
+	{ "line_24", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, true, 24, 5 },
 };
 
 /* Device parameters and settings, with their defaults' text. */
