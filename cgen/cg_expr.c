@@ -430,6 +430,8 @@ static void gen_compare(struct cg *c, const struct ast_expr *e, const char *dst)
 /* Evaluates `e` into the sprt_val lvalue `dst`. */
 void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 {
+	if (cg_cse_into(c, e, dst))
+		return;
 	switch (e->kind) {
 	case AST_INT:
 	case AST_FLOAT:

@@ -101,6 +101,7 @@ struct cg {
 	 * [loop_first, loop_end) of sub-nest `block`, or of the main chain
 	 * (block -1). */
 	struct cg_factor *fac;   /* NULL: not factorized */
+	struct cg_cse *cse;      /* cg_cse.c; NULL: nothing shared */
 	int loop_first, loop_end;
 	int block;
 };
@@ -126,6 +127,15 @@ void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg
 void cg_factor_checkpoints(struct cg *c, int level, const char *skip);
 /* The innermost code; false: the caller writes the usual valid point. */
 bool cg_factor_innermost(struct cg *c);
+
+/* cg_cse.c: plan after the loop order is final, before definitions. */
+void cg_cse_plan(struct cg *c);
+void cg_cse_release(struct cg *c);
+void cg_cse_state(struct cg *c, struct sbuf *out);
+/* Forgets the subexpressions of `level` (its loop took a new value). */
+void cg_cse_reset(struct cg *c, int level);
+/* Writes e into dst through its shared value, if e is shared. */
+bool cg_cse_into(struct cg *c, const struct ast_expr *e, const char *dst);
 
 /* cgen.c: hands the current point to the sink (emit known non-NULL). */
 void cg_emit_point(struct cg *c);

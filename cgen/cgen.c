@@ -610,6 +610,7 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "sprt_progress_tick(ctx, ((double)i_%s + (double)i_%s / (double)n_%s) / (double)n_%s);",
 			m0, m, m, m0);
 	}
+	cg_cse_reset(c, k);
 	gen_level(c, k, "continue;");
 	cg_factor_checkpoints(c, k, "continue;");
 	gen_loops(c, k + 1);
@@ -711,6 +712,7 @@ static void gen_state(struct cg *c, struct sbuf *out)
 			sbuf_printf(out, "\tstruct sprt_vec %s[%d];\n", c->scratch_member[d->id], c->nscratch[d->id]);
 	}
 	cg_factor_state(c, out);
+	cg_cse_state(c, out);
 	if (!P->ndefs)
 		sbuf_puts(out, "\tint empty;\n");
 	sbuf_puts(out, "};\n\n");
@@ -1061,6 +1063,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 
 	struct sbuf defs = { 0 }, nest = { 0 }, head = { 0 }, all = { 0 }, subnests = { 0 };
 	cg_factor_plan(c);
+	cg_cse_plan(c);
 	bool any_body = false;
 	for (int i = 0; i < prog->ndefs; i++) {
 		gen_def(c, &defs, prog->defs[i]);
@@ -1107,6 +1110,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	sbuf_release(&c->decls);
 	cg_opt_release(c);
 	cg_factor_release(c);
+	cg_cse_release(c);
 	for (size_t i = 0; i < full.pool.len; i++)
 		free(full.pool.items[i]);
 	ptrvec_release(&full.pool);
