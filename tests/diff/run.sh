@@ -152,7 +152,7 @@ done
 # Every transformation must have fired on some random space, and every
 # construct must have been generated (when this run had random seeds).
 [ "$SEEDS" -gt 0 ] || { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
-for t in equality_solving divisor_iteration bound_tightening; do
+for t in equality_solving divisor_iteration bound_tightening factorization common_subexpression; do
 	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
 		fail=$((fail + 1))
 		echo "FAIL no random space made -O2 apply '$t'"
@@ -162,7 +162,8 @@ all=$(tr ' ' '\n' < "$T/features" | sort -u | tr '\n' ' ')
 for feat in dependent_range negative_step algebra cond_iterable list_repeat closure for_else deferred \
 	    ssa require constraint_def class_hard class_soft class_correct truediv floordiv mod pow \
 	    overflow short_circuit chained_compare in \
-	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat; do
+	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat \
+	    factor_subnest factor_free cse_error; do
 	case " $all " in
 	*" $feat "*) ;;
 	*) fail=$((fail + 1)); echo "FAIL the generator never produced '$feat'" ;;
