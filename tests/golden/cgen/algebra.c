@@ -55,6 +55,9 @@ struct space_state {
 	sprt_val both_iter;
 	struct sprt_vec both_scratch[1];
 	struct sprt_vec picked_scratch[1];
+	/* Common subexpressions: the value, and whether it is known at this point. */
+	sprt_val cse_3;
+	bool cse_ok_3;
 };
 
 /*
@@ -81,7 +84,7 @@ static int def_odd(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '-', _t1, _t3, &(*out), &st->odd_scratch[1]));
 	return 0;
 }
-#line 85 "<stdout>"
+#line 88 "<stdout>"
 
 /*
  * sizes: iterator, at loop level 0
@@ -109,7 +112,7 @@ static int def_sizes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_op(ctx, '|', _t1, _t2, &(*out), &st->sizes_scratch[1]));
 	return 0;
 }
-#line 113 "<stdout>"
+#line 116 "<stdout>"
 
 /*
  * mode: iterator, at loop level 3
@@ -137,7 +140,7 @@ static int def_mode(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	}
 	return 0;
 }
-#line 141 "<stdout>"
+#line 144 "<stdout>"
 
 /*
  * both: iterator, at loop level 2
@@ -164,7 +167,7 @@ static int def_both(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '&', _t1, _t3, &(*out), &st->both_scratch[0]));
 	return 0;
 }
-#line 168 "<stdout>"
+#line 171 "<stdout>"
 
 /*
  * picked: derived, at loop level 1
@@ -197,7 +200,7 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	}
 	return 0;
 }
-#line 201 "<stdout>"
+#line 204 "<stdout>"
 
 /*
  * line_8: correctness requirement, at loop level 3
@@ -214,8 +217,13 @@ static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(void)st;
 	(*out) = st->picked;
 	if (truthy(ctx, (*out))) {
-		TRY(sprt_cmp(ctx, '=', st->both, sprt_int(0), &_t2));
-		_t1 = sprt_bool(_t2);
+		/* -O2: common subexpression 3 (line 8, column 25; 1 use, level 2) */
+		if (!st->cse_ok_3) {
+			TRY(sprt_cmp(ctx, '=', st->both, sprt_int(0), &_t2));
+			st->cse_3 = sprt_bool(_t2);
+			st->cse_ok_3 = st->cse_3.kind != SPRT_VEC;
+		}
+		_t1 = st->cse_3;
 		if (truthy(ctx, _t1)) {
 			TRY(sprt_cmp(ctx, '=', st->mode, sprt_int(1), &_t3));
 			_t1 = sprt_bool(_t3);
@@ -224,7 +232,7 @@ static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	}
 	return 0;
 }
-#line 228 "<stdout>"
+#line 236 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
@@ -276,6 +284,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			for (uint64_t i_both = 0; i_both < n_both && !ctx->stop; i_both++) {
 				ctx->candidates++;
 				st->both = iter_at(st->both_iter, i_both);
+				st->cse_ok_3 = false;
 				/* loop 3: mode */
 				ctx->stats[2].evaluated++;
 				if (def_mode(ctx, st, &st->mode_iter)) {

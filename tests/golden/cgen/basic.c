@@ -245,6 +245,9 @@ struct space_state {
 	sprt_val blk_x_iter;
 	struct sprt_vec ragged_scratch[1];
 	struct sprt_vec work_scratch[1];
+	/* Common subexpressions: the value, and whether it is known at this point. */
+	sprt_val cse_7;
+	bool cse_ok_7;
 };
 
 /*
@@ -260,7 +263,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 264 "<stdout>"
+#line 267 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -275,7 +278,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 279 "<stdout>"
+#line 282 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -293,7 +296,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 297 "<stdout>"
+#line 300 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -308,7 +311,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	TRY(sprt_op(ctx, '*', st->dim_x, sprt_int(8), &(*out), NULL));
 	return 0;
 }
-#line 312 "<stdout>"
+#line 315 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -325,7 +328,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, sp
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 329 "<stdout>"
+#line 332 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -345,7 +348,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 349 "<stdout>"
+#line 352 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -364,7 +367,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 368 "<stdout>"
+#line 371 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -383,7 +386,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 387 "<stdout>"
+#line 390 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -404,7 +407,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 408 "<stdout>"
+#line 411 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -417,11 +420,16 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	sprt_val _t1 = sprt_undef();
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, 'f', st->blk_x, st->dim_x, &_t1, NULL));
+	/* -O2: common subexpression 7 (line 10, column 8; 1 use, level 1) */
+	if (!st->cse_ok_7) {
+		TRY(sprt_op(ctx, 'f', st->blk_x, st->dim_x, &st->cse_7, NULL));
+		st->cse_ok_7 = st->cse_7.kind != SPRT_VEC;
+	}
+	_t1 = st->cse_7;
 	TRY(sprt_op(ctx, '*', _t1, st->unroll, &(*out), &st->work_scratch[0]));
 	return 0;
 }
-#line 425 "<stdout>"
+#line 433 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -438,7 +446,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, spr
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 442 "<stdout>"
+#line 450 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -543,6 +551,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		for (uint64_t i_blk_x = 0; i_blk_x < n_blk_x && !ctx->stop; i_blk_x++) {
 			ctx->candidates++;
 			st->blk_x = sprt_int((int64_t)((uint64_t)start_blk_x + i_blk_x * (uint64_t)step_blk_x));
+			st->cse_ok_7 = false;
 			/* loop 2: unroll */
 			ctx->stats[4].evaluated++;
 			if (once_unroll) {

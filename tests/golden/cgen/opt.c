@@ -250,6 +250,11 @@ struct space_state {
 	struct sprt_memo *memo_0;
 	struct sprt_memo *memo_1;
 	struct sprt_memo *memo_2;
+	/* Common subexpressions: the value, and whether it is known at this point. */
+	sprt_val cse_7;
+	bool cse_ok_7;
+	sprt_val cse_8;
+	bool cse_ok_8;
 };
 
 /*
@@ -265,7 +270,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 269 "<stdout>"
+#line 274 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -283,7 +288,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 287 "<stdout>"
+#line 292 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -301,7 +306,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 305 "<stdout>"
+#line 310 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -316,7 +321,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '*', st->dim_m, st->dim_n, &(*out), NULL));
 	return 0;
 }
-#line 320 "<stdout>"
+#line 325 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -333,7 +338,7 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, sprt_val *
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 337 "<stdout>"
+#line 342 "<stdout>"
 
 /*
  * blk: iterator, at loop level 1
@@ -351,7 +356,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 355 "<stdout>"
+#line 360 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 1
@@ -370,7 +375,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 374 "<stdout>"
+#line 379 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -388,7 +393,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 392 "<stdout>"
+#line 397 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -406,7 +411,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 410 "<stdout>"
+#line 415 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -425,7 +430,7 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, sprt_v
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 429 "<stdout>"
+#line 434 "<stdout>"
 
 /*
  * pad: iterator, at loop level 5
@@ -443,7 +448,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 447 "<stdout>"
+#line 452 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 5
@@ -458,13 +463,23 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	sprt_val _t3 = sprt_undef();
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '%', st->dim_m, sprt_int(4), &_t3, NULL));
-	TRY(sprt_op(ctx, '+', _t3, sprt_int(1), &_t2, NULL));
+	/* -O2: common subexpression 7 (line 24, column 16; 1 use, level 0) */
+	if (!st->cse_ok_7) {
+		/* -O2: common subexpression 8 (line 24, column 16; 1 use, level 0) */
+		if (!st->cse_ok_8) {
+			TRY(sprt_op(ctx, '%', st->dim_m, sprt_int(4), &st->cse_8, NULL));
+			st->cse_ok_8 = st->cse_8.kind != SPRT_VEC;
+		}
+		_t3 = st->cse_8;
+		TRY(sprt_op(ctx, '+', _t3, sprt_int(1), &st->cse_7, NULL));
+		st->cse_ok_7 = st->cse_7.kind != SPRT_VEC;
+	}
+	_t2 = st->cse_7;
 	TRY(sprt_cmp(ctx, '=', st->pad, _t2, &_t1));
 	(*out) = sprt_bool(_t1);
 	return 0;
 }
-#line 468 "<stdout>"
+#line 483 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
@@ -882,6 +897,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		ctx->candidates++;
 		st->dim_m = sprt_int((int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m));
 		sprt_progress_tick(ctx, (double)i_dim_m / (double)n_dim_m);
+		st->cse_ok_7 = false;
+		st->cse_ok_8 = false;
 		/* -O2: factorization: sub-nest 1 {dim_n, read_m, read_n} counted here, once per input tuple */
 		const struct sprt_memo_entry *f_1;
 		{

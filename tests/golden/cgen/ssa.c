@@ -66,6 +66,17 @@ struct space_state {
 	struct sprt_vec Bytes_scratch[3];
 	struct sprt_vec Regs_scratch[6];
 	struct sprt_vec bytes_scratch[2];
+	/* Common subexpressions: the value, and whether it is known at this point. */
+	sprt_val cse_1;
+	bool cse_ok_1;
+	sprt_val cse_8;
+	bool cse_ok_8;
+	sprt_val cse_9;
+	bool cse_ok_9;
+	sprt_val cse_10;
+	bool cse_ok_10;
+	sprt_val cse_13;
+	bool cse_ok_13;
 };
 
 /*
@@ -81,7 +92,7 @@ static int def_precision(struct sprt_ctx *ctx, struct space_state *st, sprt_val 
 	(*out) = sprt_str(0);
 	return 0;
 }
-#line 85 "<stdout>"
+#line 96 "<stdout>"
 
 /*
  * arch: device parameter
@@ -96,7 +107,7 @@ static int def_arch(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_int(1);
 	return 0;
 }
-#line 100 "<stdout>"
+#line 111 "<stdout>"
 
 /*
  * scale: constant, computed once
@@ -111,7 +122,7 @@ static int def_scale(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_int(1);
 	return 0;
 }
-#line 115 "<stdout>"
+#line 126 "<stdout>"
 
 /*
  * size: iterator, at loop level 1
@@ -129,7 +140,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 133 "<stdout>"
+#line 144 "<stdout>"
 
 /*
  * width: iterator, at loop level 0
@@ -148,7 +159,7 @@ static int def_width(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->width_scratch[0]);
 	return 0;
 }
-#line 152 "<stdout>"
+#line 163 "<stdout>"
 
 /*
  * scale__v1: constant, computed once
@@ -172,7 +183,7 @@ static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, sprt_val 
 	}
 	return 0;
 }
-#line 176 "<stdout>"
+#line 187 "<stdout>"
 
 /*
  * Bytes: table, computed once
@@ -200,7 +211,7 @@ static int def_Bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->Bytes_scratch[0]);
 	return 0;
 }
-#line 204 "<stdout>"
+#line 215 "<stdout>"
 
 /*
  * scale__v2: constant, computed once
@@ -231,7 +242,7 @@ static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, sprt_val 
 	}
 	return 0;
 }
-#line 235 "<stdout>"
+#line 246 "<stdout>"
 
 /*
  * Regs: table, computed once
@@ -267,7 +278,7 @@ static int def_Regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_vecval(&st->Regs_scratch[0]);
 	return 0;
 }
-#line 271 "<stdout>"
+#line 282 "<stdout>"
 
 /*
  * regs: derived, at loop level 0
@@ -282,14 +293,19 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	sprt_val _t3[2];
 	(void)ctx;
 	(void)st;
-	TRY(sprt_index(st->Regs, st->arch, &_t1));
+	/* -O2: common subexpression 1 (line 20, column 8; 1 use, level -1) */
+	if (!st->cse_ok_1) {
+		TRY(sprt_index(st->Regs, st->arch, &st->cse_1));
+		st->cse_ok_1 = st->cse_1.kind != SPRT_VEC;
+	}
+	_t1 = st->cse_1;
 	TRY(sprt_op(ctx, 'f', st->width, sprt_int(2), &_t3[0], NULL));
 	_t3[1] = sprt_int(2);
 	TRY(sprt_builtin_minmax(ctx, false, _t3, 2, &_t2));
 	TRY(sprt_index(_t1, _t2, &(*out)));
 	return 0;
 }
-#line 293 "<stdout>"
+#line 309 "<stdout>"
 
 /*
  * scale__v3: constant, computed once
@@ -322,7 +338,7 @@ static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, sprt_val 
 	}
 	return 0;
 }
-#line 326 "<stdout>"
+#line 342 "<stdout>"
 
 /*
  * wide: soft constraint, at loop level 0
@@ -343,7 +359,7 @@ static int def_wide(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	}
 	return 0;
 }
-#line 347 "<stdout>"
+#line 363 "<stdout>"
 
 /*
  * bytes: derived, at loop level 1
@@ -359,14 +375,29 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	sprt_val _t4 = sprt_undef();
 	(void)ctx;
 	(void)st;
-	TRY(sprt_index(st->Bytes, st->arch, &_t3));
-	TRY(sprt_op(ctx, '-', st->scale__v3, sprt_int(1), &_t4, NULL));
-	TRY(sprt_index(_t3, _t4, &_t2));
+	/* -O2: common subexpression 8 (line 19, column 9; 1 use, level -1) */
+	if (!st->cse_ok_8) {
+		/* -O2: common subexpression 9 (line 19, column 9; 1 use, level -1) */
+		if (!st->cse_ok_9) {
+			TRY(sprt_index(st->Bytes, st->arch, &st->cse_9));
+			st->cse_ok_9 = st->cse_9.kind != SPRT_VEC;
+		}
+		_t3 = st->cse_9;
+		/* -O2: common subexpression 10 (line 19, column 21; 1 use, level -1) */
+		if (!st->cse_ok_10) {
+			TRY(sprt_op(ctx, '-', st->scale__v3, sprt_int(1), &st->cse_10, NULL));
+			st->cse_ok_10 = st->cse_10.kind != SPRT_VEC;
+		}
+		_t4 = st->cse_10;
+		TRY(sprt_index(_t3, _t4, &st->cse_8));
+		st->cse_ok_8 = st->cse_8.kind != SPRT_VEC;
+	}
+	_t2 = st->cse_8;
 	TRY(sprt_op(ctx, '*', _t2, st->size, &_t1, &st->bytes_scratch[0]));
 	TRY(sprt_op(ctx, '*', _t1, st->width, &(*out), &st->bytes_scratch[1]));
 	return 0;
 }
-#line 370 "<stdout>"
+#line 401 "<stdout>"
 
 /*
  * fits: hard requirement, at loop level 1
@@ -383,12 +414,17 @@ static int def_fits(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_cmp(ctx, 'l', st->bytes, sprt_int(256), &_t1));
 	(*out) = sprt_bool(_t1);
 	if (truthy(ctx, (*out))) {
-		TRY(sprt_cmp(ctx, 'g', st->regs, sprt_int(64), &_t2));
-		(*out) = sprt_bool(_t2);
+		/* -O2: common subexpression 13 (line 21, column 38; 1 use, level 0) */
+		if (!st->cse_ok_13) {
+			TRY(sprt_cmp(ctx, 'g', st->regs, sprt_int(64), &_t2));
+			st->cse_13 = sprt_bool(_t2);
+			st->cse_ok_13 = st->cse_13.kind != SPRT_VEC;
+		}
+		(*out) = st->cse_13;
 	}
 	return 0;
 }
-#line 392 "<stdout>"
+#line 428 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
@@ -444,6 +480,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		ctx->candidates++;
 		st->width = iter_at(st->width_iter, i_width);
 		sprt_progress_tick(ctx, (double)i_width / (double)n_width);
+		st->cse_ok_13 = false;
 		/* regs */
 		ctx->stats[2].evaluated++;
 		if (def_regs(ctx, st, &st->regs)) {
