@@ -20,7 +20,9 @@
  * only pure forms are shared (operators, comparisons, and/or, conditional
  * expressions, indexing, min/max/abs of such; no lists, no def bodies),
  * and their inputs are fixed at that point.  A list result is never
- * remembered (its storage is per definition).
+ * remembered (its storage is per definition).  A subexpression proven an
+ * int or a bool (cg_type.c) is shared as an int64_t through
+ * cg_int_operand; the others as a sprt_val through cg_expr_into.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,7 @@ struct cse_item {
 	int uses;
 	bool deeper;              /* used by a definition placed deeper */
 	bool shared;
+	enum cg_ctype type;       /* CG_T_VAL: kept as a sprt_val, else an int64_t */
 };
 
 struct cg_cse {
@@ -175,6 +178,7 @@ void cg_cse_plan(struct cg *c)
 	int nshared = 0;
 	for (int k = 0; k < s->n; k++) {
 		s->items[k].shared = s->items[k].uses >= 2 || s->items[k].deeper;
+		s->items[k].type = cg_type_of(c, s->items[k].e);
 		nshared += s->items[k].shared;
 	}
 	if (!nshared) {
@@ -209,7 +213,8 @@ void cg_cse_state(struct cg *c, struct sbuf *out)
 	sbuf_puts(out, "\t/* Common subexpressions: the value, and whether it is known at this point. */\n");
 	for (int k = 0; k < s->n; k++)
 		if (s->items[k].shared)
-			sbuf_printf(out, "\tsprt_val cse_%d;\n\tbool cse_ok_%d;\n", k, k);
+			sbuf_printf(out, "\t%s cse_%d;\n\tbool cse_ok_%d;\n",
+				    s->items[k].type == CG_T_VAL ? "sprt_val" : "int64_t", k, k);
 }
 
 void cg_cse_reset(struct cg *c, int level)
@@ -222,29 +227,61 @@ void cg_cse_reset(struct cg *c, int level)
 			cg_line(c, "st->cse_ok_%d = false;", k);
 }
 
-bool cg_cse_into(struct cg *c, const struct ast_expr *e, const char *dst)
+/* The shared item e is an occurrence of, or -1 where e is computed plainly. */
+static int shared_item(struct cg *c, const struct ast_expr *e)
 {
 	struct cg_cse *s = c->cse;
 	if (!s || c->in_body || !c->fn || c->fn->level < 0)
-		return false;
+		return -1;
 	int k = -1;
 	for (int i = 0; i < s->nocc && k < 0; i++)
 		if (s->occ[i] == e)
 			k = s->occ_item[i];
 	if (k < 0 || !s->items[k].shared || s->busy[k])
-		return false;
-	const struct cse_item *it = &s->items[k];
+		return -1;
+	return k;
+}
+
+/* Opens the block that computes item k when it is not known yet. */
+static void open_item(struct cg *c, int k)
+{
+	const struct cse_item *it = &c->cse->items[k];
 	cg_line(c, "/* %s: common subexpression %d (line %d, column %d; %d use%s, level %d) */",
 		c->opt->opt_level >= 2 ? "-O2" : "-O1", k, it->e->loc.line, it->e->loc.col, it->uses,
 		it->uses == 1 ? "" : "s", it->level);
 	cg_line(c, "if (!st->cse_ok_%d) {", k);
 	c->indent++;
-	s->busy[k] = true;
-	cg_expr_into(c, e, cg_fmt(c, "st->cse_%d", k));
-	s->busy[k] = false;
-	cg_line(c, "st->cse_ok_%d = st->cse_%d.kind != SPRT_VEC;", k, k);
+	c->cse->busy[k] = true;
+}
+
+static void close_item(struct cg *c, int k)
+{
+	c->cse->busy[k] = false;
 	c->indent--;
 	cg_line(c, "}");
+}
+
+bool cg_cse_into(struct cg *c, const struct ast_expr *e, const char *dst)
+{
+	int k = shared_item(c, e);
+	if (k < 0 || c->cse->items[k].type != CG_T_VAL)
+		return false; /* a typed one is shared by cg_cse_int */
+	open_item(c, k);
+	cg_expr_into(c, e, cg_fmt(c, "st->cse_%d", k));
+	cg_line(c, "st->cse_ok_%d = st->cse_%d.kind != SPRT_VEC;", k, k);
+	close_item(c, k);
 	cg_line(c, "%s = st->cse_%d;", dst, k);
 	return true;
+}
+
+const char *cg_cse_int(struct cg *c, const struct ast_expr *e)
+{
+	int k = shared_item(c, e);
+	if (k < 0 || c->cse->items[k].type == CG_T_VAL)
+		return NULL;
+	open_item(c, k);
+	cg_line(c, "st->cse_%d = %s;", k, cg_int_operand(c, e));
+	cg_line(c, "st->cse_ok_%d = true;", k);
+	close_item(c, k);
+	return cg_fmt(c, "st->cse_%d", k);
 }

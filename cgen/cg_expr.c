@@ -432,6 +432,12 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 {
 	if (cg_cse_into(c, e, dst))
 		return;
+	enum cg_ctype ty = cg_type_of(c, e);
+	if (ty != CG_T_VAL && e->kind != AST_NAME && e->kind != AST_INT && e->kind != AST_BOOL) {
+		/* Proven ints and bools are computed unboxed (cg_type.c). */
+		cg_line(c, "%s = %s;", dst, cg_box(c, ty, cg_int_operand(c, e)));
+		return;
+	}
 	switch (e->kind) {
 	case AST_INT:
 	case AST_FLOAT:
@@ -562,7 +568,7 @@ const char *cg_operand(struct cg *c, const struct ast_expr *e)
 			return l;
 		}
 		if (e->ref) {
-			const char *m = cg_fmt(c, "st->%s", c->member[e->ref->id]);
+			const char *m = cg_value_of(c, e->ref);
 			/* Constraints have no value; anything else read here was
 			 * computed before (sema's placement). */
 			if (e->ref->kind == SEMA_CONSTRAINT) {
@@ -574,6 +580,10 @@ const char *cg_operand(struct cg *c, const struct ast_expr *e)
 		cg_line(c, "return SPRT_ETYPE; /* builtin '%s' is not a value */", e->name);
 		return "sprt_none()";
 	default: {
+		/* Proven ints and bools are computed unboxed (cg_type.c). */
+		enum cg_ctype ty = cg_type_of(c, e);
+		if (ty != CG_T_VAL)
+			return cg_box(c, ty, cg_int_operand(c, e));
 		const char *t = cg_temp(c, "sprt_val %s", "sprt_undef()");
 		cg_expr_into(c, e, t);
 		return t;
@@ -941,8 +951,8 @@ void cg_body(struct cg *c, const struct sema_def *d)
 		;
 	for (int i = 0; i < nlocals; i++) {
 		if (i < d->nparams && d->param_defs[i])
-			sbuf_printf(&c->decls, "\tsprt_val %s = st->%s;\n", c->local_c[i],
-				    c->member[d->param_defs[i]->id]);
+			sbuf_printf(&c->decls, "\tsprt_val %s = %s;\n", c->local_c[i],
+				    cg_value_of(c, d->param_defs[i]));
 		else
 			sbuf_printf(&c->decls, "\tsprt_val %s = sprt_undef();\n", c->local_c[i]);
 	}

@@ -519,7 +519,7 @@ static void block_innermost(struct cg *c, const struct cg_block_def *bd)
 	c->indent++;
 	struct sbuf init = { 0 };
 	for (int p = bd->first; p <= bd->last; p++)
-		sbuf_printf(&init, "%sst->%s", p > bd->first ? ", " : "", c->member[c->P->loop_order[p]->id]);
+		sbuf_printf(&init, "%s%s", p > bd->first ? ", " : "", cg_value_of(c, c->P->loop_order[p]));
 	cg_line(c, "const sprt_val pt[%d] = { %s };", bd->last - bd->first + 1, init.s);
 	sbuf_release(&init);
 	cg_line(c, "const int rc_ = sprt_memo_add_point(st->memo_%d, e, pt);", c->block);
@@ -562,7 +562,8 @@ void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg
 		sbuf_puts(out, ") and\n * its points are recorded when listing.\n */\n");
 		sbuf_printf(out, "static int count_%d(struct sprt_ctx *ctx, struct space_state *st, "
 				 "struct sprt_memo_entry *e, bool record)\n{\n", b);
-		sbuf_puts(out, "\tsprt_val v = sprt_undef();\n\t(void)v;\n\t(void)record;\n");
+		sbuf_puts(out, "\tsprt_val v = sprt_undef();\n\tint64_t iv = 0;\n"
+			       "\t(void)v;\n\t(void)iv;\n\t(void)record;\n");
 		sbuf_add(out, code.s, code.len);
 		sbuf_puts(out, "\treturn 0;\n}\n\n");
 		sbuf_release(&code);
@@ -579,7 +580,7 @@ void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg
 		if (bd->nkey) {
 			sbuf_printf(out, "\tconst sprt_val key[%d] = { ", bd->nkey);
 			for (int k = 0; k < bd->nkey; k++)
-				sbuf_printf(out, "%sst->%s", k ? ", " : "", c->member[bd->key[k]->id]);
+				sbuf_printf(out, "%s%s", k ? ", " : "", cg_value_of(c, bd->key[k]));
 			sbuf_puts(out, " };\n");
 		} else {
 			sbuf_puts(out, "\tconst sprt_val key[1] = { sprt_none() };\n");
@@ -681,8 +682,11 @@ bool cg_factor_innermost(struct cg *c)
 		c->indent++;
 		opened++;
 		cg_line(c, "const sprt_val *q_%d = f_%d->points + p_%d * %d;", b, b, b, w);
-		for (int p = bd->first; p <= bd->last; p++)
-			cg_line(c, "st->%s = q_%d[%d];", c->member[P->loop_order[p]->id], b, p - bd->first);
+		for (int p = bd->first; p <= bd->last; p++) {
+			const struct sema_def *x = P->loop_order[p];
+			cg_line(c, "st->%s = q_%d[%d]%s;", c->member[x->id], b, p - bd->first,
+				c->ctype[x->id] != CG_T_VAL ? ".u.i" : "");
+		}
 	}
 	cg_line(c, "ctx->valid++;");
 	cg_emit_point(c);

@@ -45,6 +45,13 @@ enum {
 	CG_H_OPT = 16,   /* struct opt_it and its helpers (cg_opt.c) */
 };
 
+/* How a definition's value is held (cg_type.c). */
+enum cg_ctype {
+	CG_T_VAL = 0, /* a tagged sprt_val: anything */
+	CG_T_INT,     /* proven an int in every evaluation: int64_t */
+	CG_T_BOOL,    /* proven a bool: int64_t 0 or 1 */
+};
+
 /* How one loop level draws its values (cg_opt.c). */
 enum cg_src_kind { CG_SRC_PLAIN, CG_SRC_PIN, CG_SRC_DIV };
 
@@ -55,6 +62,7 @@ struct cg_level_plan {
 	const char *fn_a, *fn_c;        /* value functions of the invariants */
 	bool product;                   /* CG_SRC_DIV from X * Y == c */
 	bool any;                       /* some transformation applies here */
+	bool filter;                    /* domain filtering: X's values filtered once, before the nest */
 };
 
 struct cg {
@@ -70,6 +78,7 @@ struct cg {
 	const char **iter_member;   /* SEMA_ITER: its iterable */
 	const char **yield_member;  /* FORM_CLOSURE: the yields */
 	const char **scratch_member;/* the scratch vector array */
+	const char **dom_member;    /* SEMA_ITER: its filtered domain (cg_opt.c) */
 	int *nscratch;
 	int *row;                /* stats row, or -1 */
 
@@ -89,6 +98,8 @@ struct cg {
 	unsigned *slot_flow;     /* CG_FOREIGN / CG_OWNED per local */
 	int *slot_copy;          /* scratch index for copy-on-write, or -1 */
 	const char *brk_flag[64];/* per open body loop: its break flag or NULL */
+
+	unsigned char *ctype;    /* per definition id: enum cg_ctype (cg_type.c) */
 
 	/* Loop transformations (cg_opt.c), planned before run() is written. */
 	struct sbuf aux;         /* helper functions, emitted before run() */
@@ -113,6 +124,33 @@ void cg_opt_release(struct cg *c);
 void cg_opt_loop_open(struct cg *c, int k);
 /* Whether the rejection of constraint d may break out of its loop. */
 const char *cg_opt_break(struct cg *c, const struct sema_def *d);
+/* Domain filtering (after level -1 and the hoisted iterables): replaces
+ * st->X_iter of each filtered loop by the list of the values its unary
+ * constraints keep, built in st->X_dom. */
+void cg_opt_filter(struct cg *c);
+
+/* cg_type.c */
+void cg_type_plan(struct cg *c);
+void cg_type_release(struct cg *c);
+/* The static type of `e` in the generated code: CG_T_INT or CG_T_BOOL
+ * only where every evaluation that succeeds gives that type. */
+enum cg_ctype cg_type_of(struct cg *c, const struct ast_expr *e);
+/* The C type of a definition's member and its def_ function's *out. */
+const char *cg_ctype_c(struct cg *c, const struct sema_def *d);
+/* A definition's current value as a sprt_val C expression (boxed if typed). */
+const char *cg_value_of(struct cg *c, const struct sema_def *d);
+/* The int64_t C expression x as a sprt_val of type t. */
+const char *cg_box(struct cg *c, enum cg_ctype t, const char *x);
+/* Evaluates a typed `e` (cg_type_of != CG_T_VAL); returns an int64_t C
+ * expression, after emitting the statements its checks need. */
+const char *cg_int_operand(struct cg *c, const struct ast_expr *e);
+
+/* cg_par.c: the task hooks of threaded and sharded runs in loop k. */
+void cg_par_prologue(struct cg *c);
+void cg_par_iteration(struct cg *c, int k); /* first in the loop body */
+void cg_par_task(struct cg *c, int k);      /* after the level's checks */
+void cg_par_loop_end(struct cg *c, int k);  /* after the loop */
+void cg_par_descriptor(struct cg *c, struct sbuf *out); /* .par_levels */
 
 /* cg_factor.c: plan first (it may change the loop order until release). */
 void cg_factor_plan(struct cg *c);
@@ -128,7 +166,8 @@ void cg_factor_checkpoints(struct cg *c, int level, const char *skip);
 /* The innermost code; false: the caller writes the usual valid point. */
 bool cg_factor_innermost(struct cg *c);
 
-/* cg_cse.c: plan after the loop order is final, before definitions. */
+/* cg_cse.c: plan after the loop order is final and the types are
+ * planned, before definitions. */
 void cg_cse_plan(struct cg *c);
 void cg_cse_release(struct cg *c);
 void cg_cse_state(struct cg *c, struct sbuf *out);
@@ -136,6 +175,9 @@ void cg_cse_state(struct cg *c, struct sbuf *out);
 void cg_cse_reset(struct cg *c, int level);
 /* Writes e into dst through its shared value, if e is shared. */
 bool cg_cse_into(struct cg *c, const struct ast_expr *e, const char *dst);
+/* A typed e (cg_type_of != CG_T_VAL) through its shared int64_t, after
+ * emitting the code that computes it if unknown; NULL if e is not shared. */
+const char *cg_cse_int(struct cg *c, const struct ast_expr *e);
 
 /* cgen.c: hands the current point to the sink (emit known non-NULL). */
 void cg_emit_point(struct cg *c);

@@ -28,6 +28,8 @@
  *     a not dividing c, or an overflowing solution: none).  A range gets
  *     an arithmetic membership test, a list is scanned with the int
  *     elements that differ skipped.
+ *     Congruence stepping: f is X % m (m > 0) over range(start, stop, 1):
+ *     only every m-th value from the first X with X % m == c can survive.
  *  2. Divisor iteration: D is `c % X != 0` rejected (`== 0` kept), or
  *     `X * Y != c` rejected where Y is a deeper range iterator (so X*Y == c
  *     needs X | c when c != 0).  A positive ascending range visits the
@@ -41,6 +43,16 @@
  *     came from a computed comparison (not a domain error) ends the loop:
  *     every later X has f at least as large in exact arithmetic, so it is
  *     rejected or overflows (a domain error, rejected too).
+ *
+ *  4. Domain filtering: D is a whole constraint at level k that reads only
+ *     X and values computed once (a "unary" constraint), and X's iterable
+ *     is computed once too.  Before the nest, X's values are filtered by
+ *     every such enabled constraint (a rejection or a domain error drops
+ *     the value) into a list that replaces the iterable; the loop visits
+ *     only survivors and re-runs the level for each, as always.  sema's
+ *     loop order does not favour X for these constraints, since they
+ *     prune the same wherever X's loop is.  Iterables of more than 2^20
+ *     values are left alone (the list would cost 32 bytes a value).
  *
  * The generated C says what fired: a comment `-O1: equality solving pins
  * 'X' ...` at the loop (tests/diff/run.sh greps for them).
@@ -426,6 +438,10 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 			else if (x1 && i0)
 				kind = 4, a = l0;
 			break;
+		case AST_OP_MOD:
+			if (x0 && i1)
+				kind = 5, a = l1;
+			break;
 		default:
 			break;
 		}
@@ -437,6 +453,28 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 	p->pin_kind = kind;
 	p->fn_a = a ? value_fn(c, d, a) : NULL;
 	p->fn_c = value_fn(c, d, R);
+	return true;
+}
+
+/* Whether d rejects values of x by itself (domain filtering). */
+static bool unary_on(const struct sema_def *d, const struct sema_def *x, int k)
+{
+	if (d->kind != SEMA_CONSTRAINT || d->level != k)
+		return false;
+	for (int i = 0; i < d->ndeps; i++)
+		if (d->deps[i] != x && (d->deps[i]->kind == SEMA_ITER || d->deps[i]->level >= 0))
+			return false;
+	return true;
+}
+
+/* cgen.c's hoisted(): an iterable computed once, before the nest. */
+static bool iterable_once(const struct cg *c, const struct sema_def *x)
+{
+	if (x->loop_pos == 0 || !cg_factor_main(c, x->loop_pos))
+		return false;
+	for (int i = 0; i < x->ndeps; i++)
+		if (x->deps[i]->kind == SEMA_ITER || x->deps[i]->level >= 0)
+			return false;
 	return true;
 }
 
@@ -470,14 +508,16 @@ void cg_opt_plan(struct cg *c)
 		}
 		if (c->plan[k].src != CG_SRC_PLAIN)
 			c->plan[k].any = true;
-		if (o->no_bounds)
-			continue;
-		for (int i = 0; i < P->ndefs; i++) {
+		for (int i = 0; i < P->ndefs && !o->no_bounds; i++) {
 			const struct sema_def *d = P->defs[i];
 			if (d->kind != SEMA_CONSTRAINT || d->level != k)
 				continue;
 			plan_break(c, d, constraint_expr(c, d, k), x, k);
 		}
+		if (o->no_filter || c->plan[k].any || !iterable_once(c, x))
+			continue;
+		for (int i = 0; i < P->ndefs; i++)
+			c->plan[k].filter |= unary_on(P->defs[i], x, k);
 	}
 }
 
@@ -518,7 +558,9 @@ void cg_opt_loop_open(struct cg *c, int k)
 	cg_line(c, "opt_plain(&o_%s, st->%s);", m, it);
 	if (p->src != CG_SRC_PLAIN) {
 		const struct sema_def *d = p->src_con;
-		if (p->src == CG_SRC_PIN)
+		if (p->src == CG_SRC_PIN && p->pin_kind == 5)
+			cg_line(c, "/* %s: congruence stepping over '%s' (from %s) */", level_word(c), x->cname, d->cname);
+		else if (p->src == CG_SRC_PIN)
 			cg_line(c, "/* %s: equality solving pins '%s' (from %s) */", level_word(c), x->cname, d->cname);
 		else
 			cg_line(c, "/* %s: divisor iteration over '%s' (from %s%s) */", level_word(c), x->cname,
@@ -557,4 +599,44 @@ const char *cg_opt_break(struct cg *c, const struct sema_def *d)
 	if (!c->brk_fn || !c->brk_fn[d->id])
 		return NULL;
 	return cg_fmt(c, "brk_%s", c->member[d->id]);
+}
+
+void cg_opt_filter(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	for (int k = 0; k < P->niters; k++) {
+		if (!c->plan[k].filter)
+			continue;
+		const struct sema_def *x = P->loop_order[k];
+		const char *m = c->member[x->id], *it = c->iter_member[x->id], *dom = c->dom_member[x->id];
+		bool typed = c->ctype[x->id] != CG_T_VAL;
+		c->helpers |= CG_H_ITER;
+		cg_line(c, "/* %s: domain filtering: the values of '%s' its unary constraints keep, once */",
+			level_word(c), x->cname);
+		cg_line(c, "if (!once_%s && iter_len(st->%s) <= UINT64_C(1048576)) {", m, it);
+		c->indent++;
+		cg_line(c, "sprt_vec_clear(&st->%s);", dom);
+		cg_line(c, "const uint64_t n_ = iter_len(st->%s);", it);
+		cg_line(c, "for (uint64_t i_ = 0; i_ < n_; i_++) {");
+		c->indent++;
+		cg_line(c, "const sprt_val x_ = iter_at(st->%s, i_);", it);
+		cg_line(c, "st->%s = x_%s;", m, typed ? ".u.i" : "");
+		for (int i = 0; i < P->ndefs; i++) {
+			const struct sema_def *d = P->defs[i];
+			if (!unary_on(d, x, k))
+				continue;
+			bool tc = c->ctype[d->id] != CG_T_VAL;
+			cg_line(c, "if ((%s) && (def_%s(ctx, st, &%s) || %s%s))", enabled_test(c, d), c->member[d->id],
+				tc ? "iv" : "v", d->require ? "!" : "", tc ? "iv" : "truthy(ctx, v)");
+			cg_line(c, "\tcontinue; /* %s rejects it */", d->cname);
+		}
+		cg_line(c, "if (sprt_vec_push(&st->%s, x_))", dom);
+		cg_line(c, "\treturn -SPRT_ENOMEM;");
+		c->indent--;
+		cg_line(c, "}");
+		cg_line(c, "st->%s = sprt_vecval(&st->%s);", it, dom);
+		c->indent--;
+		cg_line(c, "}");
+		sbuf_puts(c->code, "\n");
+	}
 }

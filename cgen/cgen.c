@@ -349,8 +349,10 @@ static void assign_names(struct cg *c)
 	for (int i = 0; i < n; i++) {
 		const struct sema_def *d = P->defs[i];
 		const char *m = c->member[d->id];
-		if (d->kind == SEMA_ITER)
+		if (d->kind == SEMA_ITER) {
 			c->iter_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_iter", m));
+			c->dom_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_dom", m));
+		}
 		if (d->form == SEMA_FORM_CLOSURE)
 			c->yield_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_yields", m));
 		c->scratch_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_scratch", m));
@@ -395,7 +397,10 @@ static void gen_def(struct cg *c, struct sbuf *out, const struct sema_def *d)
 	sbuf_release(&c->decls);
 	c->indent = 1;
 	c->ntemps = 0;
-	if (d->form == SEMA_FORM_EXPR)
+	bool typed = d->kind != SEMA_ITER && c->ctype[d->id] != CG_T_VAL;
+	if (typed)
+		cg_line(c, "*out = %s;", cg_int_operand(c, d->expr));
+	else if (d->form == SEMA_FORM_EXPR)
 		cg_expr_into(c, d->expr, "(*out)");
 	else
 		cg_body(c, d);
@@ -412,8 +417,8 @@ static void gen_def(struct cg *c, struct sbuf *out, const struct sema_def *d)
 	sbuf_puts(out, " */\n");
 	if (c->opt->line_directives)
 		sbuf_printf(out, "#line %d %s\n", d->stmt ? d->stmt->loc.line : d->loc.line, c->src_quoted);
-	sbuf_printf(out, "static int def_%s(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)\n{\n",
-		    c->member[d->id]);
+	sbuf_printf(out, "static int def_%s(struct sprt_ctx *ctx, struct space_state *st, %s *out)\n{\n",
+		    c->member[d->id], typed ? "int64_t" : "sprt_val");
 	if (c->decls.len)
 		sbuf_add(out, c->decls.s, c->decls.len);
 	sbuf_puts(out, "\t(void)ctx;\n\t(void)st;\n");
@@ -479,11 +484,19 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 			cg_line(c, "if (!ctx->disabled || !ctx->disabled[%d]) {", r);
 		c->indent++;
 		cg_line(c, "ctx->stats[%d].evaluated++;", r);
-		cg_line(c, "if (def_%s(ctx, st, &v)) {", m);
-		cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
-		cg_line(c, "\t%s", skip);
-		cg_line(c, "}");
-		cg_line(c, "if (%struthy(ctx, v)) {", d->require ? "!" : "");
+		if (c->ctype[d->id] != CG_T_VAL) {
+			cg_line(c, "if (def_%s(ctx, st, &iv)) {", m);
+			cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
+			cg_line(c, "\t%s", skip);
+			cg_line(c, "}");
+			cg_line(c, "if (%siv) {", d->require ? "!" : "");
+		} else {
+			cg_line(c, "if (def_%s(ctx, st, &v)) {", m);
+			cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
+			cg_line(c, "\t%s", skip);
+			cg_line(c, "}");
+			cg_line(c, "if (%struthy(ctx, v)) {", d->require ? "!" : "");
+		}
 		cg_line(c, "\tctx->stats[%d].rejected++;", r);
 		if (cg_opt_break(c, d) && d->level >= 0)
 		{
@@ -531,7 +544,7 @@ void cg_emit_point(struct cg *c)
 	const struct sema_program *P = c->P;
 	struct sbuf init = { 0 };
 	for (int i = 0; i < P->niters; i++)
-		sbuf_printf(&init, "%sst->%s", i ? ", " : "", c->member[P->iters[i]->id]);
+		sbuf_printf(&init, "%s%s", i ? ", " : "", cg_value_of(c, P->iters[i]));
 	cg_line(c, "const sprt_val point[%d] = { %s };", P->niters, init.s);
 	sbuf_release(&init);
 	cg_line(c, "if (ctx->emit(ctx->emit_user, point, %d))", P->niters);
@@ -561,6 +574,7 @@ static void gen_loops(struct cg *c, int k)
 	const struct sema_def *d = P->loop_order[k];
 	const char *m = c->member[d->id], *it = c->iter_member[d->id];
 	const char *skip = k == c->loop_first ? "return 0;" : "continue;";
+	bool typed = c->ctype[d->id] != CG_T_VAL;
 	int r = c->row[d->id];
 	cg_line(c, "/* loop %d: %s */", k, d->cname);
 	cg_line(c, "ctx->stats[%d].evaluated++;", r);
@@ -574,12 +588,21 @@ static void gen_loops(struct cg *c, int k)
 	if (c->plan && c->plan[k].any) {
 		/* Values from a constraint-driven source (cg_opt.c). */
 		cg_opt_loop_open(c, k);
-		cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && opt_next(&o_%s, &st->%s); i_%s++) {", m, m, m, m);
+		if (typed) {
+			cg_line(c, "sprt_val x_%s;", m);
+			cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && opt_next(&o_%s, &x_%s); i_%s++) {", m, m, m, m);
+		} else {
+			cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && opt_next(&o_%s, &st->%s); i_%s++) {", m, m, m,
+				m);
+		}
 		c->indent++;
+		cg_par_iteration(c, k);
 		cg_line(c, "ctx->candidates++;");
+		if (typed)
+			cg_line(c, "st->%s = x_%s.u.i;", m, m);
 		cg_line(c, "const uint64_t n_%s = o_%s.n;", m, m);
 		cg_line(c, "(void)n_%s;", m);
-	} else if (is_range_iter(d)) {
+	} else if (is_range_iter(d) && !c->plan[k].filter) {
 		/* A plain counted loop: the length is computed once, without
 		 * overflow, and every value start + i*step is in range. */
 		c->helpers |= CG_H_RANGE_LEN;
@@ -587,16 +610,21 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "const uint64_t n_%s = range_len(start_%s, st->%s.r_stop, step_%s);", m, m, it, m);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
+		cg_par_iteration(c, k);
 		cg_line(c, "ctx->candidates++;");
-		cg_line(c, "st->%s = sprt_int((int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s));", m, m, m,
-			m);
+		if (typed)
+			cg_line(c, "st->%s = (int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s);", m, m, m, m);
+		else
+			cg_line(c, "st->%s = sprt_int((int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s));", m,
+				m, m, m);
 	} else {
 		c->helpers |= CG_H_ITER;
 		cg_line(c, "const uint64_t n_%s = iter_len(st->%s);", m, it);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
+		cg_par_iteration(c, k);
 		cg_line(c, "ctx->candidates++;");
-		cg_line(c, "st->%s = iter_at(st->%s, i_%s);", m, it, m);
+		cg_line(c, "st->%s = iter_at(st->%s, i_%s)%s;", m, it, m, typed ? ".u.i" : "");
 	}
 	if (c->block >= 0) {
 		/* no progress ticks inside a sub-nest */
@@ -613,9 +641,11 @@ static void gen_loops(struct cg *c, int k)
 	cg_cse_reset(c, k);
 	gen_level(c, k, "continue;");
 	cg_factor_checkpoints(c, k, "continue;");
+	cg_par_task(c, k);
 	gen_loops(c, k + 1);
 	c->indent--;
 	cg_line(c, "}");
+	cg_par_loop_end(c, k);
 }
 
 static void gen_run(struct cg *c, struct sbuf *out)
@@ -624,18 +654,28 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	struct sbuf code = { 0 };
 	c->code = &code;
 	c->indent = 1;
-	bool any_constraint = P->nconstraints > 0;
-	if (any_constraint) {
+	bool any_typed = false, any_val = false;
+	for (int i = 0; i < P->ndefs; i++)
+		if (P->defs[i]->kind == SEMA_CONSTRAINT) {
+			any_typed |= c->ctype[P->defs[i]->id] != CG_T_VAL;
+			any_val |= c->ctype[P->defs[i]->id] == CG_T_VAL;
+		}
+	if (any_val)
 		cg_line(c, "sprt_val v = sprt_undef();");
-		if (c->fac) /* the constraints may all be in sub-nests */
+	if (any_typed)
+		cg_line(c, "int64_t iv = 0;");
+	if (c->fac) { /* the constraints may all be in sub-nests */
+		if (any_val)
 			cg_line(c, "(void)v;");
+		if (any_typed)
+			cg_line(c, "(void)iv;");
 	}
 	if (P->nbindable) {
 		cg_line(c, "bool found = false;");
 		cg_line(c, "int rc;");
 	}
-	if (any_constraint || P->nbindable)
-		sbuf_puts(c->code, "\n");
+	cg_par_prologue(c);
+	sbuf_puts(c->code, "\n");
 	cg_line(c, "/* Level -1, once: bindings and defaults, constants, tables, checks. */");
 	gen_level(c, -1, "return 0;");
 	sbuf_puts(c->code, "\n");
@@ -652,6 +692,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	}
 	if (any_hoisted)
 		sbuf_puts(c->code, "\n");
+	cg_opt_filter(c);
 	cg_factor_checkpoints(c, -1, "return 0;");
 	cg_line(c, "/* The loop nest, in level-set order. */");
 	gen_loops(c, 0);
@@ -679,6 +720,9 @@ static void gen_run(struct cg *c, struct sbuf *out)
 		if (d->form == SEMA_FORM_CLOSURE)
 			sbuf_printf(out, "\tsprt_vec_free(&st.%s);\n", c->yield_member[d->id]);
 	}
+	for (int k = 0; k < P->niters; k++)
+		if (c->plan[k].filter)
+			sbuf_printf(out, "\tsprt_vec_free(&st.%s);\n", c->dom_member[P->loop_order[k]->id]);
 	sbuf_puts(out, "\treturn rc;\n}\n\n");
 }
 
@@ -691,7 +735,7 @@ static void gen_state(struct cg *c, struct sbuf *out)
 	sbuf_puts(out, "struct space_state {\n");
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
-		sbuf_printf(out, "\tsprt_val %s;", c->member[d->id]);
+		sbuf_printf(out, "\t%s %s;", cg_ctype_c(c, d), c->member[d->id]);
 		if (d->kind == SEMA_CONSTRAINT)
 			sbuf_puts(out, " /* constraints have no value */");
 		sbuf_puts(out, "\n");
@@ -699,6 +743,7 @@ static void gen_state(struct cg *c, struct sbuf *out)
 	bool extra = false;
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
+		bool dom = d->kind == SEMA_ITER && c->plan[d->loop_pos].filter;
 		if (d->kind != SEMA_ITER && d->form != SEMA_FORM_CLOSURE && !c->nscratch[d->id])
 			continue;
 		if (!extra)
@@ -706,6 +751,8 @@ static void gen_state(struct cg *c, struct sbuf *out)
 		extra = true;
 		if (d->kind == SEMA_ITER)
 			sbuf_printf(out, "\tsprt_val %s;\n", c->iter_member[d->id]);
+		if (dom)
+			sbuf_printf(out, "\tstruct sprt_vec %s;\n", c->dom_member[d->id]);
 		if (d->form == SEMA_FORM_CLOSURE)
 			sbuf_printf(out, "\tstruct sprt_vec %s;\n", c->yield_member[d->id]);
 		if (c->nscratch[d->id])
@@ -822,7 +869,9 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 	sbuf_printf(out, "\t.nbindables = %d,\n\t.bindables = %s,\n", P->nbindable,
 		    P->nbindable ? "bindables" : "NULL");
 	sbuf_printf(out, "\t.strings = { %d, %s },\n", c->nstrs, c->nstrs ? "strings" : "NULL");
-	sbuf_puts(out, "\t.enumerate = enumerate,\n};\n\n");
+	sbuf_puts(out, "\t.enumerate = enumerate,\n");
+	cg_par_descriptor(c, out);
+	sbuf_puts(out, "};\n\n");
 	sbuf_puts(out, "#ifdef SPACEC_MAIN\nint main(int argc, char **argv)\n{\n"
 		       "\treturn sprt_main(&spacec_space, argc, argv);\n}\n#endif\n");
 }
@@ -882,7 +931,8 @@ static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
 			  " */\n"
 			  "struct opt_it {\n"
 			  "\tint mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,\n"
-			  "\t                  3 divisors of c in a positive range, 4 scan for X | c */\n"
+			  "\t                  3 divisors of c in a positive range, 4 scan for X | c,\n"
+			  "\t                  5 every s-th value of a range from index c (n of them) */\n"
 			  "\tint phase;\n"
 			  "\tuint64_t i, n;\n"
 			  "\tsprt_val it;\n"
@@ -906,6 +956,21 @@ static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
 			  "\tbool none = false;\n"
 			  "\tif (a.kind != SPRT_INT || c.kind != SPRT_INT)\n"
 			  "\t\treturn;\n"
+			  "\tif (kind == 5) { /* X % a == c, a > 0, over a range of step 1: every a-th value */\n"
+			  "\t\tif (o->it.kind != SPRT_RANGE || o->it.r_step != 1 || a.u.i <= 0)\n"
+			  "\t\t\treturn;\n"
+			  "\t\tint64_t first = 0, sm = o->it.u.i % a.u.i;\n"
+			  "\t\tif (c.u.i >= 0 && c.u.i < a.u.i) {\n"
+			  "\t\t\tfirst = c.u.i - (sm < 0 ? sm + a.u.i : sm);\n"
+			  "\t\t\tfirst += first < 0 ? a.u.i : 0;\n"
+			  "\t\t}\n"
+			  "\t\to->mode = 5;\n"
+			  "\t\to->c = first; /* index of the first value */\n"
+			  "\t\to->s = a.u.i;\n"
+			  "\t\to->n = c.u.i >= 0 && c.u.i < a.u.i && (uint64_t)first < o->n ?\n"
+			  "\t\t\t(o->n - (uint64_t)first - 1) / (uint64_t)a.u.i + 1 : 0;\n"
+			  "\t\treturn;\n"
+			  "\t}\n"
 			  "\tswitch (kind) {\n"
 			  "\tcase 0: x = c.u.i; break;\n"
 			  "\tcase 1: none = SPRT_SUB_OVERFLOW(c.u.i, a.u.i, &x); break;\n"
@@ -956,6 +1021,10 @@ static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
 			  "\t\tcase 1:\n"
 			  "\t\t\tif (o->i >= o->n)\n\t\t\t\treturn false;\n"
 			  "\t\t\to->i++;\n\t\t\t*x = sprt_int(o->c);\n\t\t\treturn true;\n"
+			  "\t\tcase 5:\n"
+			  "\t\t\tif (o->i >= o->n)\n\t\t\t\treturn false;\n"
+			  "\t\t\t*x = sprt_int((int64_t)((uint64_t)o->it.u.i + (uint64_t)o->c + o->i++ * (uint64_t)o->s));\n"
+			  "\t\t\treturn true;\n"
 			  "\t\tcase 3:\n"
 			  "\t\t\tif (o->phase == 0) { /* d <= sqrt(c), ascending */\n"
 			  "\t\t\t\twhile (++o->d <= o->s && o->d < o->it.r_stop)\n"
@@ -1044,6 +1113,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	c->iter_member = xcalloc(n, sizeof(*c->iter_member));
 	c->yield_member = xcalloc(n, sizeof(*c->yield_member));
 	c->scratch_member = xcalloc(n, sizeof(*c->scratch_member));
+	c->dom_member = xcalloc(n, sizeof(*c->dom_member));
 	c->nscratch = xcalloc(n, sizeof(*c->nscratch));
 	c->row = xcalloc(n, sizeof(*c->row));
 	assign_names(c);
@@ -1063,7 +1133,8 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 
 	struct sbuf defs = { 0 }, nest = { 0 }, head = { 0 }, all = { 0 }, subnests = { 0 };
 	cg_factor_plan(c);
-	cg_cse_plan(c);
+	cg_type_plan(c);
+	cg_cse_plan(c); /* after the types: a typed subexpression is shared as an int64_t */
 	bool any_body = false;
 	for (int i = 0; i < prog->ndefs; i++) {
 		gen_def(c, &defs, prog->defs[i]);
@@ -1111,6 +1182,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	cg_opt_release(c);
 	cg_factor_release(c);
 	cg_cse_release(c);
+	cg_type_release(c);
 	for (size_t i = 0; i < full.pool.len; i++)
 		free(full.pool.items[i]);
 	ptrvec_release(&full.pool);
@@ -1118,6 +1190,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	free(c->iter_member);
 	free(c->yield_member);
 	free(c->scratch_member);
+	free(c->dom_member);
 	free(c->nscratch);
 	free(c->row);
 	free(c->strs);

@@ -36,6 +36,8 @@ struct cg_options {
 	bool no_divisors;          /* -fno-divisor-iteration: c % X, X*Y == c visit divisors only */
 	bool no_factorize;         /* -fno-factorization (reserved: not implemented yet) */
 	bool no_cse;               /* -fno-cse (reserved: not implemented yet) */
+	bool no_filter;            /* -fno-domain-filtering: unary constraints filter X once */
+	bool no_typed;             /* -fno-typed-values: every value a tagged sprt_val (cg_type.c) */
 };
 
 /*

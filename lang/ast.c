@@ -136,6 +136,28 @@ const char *ast_cclass_name(enum ast_cclass c)
 	return "?";
 }
 
+/* ORDER AST_TUNE_KIND */
+static const char *const tune_kind_names[] = {
+	"kernel", "options", "define", "define", "global", "local", "arg", "arg", "arg",
+	"reference", "reference", "tolerance", "compare", "metric",
+};
+
+const char *ast_tune_kind_name(enum ast_tune_kind k)
+{
+	return (unsigned)k < sizeof(tune_kind_names) / sizeof(*tune_kind_names)
+		       ? tune_kind_names[k] : "?";
+}
+
+const char *ast_access_name(enum ast_tune_access a)
+{
+	switch (a) {
+	case AST_ACCESS_IN: return "in";
+	case AST_ACCESS_OUT: return "out";
+	case AST_ACCESS_INOUT: return "inout";
+	}
+	return "?";
+}
+
 struct srcloc srcloc_join(struct srcloc a, struct srcloc b)
 {
 	struct srcloc r = a;
@@ -262,6 +284,87 @@ static void dump_block(const struct ast_block *b, int depth, FILE *out)
 		dump_stmt(b->stmts[i], depth, out);
 }
 
+static void dump_words(const struct ast_tune_line *t, bool strings, FILE *out)
+{
+	for (int i = 0; i < t->nwords; i++) {
+		fputc(' ', out);
+		if (strings)
+			dump_str(t->words[i].text, out);
+		else
+			fputs(t->words[i].text, out);
+	}
+}
+
+static void dump_labelled(const char *label, const struct ast_expr *e, FILE *out)
+{
+	if (!e)
+		return;
+	fprintf(out, " %s ", label);
+	ast_dump_expr(e, out);
+}
+
+/* One S-expression a line, like the statements: (kind words... exprs...). */
+static void dump_tune(const struct ast_tune *tune, FILE *out)
+{
+	fprintf(out, "%d: (tune)\n", tune->loc.line);
+	for (int i = 0; i < tune->n; i++) {
+		const struct ast_tune_line *t = tune->lines[i];
+		fprintf(out, "  %d: (%s", t->loc.line, ast_tune_kind_name(t->kind));
+		switch (t->kind) {
+		case AST_T_KERNEL:
+			fprintf(out, " %s from", t->name.text);
+			dump_words(t, true, out);
+			break;
+		case AST_T_DEFINE:
+			fprintf(out, " %s =", t->name.text);
+			break;
+		case AST_T_DEFINE_NAMES:
+		case AST_T_COMPARE:
+			dump_words(t, false, out);
+			break;
+		case AST_T_ARG_SCALAR:
+			fprintf(out, " scalar %s", t->type.text);
+			break;
+		case AST_T_ARG_BUFFER:
+			fprintf(out, " %s %s %s", ast_access_name(t->access), t->type.text, t->name.text);
+			break;
+		case AST_T_ARG_LOCAL:
+			fprintf(out, " local %s", t->type.text);
+			break;
+		case AST_T_REF_KERNEL:
+		case AST_T_REF_C:
+			fprintf(out, " %s %s from", t->kind == AST_T_REF_C ? "c" : "kernel", t->name.text);
+			dump_words(t, true, out);
+			break;
+		case AST_T_METRIC:
+			fprintf(out, " %s", t->name.text);
+			if (t->unit.text)
+				fprintf(out, " %s", t->unit.text);
+			break;
+		default:
+			break;
+		}
+		if (t->kind == AST_T_REF_KERNEL) {
+			dump_labelled("global", t->global, out);
+			dump_labelled("local", t->local, out);
+			dump_labelled("options", t->value, out);
+		} else {
+			if (t->value) {
+				fputc(' ', out);
+				ast_dump_expr(t->value, out);
+			}
+			if (t->global || t->local) {
+				fputc(' ', out);
+				ast_dump_expr(t->global ? t->global : t->local, out);
+			}
+			dump_labelled("=", t->init, out);
+			dump_labelled("rel", t->rel, out);
+			dump_labelled("abs", t->abs, out);
+		}
+		fputs(")\n", out);
+	}
+}
+
 void ast_dump(const struct ast_module *m, FILE *out)
 {
 	if (m->docstring) {
@@ -270,4 +373,6 @@ void ast_dump(const struct ast_module *m, FILE *out)
 		fputc('\n', out);
 	}
 	dump_block(&m->body, 0, out);
+	if (m->tune)
+		dump_tune(m->tune, out);
 }

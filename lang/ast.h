@@ -143,11 +143,67 @@ struct ast_stmt {
 	int src_begin, src_end;
 };
 
+/*
+ * The `tune:` section (docs/TUNING.md): what spacetune needs to build, run
+ * and check a kernel.  spacec's enumeration ignores it; sema checks it.
+ */
+/* ORDER AST_TUNE_KIND: keep tune_kind_names in ast.c in step. */
+enum ast_tune_kind {
+	AST_T_KERNEL,       /* kernel NAME from "a.cl", "b.cl" */
+	AST_T_OPTIONS,      /* options EXPR */
+	AST_T_DEFINE_NAMES, /* define a, b, c */
+	AST_T_DEFINE,       /* define NAME = EXPR */
+	AST_T_GLOBAL,       /* global [E, ...] */
+	AST_T_LOCAL,        /* local [E, ...] */
+	AST_T_ARG_SCALAR,   /* arg TYPE EXPR */
+	AST_T_ARG_BUFFER,   /* arg ACCESS TYPE NAME [COUNT] (= INIT) */
+	AST_T_ARG_LOCAL,    /* arg local TYPE [COUNT] */
+	AST_T_REF_KERNEL,   /* reference kernel NAME from ... global [...] (local [...]) (options E) */
+	AST_T_REF_C,        /* reference c NAME from "ref.c" */
+	AST_T_TOLERANCE,    /* tolerance rel E abs E (either or both) */
+	AST_T_COMPARE,      /* compare NAME, ... */
+	AST_T_METRIC,       /* metric NAME = EXPR (flop|byte) */
+};
+
+enum ast_tune_access { AST_ACCESS_IN, AST_ACCESS_OUT, AST_ACCESS_INOUT };
+
+/* A name or string written in a tune line, with where it was written. */
+struct ast_word {
+	const char *text;
+	struct srcloc loc;
+};
+
+struct ast_tune_line {
+	enum ast_tune_kind kind;
+	struct srcloc loc;          /* the leading keyword */
+	struct ast_word name;       /* KERNEL, DEFINE, ARG_BUFFER, REF_*, METRIC */
+	struct ast_word type;       /* ARG_*: the element type */
+	struct ast_word unit;       /* METRIC: "flop", "byte" or NULL text */
+	enum ast_tune_access access;/* ARG_BUFFER */
+	/* KERNEL, REF_*: source files; DEFINE_NAMES, COMPARE: names. */
+	int nwords;
+	struct ast_word *words;
+	/* OPTIONS, DEFINE, ARG_SCALAR, METRIC: the value; ARG_BUFFER and
+	 * ARG_LOCAL: the element count; REF_KERNEL: its options or NULL. */
+	struct ast_expr *value;
+	struct ast_expr *init;      /* ARG_BUFFER: the initialiser call or NULL */
+	/* GLOBAL, LOCAL, REF_KERNEL: the sizes, each an AST_LIST or NULL. */
+	struct ast_expr *global, *local;
+	struct ast_expr *rel, *abs; /* TOLERANCE: either may be NULL */
+};
+
+struct ast_tune {
+	struct srcloc loc;          /* the `tune` word */
+	int n;
+	struct ast_tune_line **lines;
+};
+
 struct ast_module {
 	struct arena arena;
 	const char *filename;
 	const char *docstring; /* the module docstring, or NULL */
 	struct ast_block body;
+	struct ast_tune *tune; /* the tune: section, or NULL */
 	/* Interning table (open addressing). */
 	const char **names;
 	size_t nnames, names_cap;
@@ -172,6 +228,9 @@ const char *ast_stmt_kind_name(enum ast_stmt_kind k);
 /* Python spelling of an operator ("//", "not in", ...). */
 const char *ast_op_text(enum ast_op op);
 const char *ast_cclass_name(enum ast_cclass c);
+/* The keyword of a tune line ("kernel", "arg", ...). */
+const char *ast_tune_kind_name(enum ast_tune_kind k);
+const char *ast_access_name(enum ast_tune_access a);
 
 /* Joins two locations into the span that covers both. */
 struct srcloc srcloc_join(struct srcloc a, struct srcloc b);

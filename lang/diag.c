@@ -163,7 +163,7 @@ void diag_plain(struct diag *d, enum diag_level lvl, const char *fmt, ...)
 {
 	if (lvl == DIAG_ERROR)
 		d->errors++;
-	emit(d, "spacec: %s: ", level_name[lvl]);
+	emit(d, "%s: %s: ", d->program ? d->program : "spacec", level_name[lvl]);
 	va_list ap;
 	va_start(ap, fmt);
 	emitv(d, fmt, ap);

@@ -42,6 +42,7 @@ struct diag {
 	bool last_suppressed; /* notes follow their parent's fate */
 	/* Names of warnings switched off with -Wno-NAME (comma list). */
 	const char *disabled_warnings;
+	const char *program; /* diag_plain's prefix; NULL: "spacec" */
 };
 
 /* src may be NULL (no quoting); the diag keeps a private copy. */

@@ -2164,3 +2164,67 @@ int interp_constants(const struct sema_program *prog, const struct interp_option
 	interp_release(&I);
 	return 0;
 }
+
+/* ---- one point at a time ------------------------------------------------------ */
+
+struct interp_point {
+	struct interp I;
+};
+
+int interp_point_open(const struct sema_program *prog, const struct interp_options *opt,
+		      struct interp_point **out, const char **why, struct diag *diag)
+{
+	*out = NULL;
+	if (opt && check_bindings(prog, opt, diag))
+		return -1;
+	struct interp_point *p = xcalloc(1, sizeof(*p));
+	interp_init(&p->I, prog, opt);
+	*out = p;
+	if (!pass_level(&p->I, -1)) {
+		*why = p->I.err ? p->I.err : "a constraint that depends on no iterator rejects everything";
+		return 1;
+	}
+	return 0;
+}
+
+int interp_point_set(struct interp_point *p, const struct value *iters, const char **why)
+{
+	struct interp *I = &p->I;
+	const struct sema_program *P = I->prog;
+	for (int i = 0; i < P->niters; i++)
+		set_val(I, P->iters[i], ref(iters[i]));
+	for (int k = 0; k < P->niters; k++) {
+		const struct level *L = &I->levels[k + 1];
+		for (int j = 0; j < L->n; j++) {
+			const struct sema_def *d = L->defs[j];
+			struct value v;
+			if (d->kind == SEMA_CONSTRAINT)
+				continue;
+			if (eval_def(I, d, &v)) {
+				*why = I->err ? I->err : "domain error";
+				return -1;
+			}
+			set_val(I, d, v);
+		}
+	}
+	return 0;
+}
+
+int interp_point_eval(struct interp_point *p, const struct ast_expr *e, struct value *out,
+		      const char **why)
+{
+	p->I.steps = 0;
+	if (eval(&p->I, NULL, e, out)) {
+		*why = p->I.err ? p->I.err : "domain error";
+		return -1;
+	}
+	return 0;
+}
+
+void interp_point_close(struct interp_point *p)
+{
+	if (!p)
+		return;
+	interp_release(&p->I);
+	free(p);
+}

@@ -89,4 +89,28 @@ void interp_result_release(struct interp_result *res);
 int interp_constants(const struct sema_program *prog, const struct interp_options *opt,
 		     struct value *out, struct diag *diag);
 
+/*
+ * Evaluating expressions at one given point, outside an enumeration (how
+ * spacetune evaluates the tune: section, tuner/job.c).  Opening binds the
+ * device parameters and settings (`opt`'s bindings) and computes the
+ * constants and level -1 definitions once; interp_point_set() binds the
+ * iterators (values in definition order, prog->iters) and recomputes
+ * every derived value; interp_point_eval() then evaluates any expression
+ * whose names sema resolved (e.g. a tune line's).  Constraints are not
+ * checked: the point is taken as given.
+ *
+ * interp_point_open returns 0; -1 on a usage error (a bad binding,
+ * reported to `diag`, as interp_run); 1 when a level -1 definition fails
+ * or rejects (the space is empty; *why says why).  set and eval return 0,
+ * or -1 on a domain error with a static message in *why; eval's value
+ * holds a reference (value_unref it).
+ */
+struct interp_point;
+int interp_point_open(const struct sema_program *prog, const struct interp_options *opt,
+		      struct interp_point **out, const char **why, struct diag *diag);
+int interp_point_set(struct interp_point *p, const struct value *iters, const char **why);
+int interp_point_eval(struct interp_point *p, const struct ast_expr *e, struct value *out,
+		      const char **why);
+void interp_point_close(struct interp_point *p);
+
 #endif

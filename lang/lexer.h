@@ -50,6 +50,16 @@ struct lex_state {
 	int str_quote;       /* ' or " */
 	bool str_triple;
 	struct lex_loc str_start;
+	/*
+	 * The tune: section's contextual keywords (parse_lex): its words are
+	 * keywords only at the start of a line of the block (and a few right
+	 * after `arg`, `reference` or inside a kernel/reference line), so
+	 * spaces that use them as names keep working.
+	 */
+	bool tune_expect_block; /* after `tune:`, until its INDENT */
+	int tune_depth;         /* nindents of the block's lines; 0: outside */
+	int line_first;         /* the first token of the current logical line */
+	int prev_tok;           /* the token returned before this one */
 };
 
 /* Puts a fresh scanner in its beginning-of-line state (lexer.l). */

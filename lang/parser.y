@@ -6,6 +6,10 @@
  * constraint (`hard|soft|correct NAME = EXPR`) and `require`.
  * Context rules (yield only in @iterator, device only at top level, ...)
  * belong to sema, so the grammar stays one statement language.
+ *
+ * The `tune:` section (docs/TUNING.md) is a block of its own lines; its
+ * words are contextual keywords that parse_lex (lexer.l) makes only where
+ * the section gives them a meaning.
  */
 %code top {
 /* bison's own initialiser of yylloc names only the four standard fields. */
@@ -209,6 +213,48 @@ static struct ast_expr *checked(struct parse_ctx *ctx, struct ast_expr *e)
 
 static void mark_yield(struct ast_stmt *s, bool *found);
 
+static struct ast_tune_line *mkt(struct parse_ctx *ctx, enum ast_tune_kind k, YYLTYPE loc)
+{
+	struct ast_tune_line *t = arena_alloc(&M->arena, sizeof(*t));
+	t->kind = k;
+	t->loc = L(loc);
+	return t;
+}
+
+static struct ast_word word(const char *text, YYLTYPE loc)
+{
+	struct ast_word w = { text, L(loc) };
+	return w;
+}
+
+static struct ast_word *word_new(struct parse_ctx *ctx, const char *text, YYLTYPE loc)
+{
+	struct ast_word *w = arena_alloc(&M->arena, sizeof(*w));
+	*w = word(text, loc);
+	return w;
+}
+
+/* A list of struct ast_word pointers becomes the line's word array. */
+static void set_words(struct parse_ctx *ctx, struct ast_tune_line *t, struct plist *l)
+{
+	t->nwords = l->n;
+	t->words = arena_alloc(&M->arena, sizeof(*t->words) * (size_t)(l->n ? l->n : 1));
+	for (int i = 0; i < l->n; i++)
+		t->words[i] = *(struct ast_word *)l->v[i];
+}
+
+static void misplaced_tune(struct parse_ctx *ctx, const struct ast_tune *t)
+{
+	diag_error(ctx->diag, t->loc, "a 'tune:' section is only allowed at top level");
+}
+
+/* A reference kernel's launch clause may be given once each. */
+static void once(struct parse_ctx *ctx, bool twice, YYLTYPE loc, const char *what)
+{
+	if (twice)
+		diag_error(ctx->diag, L(loc), "'%s' is given twice in this reference line", what);
+}
+
 static void mark_yield_block(struct ast_block *b, bool *found)
 {
 	for (int i = 0; i < b->n; i++)
@@ -247,6 +293,8 @@ static void mark_yield(struct ast_stmt *s, bool *found)
 	struct plist *list;
 	struct chain *chain;
 	int num;
+	struct ast_tune_line *tline;
+	struct ast_tune *tune;
 }
 
 %token <name> NAME "name" STRING "string"
@@ -262,9 +310,19 @@ static void mark_yield(struct ast_stmt *s, bool *found)
 %token HARD "'hard'" SOFT "'soft'" CORRECT "'correct'"
 %token POW "'**'" FLOORDIV "'//'" LSHIFT "'<<'" RSHIFT "'>>'"
 %token LE "'<='" GE "'>='" EQ "'=='" NE "'!='"
+/* The tune: section; contextual keywords made by parse_lex (lexer.l). */
+%token TUNE "'tune'" KERNEL "'kernel'" OPTIONS "'options'" DEFINE "'define'"
+%token GLOBAL "'global'" LOCAL "'local'" ARG "'arg'" REFERENCE "'reference'"
+%token TOLERANCE "'tolerance'" COMPARE "'compare'" METRIC "'metric'" FROM "'from'"
+%token OUT "'out'" INOUT "'inout'" C "'c'"
 
 %type <stmt> simple_stmt compound_stmt if_stmt while_stmt for_stmt def_stmt elif_chain
 %type <list> stmts block module args arglist list_items params param_list tuple_items else_block assign_chain target_items
+%type <list> tune_lines tune_words
+%type <tune> tune_section
+%type <tline> tune_line ref_launch tolerances
+%type <expr> sizes
+%type <num> access
 %type <expr> expr testlist target_list or_test and_test not_test comparison bitor bitxor bitand shift arith term factor power primary atom
 %type <chain> comp_chain
 %type <op> comp_op
@@ -298,6 +356,174 @@ module:
 		for (int i = 0; i < $3->n; i++)
 			plist_push(M, $$, $3->v[i]);
 	}
+	| module tune_section {
+		$$ = $1;
+		if (M->tune) {
+			diag_error(ctx->diag, $2->loc, "a file has one 'tune:' section");
+			diag_note(ctx->diag, M->tune->loc, "the first 'tune:' section is here");
+		} else {
+			M->tune = $2;
+		}
+	}
+	;
+
+/* The tune: section (docs/TUNING.md), one line per item. */
+tune_section:
+	TUNE ':' NEWLINE INDENT tune_lines DEDENT {
+		$$ = arena_alloc(&M->arena, sizeof(*$$));
+		$$->loc = L(@1);
+		$$->n = $5->n;
+		$$->lines = (struct ast_tune_line **)$5->v;
+	}
+	;
+
+tune_lines:
+	tune_line NEWLINE { $$ = plist_new(M); if ($1) plist_push(M, $$, $1); }
+	| error NEWLINE { $$ = plist_new(M); yyerrok; if (ctx->diag->stopped) YYABORT; }
+	| tune_lines tune_line NEWLINE { $$ = $1; if ($2) plist_push(M, $$, $2); }
+	| tune_lines error NEWLINE { $$ = $1; yyerrok; if (ctx->diag->stopped) YYABORT; }
+	| tune_lines INDENT tune_lines DEDENT {
+		$$ = $1;
+		diag_error(ctx->diag, L(@2), "unexpected indent");
+		for (int i = 0; i < $3->n; i++)
+			plist_push(M, $$, $3->v[i]);
+	}
+	;
+
+tune_line:
+	KERNEL NAME FROM tune_words {
+		$$ = mkt(ctx, AST_T_KERNEL, @1);
+		$$->name = word($2, @2);
+		set_words(ctx, $$, $4);
+	}
+	| OPTIONS expr { $$ = mkt(ctx, AST_T_OPTIONS, @1); $$->value = checked(ctx, $2); }
+	| DEFINE param_list {
+		$$ = mkt(ctx, AST_T_DEFINE_NAMES, @1);
+		$$->nwords = $2->n;
+		$$->words = arena_alloc(&M->arena, sizeof(*$$->words) * (size_t)$2->n);
+		for (int i = 0; i < $2->n; i++) {
+			const struct ast_param *p = $2->v[i];
+			$$->words[i].text = p->name;
+			$$->words[i].loc = p->loc;
+		}
+	}
+	| DEFINE NAME '=' expr {
+		$$ = mkt(ctx, AST_T_DEFINE, @1);
+		$$->name = word($2, @2);
+		$$->value = checked(ctx, $4);
+	}
+	| GLOBAL sizes { $$ = mkt(ctx, AST_T_GLOBAL, @1); $$->global = $2; }
+	| LOCAL sizes { $$ = mkt(ctx, AST_T_LOCAL, @1); $$->local = $2; }
+	| ARG NAME expr {
+		$$ = mkt(ctx, AST_T_ARG_SCALAR, @1);
+		$$->type = word($2, @2);
+		$$->value = checked(ctx, $3);
+	}
+	| ARG access NAME NAME '[' expr ']' {
+		$$ = mkt(ctx, AST_T_ARG_BUFFER, @1);
+		$$->access = $2;
+		$$->type = word($3, @3);
+		$$->name = word($4, @4);
+		$$->value = checked(ctx, $6);
+	}
+	| ARG access NAME NAME '[' expr ']' '=' expr {
+		$$ = mkt(ctx, AST_T_ARG_BUFFER, @1);
+		$$->access = $2;
+		$$->type = word($3, @3);
+		$$->name = word($4, @4);
+		$$->value = checked(ctx, $6);
+		$$->init = checked(ctx, $9);
+	}
+	| ARG LOCAL NAME '[' expr ']' {
+		$$ = mkt(ctx, AST_T_ARG_LOCAL, @1);
+		$$->type = word($3, @3);
+		$$->value = checked(ctx, $5);
+	}
+	| REFERENCE KERNEL NAME FROM tune_words ref_launch {
+		$$ = $6;
+		$$->kind = AST_T_REF_KERNEL;
+		$$->loc = L(@1);
+		$$->name = word($3, @3);
+		set_words(ctx, $$, $5);
+	}
+	| REFERENCE C NAME FROM tune_words {
+		$$ = mkt(ctx, AST_T_REF_C, @1);
+		$$->name = word($3, @3);
+		set_words(ctx, $$, $5);
+	}
+	| TOLERANCE tolerances { $$ = $2; $$->loc = L(@1); }
+	| COMPARE param_list {
+		$$ = mkt(ctx, AST_T_COMPARE, @1);
+		$$->nwords = $2->n;
+		$$->words = arena_alloc(&M->arena, sizeof(*$$->words) * (size_t)$2->n);
+		for (int i = 0; i < $2->n; i++) {
+			const struct ast_param *p = $2->v[i];
+			$$->words[i].text = p->name;
+			$$->words[i].loc = p->loc;
+		}
+	}
+	| METRIC NAME '=' expr {
+		$$ = mkt(ctx, AST_T_METRIC, @1);
+		$$->name = word($2, @2);
+		$$->value = checked(ctx, $4);
+	}
+	| METRIC NAME '=' expr NAME {
+		$$ = mkt(ctx, AST_T_METRIC, @1);
+		$$->name = word($2, @2);
+		$$->value = checked(ctx, $4);
+		$$->unit = word($5, @5);
+	}
+	;
+
+access:
+	IN { $$ = AST_ACCESS_IN; }
+	| OUT { $$ = AST_ACCESS_OUT; }
+	| INOUT { $$ = AST_ACCESS_INOUT; }
+	;
+
+/* Source files: string literals, one or more. */
+tune_words:
+	STRING { $$ = plist_new(M); plist_push(M, $$, word_new(ctx, $1, @1)); }
+	| tune_words ',' STRING { $$ = $1; plist_push(M, $$, word_new(ctx, $3, @3)); }
+	;
+
+sizes:
+	'[' list_items ']' { $$ = from_list(ctx, AST_LIST, $2, @$); }
+	| '[' list_items ',' ']' { $$ = from_list(ctx, AST_LIST, $2, @$); }
+	;
+
+ref_launch:
+	%empty { $$ = mkt(ctx, AST_T_REF_KERNEL, @$); }
+	| ref_launch GLOBAL sizes { $$ = $1; once(ctx, $$->global != NULL, @2, "global"); $$->global = $3; }
+	| ref_launch LOCAL sizes { $$ = $1; once(ctx, $$->local != NULL, @2, "local"); $$->local = $3; }
+	| ref_launch OPTIONS expr {
+		$$ = $1;
+		once(ctx, $$->value != NULL, @2, "options");
+		$$->value = checked(ctx, $3);
+	}
+	;
+
+/* rel E, abs E, in either order; the words are checked here. */
+tolerances:
+	NAME expr {
+		$$ = mkt(ctx, AST_T_TOLERANCE, @1);
+		if (!strcmp($1, "rel"))
+			$$->rel = checked(ctx, $2);
+		else if (!strcmp($1, "abs"))
+			$$->abs = checked(ctx, $2);
+		else
+			diag_error(ctx->diag, L(@1), "unknown tolerance '%s'; write 'rel' or 'abs' before each bound", $1);
+	}
+	| tolerances NAME expr {
+		$$ = $1;
+		struct ast_expr **slot = !strcmp($2, "rel") ? &$$->rel : !strcmp($2, "abs") ? &$$->abs : NULL;
+		if (!slot)
+			diag_error(ctx->diag, L(@2), "unknown tolerance '%s'; write 'rel' or 'abs' before each bound", $2);
+		else if (*slot)
+			diag_error(ctx->diag, L(@2), "'%s' is given twice in this tolerance line", $2);
+		else
+			*slot = checked(ctx, $3);
+	}
 	;
 
 stmts:
@@ -313,6 +539,8 @@ stmts:
 		for (int i = 0; i < $3->n; i++)
 			plist_push(M, $$, $3->v[i]);
 	}
+	| tune_section { $$ = plist_new(M); misplaced_tune(ctx, $1); }
+	| stmts tune_section { $$ = $1; misplaced_tune(ctx, $2); }
 	;
 
 block:
@@ -785,9 +1013,11 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, yyscan_t scanner,
 	int nlisted = 0;
 	bool operators = false, expression = false;
 	bool has_name = false, integer = false;
+	bool access = false; /* after `arg`: 'in' is an access, not an operator */
 	for (int i = 0; i < n; i++) {
 		has_name |= !strcmp(yysymbol_name(expected[i]), "name");
 		integer |= !strcmp(yysymbol_name(expected[i]), "integer");
+		access |= expected[i] == YYSYMBOL_INOUT;
 	}
 	expression = has_name && integer;
 	if (expression)
@@ -796,13 +1026,30 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, yyscan_t scanner,
 		const char *name = yysymbol_name(expected[i]);
 		if (expression && starts_expression(name))
 			continue;
-		if (continues_expression(name))
+		if (access && !strcmp(name, "name"))
+			listed[nlisted++] = "a type";
+		else if (continues_expression(name) && !(access && expected[i] == YYSYMBOL_IN) && n > 1)
 			operators = true;
 		else
 			listed[nlisted++] = name;
 	}
 	char msg[512];
 	size_t len;
+	struct srcloc at = { loc->first_line, loc->first_column, loc->last_line, loc->last_column };
+	if (got == YYSYMBOL_TUNE) {
+		diag_error(ctx->diag, at, "a 'tune:' section is only allowed at top level");
+		return 0;
+	}
+	/* The start of a tune line: name the line kinds rather than tokens. */
+	for (int i = 0; i < n; i++) {
+		if (expected[i] != YYSYMBOL_METRIC)
+			continue;
+		diag_error(ctx->diag, at, "syntax error, unexpected %s, expected a tune line: 'kernel', "
+			   "'options', 'define', 'global', 'local', 'arg', 'reference', 'tolerance', "
+			   "'compare' or 'metric'",
+			   got == YYSYMBOL_YYEMPTY ? "end of file" : yysymbol_name(got));
+		return 0;
+	}
 	if (got == YYSYMBOL_INDENT)
 		len = (size_t)snprintf(msg, sizeof(msg), "unexpected indent");
 	else if (got == YYSYMBOL_DEDENT)
@@ -818,8 +1065,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, yyscan_t scanner,
 						i == 0 ? "" : i == items - 1 ? " or " : ", ",
 						i < nlisted ? listed[i] : "an operator");
 	}
-	struct srcloc l = { loc->first_line, loc->first_column, loc->last_line, loc->last_column };
-	diag_error(ctx->diag, l, "%s", msg);
+	diag_error(ctx->diag, at, "%s", msg);
 	return 0;
 }
 

@@ -19,6 +19,28 @@ const char *const sema_builtins[] = {
 	"range", "min", "max", "abs", "int", "float", "bool", "len", "list", "sum", NULL,
 };
 
+const char *const sema_device_queries[] = {
+	"max_work_group_size", "max_work_item_size_x", "max_work_item_size_y",
+	"max_work_item_size_z", "local_mem_size", "max_compute_units", "global_mem_size",
+	"max_clock_frequency", "max_constant_buffer_size", "warp_size", "registers_per_block",
+	"compute_capability_major", "compute_capability_minor", "preferred_vector_width_float",
+	"double_fp", NULL,
+};
+
+/* ORDER TUNE_TYPE */
+const char *const sema_tune_types[] = {
+	"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float",
+	"double", NULL,
+};
+
+int sema_tune_type(const char *name)
+{
+	for (int i = 0; sema_tune_types[i]; i++)
+		if (!strcmp(sema_tune_types[i], name))
+			return i;
+	return -1;
+}
+
 struct name_slot {
 	const char *name;
 	struct sema_def *current; /* latest version defined so far */
@@ -136,6 +158,68 @@ static void unknown_name(struct sema_ctx *c, struct ast_expr *e)
 	did_you_mean(c, e->name, e->loc);
 }
 
+/* `query` is not a function: only `device X = query(...)` binds one. */
+static bool misplaced_query(struct sema_ctx *c, struct ast_expr *callee)
+{
+	if (strcmp(callee->name, "query") || final_version(c, callee->name))
+		return false;
+	diag_error(c->diag, callee->loc, "'query(...)' is only allowed as the whole value of a 'device' line");
+	return true;
+}
+
+static bool is_query_call(const struct ast_expr *e)
+{
+	return e && e->kind == AST_CALL && e->items[0]->kind == AST_NAME &&
+	       !strcmp(e->items[0]->name, "query");
+}
+
+/* Suggests the closest of a NULL-terminated list of words, as a note. */
+static void did_you_mean_word(struct sema_ctx *c, const char *word, const char *const *words,
+			      struct srcloc at)
+{
+	const char *best = NULL;
+	int best_d = (int)strlen(word) / 3 + 2;
+	for (int i = 0; words[i]; i++) {
+		int dist = diag_edit_distance(word, words[i]);
+		if (dist < best_d) {
+			best = words[i];
+			best_d = dist;
+		}
+	}
+	if (best)
+		diag_note(c->diag, at, "did you mean '%s'?", best);
+}
+
+/*
+ * `device NAME = query("QUERY", DEFAULT)`: the definition's value is the
+ * DEFAULT (what spacec uses); the query is recorded for spacetune.
+ */
+static struct ast_expr *device_query(struct sema_ctx *c, struct ast_stmt *st, struct sema_def *d)
+{
+	struct ast_expr *call = st->value;
+	int nargs = call->nitems - 1;
+	if (nargs != 2) {
+		diag_error(c->diag, call->loc, "query() takes 2 arguments, a query name and a default (%d given)",
+			   nargs);
+		return ast_expr_new(c->mod, AST_INT, call->loc);
+	}
+	struct ast_expr *name = call->items[1];
+	if (name->kind != AST_STR) {
+		diag_error(c->diag, name->loc, "the query name must be a string literal");
+	} else {
+		bool known = false;
+		for (int i = 0; sema_device_queries[i] && !known; i++)
+			known = !strcmp(sema_device_queries[i], name->sval);
+		if (!known) {
+			diag_error(c->diag, name->loc, "unknown device query '%s'", name->sval);
+			did_you_mean_word(c, name->sval, sema_device_queries, name->loc);
+		}
+		d->query = name->sval;
+		d->query_loc = name->loc;
+	}
+	return call->items[2];
+}
+
 /* ---- stage 1: top-level statements ------------------------------------ */
 
 /* Resolves names of a top-level expression against the versions so far. */
@@ -147,6 +231,8 @@ static void resolve_top(struct sema_ctx *c, struct ast_expr *e, bool callee)
 		if (e->ref)
 			return; /* synthesized, already bound */
 		if (callee && is_builtin(e->name))
+			return;
+		if (callee && misplaced_query(c, e))
 			return;
 		struct name_slot *s = slot_find(c, e->name, false);
 		if (s && s->current)
@@ -314,14 +400,18 @@ static void top_stmt(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *g
 				   stmt_word(st->kind));
 			return;
 		}
-		resolve_top(c, st->value, false);
-		if (!check_fresh_name(c, st->name, st->name_loc))
+		if (!check_fresh_name(c, st->name, st->name_loc)) {
+			resolve_top(c, st->value, false);
 			return;
+		}
 		d = new_def(c, st->name, st, st->name_loc);
 		d->kind = st->kind == AST_S_DEVICE ? SEMA_DEVICE :
 			  st->kind == AST_S_SETTING ? SEMA_SETTING : SEMA_CONSTRAINT;
 		d->form = SEMA_FORM_EXPR;
-		d->expr = st->value;
+		d->expr = st->kind == AST_S_DEVICE && is_query_call(st->value) &&
+				  !final_version(c, st->value->items[0]->name)
+			  ? device_query(c, st, d) : st->value;
+		resolve_top(c, d->expr, false);
 		d->cclass = st->cclass;
 		d->require = st->require;
 		bind_name(c, d);
@@ -523,6 +613,8 @@ static void resolve_body_expr(struct sema_ctx *c, struct ast_expr *e, bool calle
 			return;
 		}
 		if (callee && is_builtin(e->name))
+			return;
+		if (callee && misplaced_query(c, e))
 			return;
 		struct sema_def *d = final_version(c, e->name);
 		if (!d) {
@@ -1179,6 +1271,359 @@ static void warnings(struct sema_ctx *c)
 	}
 }
 
+/* ---- the tune: section ------------------------------------------------------ */
+
+enum sema_init sema_tune_init_kind(const struct ast_expr *init)
+{
+	if (!init || init->kind != AST_CALL || init->items[0]->kind != AST_NAME)
+		return SEMA_INIT_BAD;
+	const char *f = init->items[0]->name;
+	return !strcmp(f, "random") ? SEMA_INIT_RANDOM : !strcmp(f, "zeros") ? SEMA_INIT_ZEROS :
+	       !strcmp(f, "constant") ? SEMA_INIT_CONST : !strcmp(f, "file") ? SEMA_INIT_FILE :
+	       SEMA_INIT_BAD;
+}
+
+/* Names in the tune section mean final versions, as forward references do. */
+static void tune_resolve(struct sema_ctx *c, struct ast_expr *e, bool callee)
+{
+	if (!e)
+		return;
+	if (e->kind == AST_NAME) {
+		if (callee && (is_builtin(e->name) || misplaced_query(c, e)))
+			return;
+		struct sema_def *d = final_version(c, e->name);
+		if (!d) {
+			unknown_name(c, e);
+		} else if (d->kind == SEMA_CONSTRAINT) {
+			diag_error(c->diag, e->loc, "'%s' is a constraint; the tune section can use values, not constraints",
+				   e->name);
+		} else {
+			e->ref = d;
+			d->used = true;
+		}
+		return;
+	}
+	if (e->kind == AST_ATTR) {
+		diag_error(c->diag, e->loc, "attribute '.%s' is only allowed inside a def", e->name);
+		return;
+	}
+	for (int i = 0; i < e->nitems; i++)
+		tune_resolve(c, e->items[i], e->kind == AST_CALL && i == 0);
+}
+
+/* A buffer's initialiser: its function is not a name, its arguments are. */
+static void tune_init(struct sema_ctx *c, struct ast_tune_line *t)
+{
+	struct ast_expr *e = t->init;
+	static const char *const inits[] = { "random", "zeros", "constant", "file", NULL };
+	if (t->access == AST_ACCESS_OUT) {
+		diag_error(c->diag, e->loc, "output buffer '%s' is zero-filled and takes no initialiser",
+			   t->name.text);
+		return;
+	}
+	enum sema_init k = sema_tune_init_kind(e);
+	if (k == SEMA_INIT_BAD) {
+		struct srcloc at = e->kind == AST_CALL ? e->items[0]->loc : e->loc;
+		diag_error(c->diag, at, "a buffer is initialised with random(SEED[, LO, HI]), zeros(), "
+			   "constant(X) or file(PATH)");
+		if (e->kind == AST_CALL && e->items[0]->kind == AST_NAME)
+			did_you_mean_word(c, e->items[0]->name, inits, at);
+		return;
+	}
+	int nargs = e->nitems - 1;
+	bool ok = k == SEMA_INIT_RANDOM ? nargs == 1 || nargs == 3 :
+		  k == SEMA_INIT_ZEROS ? nargs == 0 : nargs == 1;
+	if (!ok)
+		diag_error(c->diag, e->loc, "%s() takes %s (%d given)", inits[k],
+			   k == SEMA_INIT_RANDOM ? "a seed, or a seed and the bounds LO, HI" :
+			   k == SEMA_INIT_ZEROS ? "no arguments" :
+			   k == SEMA_INIT_CONST ? "1 argument, the value" : "1 argument, the path", nargs);
+	for (int i = 1; i < e->nitems; i++)
+		tune_resolve(c, e->items[i], false);
+}
+
+static void tune_sizes(struct sema_ctx *c, struct ast_expr *list, const char *what)
+{
+	if (!list)
+		return;
+	if (list->nitems > 3)
+		diag_error(c->diag, list->loc, "'%s' has %d sizes; OpenCL launches 1 to 3 dimensions",
+			   what, list->nitems);
+	tune_resolve(c, list, false);
+}
+
+static void duplicate_line(struct sema_ctx *c, const struct ast_tune_line *t, const struct ast_tune_line *first)
+{
+	const char *w = ast_tune_kind_name(t->kind);
+	diag_error(c->diag, t->loc, "duplicate '%s' line", w);
+	diag_note(c->diag, first->loc, "the first '%s' line is here", w);
+}
+
+/* A name given twice in one list of names (defines, buffers, metrics). */
+static bool tune_twice(struct sema_ctx *c, struct ptrvec *seen, const struct ast_word *w, const char *what)
+{
+	for (size_t i = 0; i < seen->len; i++) {
+		const struct ast_word *o = seen->items[i];
+		if (o->text != w->text)
+			continue;
+		diag_error(c->diag, w->loc, "%s '%s' is given twice", what, w->text);
+		diag_note(c->diag, o->loc, "'%s' is first given here", w->text);
+		return true;
+	}
+	ptrvec_push(seen, (void *)w);
+	return false;
+}
+
+static void tune_type_word(struct sema_ctx *c, const struct ast_word *type)
+{
+	if (sema_tune_type(type->text) >= 0)
+		return;
+	diag_error(c->diag, type->loc, "unknown argument type '%s'", type->text);
+	did_you_mean_word(c, type->text, sema_tune_types, type->loc);
+	diag_note(c->diag, type->loc, "the types are char, uchar, short, ushort, int, uint, long, "
+		  "ulong, half, float and double");
+}
+
+static const struct ast_tune_line *tune_buffer(const struct ast_tune *t, const char *name)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->lines[i]->kind == AST_T_ARG_BUFFER && t->lines[i]->name.text == name)
+			return t->lines[i];
+	return NULL;
+}
+
+/*
+ * Stage 2 for the tune section: names, and every rule that needs no types
+ * (lines given once, required lines, argument types, initialisers, the
+ * number of dimensions, what `compare` may name).
+ */
+static void tune_check(struct sema_ctx *c, struct ast_tune *t)
+{
+	const struct ast_tune_line *first[AST_T_METRIC + 1] = { 0 };
+	struct ptrvec defines = PTRVEC_INIT, buffers = PTRVEC_INIT, metrics = PTRVEC_INIT;
+	for (int i = 0; i < t->n; i++) {
+		struct ast_tune_line *l = t->lines[i];
+		enum ast_tune_kind k = l->kind == AST_T_REF_C ? AST_T_REF_KERNEL : l->kind;
+		bool single = k == AST_T_KERNEL || k == AST_T_OPTIONS || k == AST_T_GLOBAL ||
+			      k == AST_T_LOCAL || k == AST_T_REF_KERNEL || k == AST_T_TOLERANCE;
+		if (single && first[k])
+			duplicate_line(c, l, first[k]);
+		if (!first[k])
+			first[k] = l;
+		tune_resolve(c, l->value, false);
+		tune_resolve(c, l->rel, false);
+		tune_resolve(c, l->abs, false);
+		tune_sizes(c, l->global, "global");
+		tune_sizes(c, l->local, "local");
+		switch (l->kind) {
+		case AST_T_DEFINE_NAMES:
+			for (int w = 0; w < l->nwords; w++) {
+				struct ast_word *word = &l->words[w];
+				struct sema_def *d = final_version(c, word->text);
+				if (!d) {
+					diag_error(c->diag, word->loc, "unknown name '%s'", word->text);
+					did_you_mean(c, word->text, word->loc);
+				} else if (d->kind == SEMA_CONSTRAINT) {
+					diag_error(c->diag, word->loc, "'%s' is a constraint; the tune section can use values, not constraints",
+						   word->text);
+				} else {
+					d->used = true;
+				}
+				tune_twice(c, &defines, word, "define");
+			}
+			break;
+		case AST_T_DEFINE:
+			tune_twice(c, &defines, &l->name, "define");
+			break;
+		case AST_T_ARG_SCALAR:
+		case AST_T_ARG_LOCAL:
+			tune_type_word(c, &l->type);
+			break;
+		case AST_T_ARG_BUFFER:
+			tune_type_word(c, &l->type);
+			tune_twice(c, &buffers, &l->name, "buffer");
+			if (l->init)
+				tune_init(c, l);
+			break;
+		case AST_T_METRIC:
+			tune_twice(c, &metrics, &l->name, "metric");
+			if (l->unit.text && strcmp(l->unit.text, "flop") && strcmp(l->unit.text, "byte"))
+				diag_error(c->diag, l->unit.loc, "unknown metric unit '%s'; write 'flop' (GFLOP/s), "
+					   "'byte' (GB/s) or nothing", l->unit.text);
+			break;
+		case AST_T_REF_KERNEL:
+			if (!l->global)
+				diag_error(c->diag, l->loc, "a reference kernel needs its 'global [...]' sizes");
+			else if (l->local && l->local->nitems != l->global->nitems)
+				diag_error(c->diag, l->local->loc, "'local' has %d sizes but 'global' has %d",
+					   l->local->nitems, l->global->nitems);
+			break;
+		default:
+			break;
+		}
+	}
+	if (!first[AST_T_KERNEL])
+		diag_error(c->diag, t->loc, "the tune section has no 'kernel' line");
+	if (!first[AST_T_GLOBAL])
+		diag_error(c->diag, t->loc, "the tune section has no 'global' line");
+	const struct ast_tune_line *g = first[AST_T_GLOBAL], *lo = first[AST_T_LOCAL];
+	if (g && lo && g->global->nitems != lo->local->nitems) {
+		diag_error(c->diag, lo->local->loc, "'local' has %d sizes but 'global' has %d",
+			   lo->local->nitems, g->global->nitems);
+		diag_note(c->diag, g->global->loc, "'global' is given here");
+	}
+	for (int i = 0; i < t->n; i++) {
+		const struct ast_tune_line *l = t->lines[i];
+		for (int w = 0; l->kind == AST_T_COMPARE && w < l->nwords; w++) {
+			const struct ast_tune_line *b = tune_buffer(t, l->words[w].text);
+			if (!b) {
+				diag_error(c->diag, l->words[w].loc, "'%s' is not a buffer argument", l->words[w].text);
+			} else if (b->access == AST_ACCESS_IN) {
+				diag_error(c->diag, l->words[w].loc, "'%s' is an input buffer; only 'out' and 'inout' "
+					   "buffers can be compared", l->words[w].text);
+				diag_note(c->diag, b->name.loc, "'%s' is declared here", b->name.text);
+			}
+		}
+	}
+	ptrvec_release(&defines);
+	ptrvec_release(&buffers);
+	ptrvec_release(&metrics);
+}
+
+/* The first name in `e` whose value varies per point, or NULL. */
+static const struct ast_expr *varying_name(const struct ast_expr *e)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == AST_NAME && e->ref && (e->ref->kind == SEMA_ITER || e->ref->kind == SEMA_DERIVED))
+		return e;
+	for (int i = 0; i < e->nitems; i++) {
+		const struct ast_expr *n = varying_name(e->items[i]);
+		if (n)
+			return n;
+	}
+	return NULL;
+}
+
+/* What is computed once per job must not vary per point. */
+static void tune_fixed(struct sema_ctx *c, const struct ast_expr *e, const char *what, const char *name)
+{
+	const struct ast_expr *v = varying_name(e);
+	if (!v)
+		return;
+	diag_error(c->diag, v->loc, "%s%s%s%s depends on '%s', which varies from point to point", what,
+		   name ? " '" : "", name ? name : "", name ? "'" : "", v->name);
+	diag_note(c->diag, v->ref->loc, "'%s' is %s; buffers and the reference are set up once per job",
+		  v->name, v->ref->kind == SEMA_ITER ? "an iterator" : "a derived value");
+}
+
+/* The static type rule of one tune expression. */
+enum tune_want { WANT_INT, WANT_NUMBER, WANT_STR, WANT_SCALAR };
+
+static void tune_typed(struct sema_ctx *c, struct ast_expr *e, enum tune_want want, const char *what)
+{
+	if (!e)
+		return;
+	enum sema_type t = infer(c, e);
+	bool bad;
+	switch (want) {
+	case WANT_INT:
+		bad = t != TY_UNKNOWN && t != TY_INT && t != TY_BOOL;
+		break;
+	case WANT_NUMBER:
+		bad = t != TY_UNKNOWN && !numeric(t);
+		break;
+	case WANT_STR:
+		bad = t != TY_UNKNOWN && t != TY_STR;
+		break;
+	default:
+		bad = t == TY_NONE || iterable(t);
+		break;
+	}
+	if (bad)
+		diag_error(c->diag, e->loc, "%s must be %s, not '%s'", what,
+			   want == WANT_INT ? "an integer" : want == WANT_NUMBER ? "a number" :
+			   want == WANT_STR ? "a string" : "a number, a string or a bool", type_word(t));
+}
+
+static void tune_size_types(struct sema_ctx *c, struct ast_expr *list, const char *what)
+{
+	for (int i = 0; list && i < list->nitems; i++)
+		tune_typed(c, list->items[i], WANT_INT, what);
+}
+
+/* Stage 4 for the tune section: static types and what must stay fixed. */
+static void tune_types(struct sema_ctx *c, struct ast_tune *t)
+{
+	for (int i = 0; i < t->n; i++) {
+		struct ast_tune_line *l = t->lines[i];
+		switch (l->kind) {
+		case AST_T_OPTIONS:
+			tune_typed(c, l->value, WANT_STR, "the build options");
+			break;
+		case AST_T_DEFINE:
+			tune_typed(c, l->value, WANT_SCALAR, "a define's value");
+			break;
+		case AST_T_DEFINE_NAMES:
+			for (int w = 0; w < l->nwords; w++) {
+				struct sema_def *d = final_version(c, l->words[w].text);
+				if (d && (d->kind == SEMA_TABLE || (d->kind != SEMA_ITER && iterable(d->type))))
+					diag_error(c->diag, l->words[w].loc, "'%s' is a %s; only scalar values can be defined",
+						   d->name, d->kind == SEMA_TABLE ? "table" : "list");
+			}
+			break;
+		case AST_T_GLOBAL:
+		case AST_T_LOCAL:
+			tune_size_types(c, l->global ? l->global : l->local, "a work size");
+			break;
+		case AST_T_ARG_SCALAR: {
+			int ty = sema_tune_type(l->type.text);
+			bool integral = ty >= 0 && strcmp(l->type.text, "half") && strcmp(l->type.text, "float") &&
+					strcmp(l->type.text, "double");
+			tune_typed(c, l->value, integral ? WANT_INT : WANT_NUMBER,
+				   arena_printf(&c->mod->arena, "an argument of type '%s'", l->type.text));
+			break;
+		}
+		case AST_T_ARG_LOCAL:
+			tune_typed(c, l->value, WANT_INT, "a local memory size");
+			break;
+		case AST_T_ARG_BUFFER:
+			tune_typed(c, l->value, WANT_INT, "a buffer size");
+			tune_fixed(c, l->value, "the size of buffer", l->name.text);
+			if (l->init && sema_tune_init_kind(l->init) != SEMA_INIT_BAD) {
+				enum sema_init k = sema_tune_init_kind(l->init);
+				for (int a = 1; a < l->init->nitems; a++)
+					tune_typed(c, l->init->items[a],
+						   k == SEMA_INIT_FILE ? WANT_STR :
+						   k == SEMA_INIT_RANDOM && a == 1 ? WANT_INT : WANT_NUMBER,
+						   k == SEMA_INIT_FILE ? "a file name" :
+						   k == SEMA_INIT_RANDOM && a == 1 ? "a seed" : "an initial value");
+				tune_fixed(c, l->init, "the initialiser of buffer", l->name.text);
+			}
+			break;
+		case AST_T_REF_KERNEL:
+			tune_size_types(c, l->global, "a work size");
+			tune_size_types(c, l->local, "a work size");
+			tune_typed(c, l->value, WANT_STR, "the build options");
+			tune_fixed(c, l->global, "the reference's global size", NULL);
+			tune_fixed(c, l->local, "the reference's local size", NULL);
+			tune_fixed(c, l->value, "the reference's options", NULL);
+			break;
+		case AST_T_TOLERANCE:
+			tune_typed(c, l->rel, WANT_NUMBER, "a tolerance");
+			tune_typed(c, l->abs, WANT_NUMBER, "a tolerance");
+			tune_fixed(c, l->rel, "the tolerance", NULL);
+			tune_fixed(c, l->abs, "the tolerance", NULL);
+			break;
+		case AST_T_METRIC:
+			tune_typed(c, l->value, WANT_NUMBER, "a metric");
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 static void loop_order(struct sema_program *prog, int n, int niters);
 
 /* Loop positions from loop_order; each definition's level from them. */
@@ -1342,6 +1787,46 @@ static void schedule(struct sema_def **defs, int n, struct sema_def **byid)
 
 /* ---- the driver ----------------------------------------------------------- */
 
+static bool set_empty(const uint64_t *set, size_t words)
+{
+	for (size_t w = 0; w < words; w++)
+		if (set[w])
+			return false;
+	return true;
+}
+
+/* The number of values of an iterable written with literals only, or -1. */
+static int64_t literal_size(const struct sema_def *it)
+{
+	const struct ast_expr *e = it->expr;
+	if (it->form != SEMA_FORM_EXPR || !e)
+		return -1;
+	if (e->kind == AST_LIST || e->kind == AST_TUPLE)
+		return e->nitems;
+	if (e->kind != AST_CALL || e->items[0]->kind != AST_NAME || strcmp(e->items[0]->name, "range") ||
+	    e->items[0]->ref || e->nitems < 2 || e->nitems > 4)
+		return -1;
+	int64_t a[3] = { 0, 0, 1 };
+	for (int i = 1; i < e->nitems; i++)
+		if (e->items[i]->kind != AST_INT)
+			return -1;
+	if (e->nitems == 2) {
+		a[1] = e->items[1]->ival;
+	} else {
+		a[0] = e->items[1]->ival;
+		a[1] = e->items[2]->ival;
+		if (e->nitems == 4)
+			a[2] = e->items[3]->ival;
+	}
+	/* Literals here are small enough that these cannot overflow in double. */
+	double n = a[2] > 0 ? ((double)a[1] - (double)a[0]) / (double)a[2] :
+		   a[2] < 0 ? ((double)a[0] - (double)a[1]) / -(double)a[2] : 0;
+	return n > 0 ? (int64_t)n : 0;
+}
+
+/* An iterator this wide opens after the narrow ones it shares a constraint with. */
+#define WIDE_ITERATOR 1000
+
 /*
  * The greedy loop order (see sema.h).  Each definition's set of iterators
  * it depends on, transitively, is a bitset over decl_pos.
@@ -1373,6 +1858,33 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 		for (int j = 0; j < niters; j++)
 			if (sets[(size_t)d->id * words + (size_t)j / 64] >> (j % 64) & 1)
 				feeds[j] = true;
+	}
+	/*
+	 * Unary constraints: ones that read a single iterator X (and nothing
+	 * else that varies), where X's iterable depends on no iterator.  The
+	 * compiled code filters X's values by them once, before the nest
+	 * (cg_opt.c, domain filtering), so they prune the same wherever X's
+	 * loop is: opening X early for them would only multiply the rest of
+	 * the nest by X's survivors (synthetic_wide: 10x the work).  The
+	 * greedy below does not count them.
+	 */
+	bool *unary = xcalloc((size_t)prog->nconstraints + 1, sizeof(bool));
+	for (int c = 0; c < prog->nconstraints; c++) {
+		const struct sema_def *d = prog->constraints[c];
+		const uint64_t *cs = sets + (size_t)d->id * words;
+		int count = 0, j = -1;
+		for (int i = 0; i < niters; i++)
+			if (cs[i / 64] >> (i % 64) & 1)
+				count++, j = i;
+		if (count != 1 || !set_empty(sets + (size_t)prog->iters[j]->id * words, words))
+			continue;
+		bool ok = true;
+		for (int k = 0; k < d->ndeps && ok; k++) {
+			const struct sema_def *p = d->deps[k];
+			ok = p == prog->iters[j] ||
+			     (p->kind != SEMA_ITER && set_empty(sets + (size_t)p->id * words, words));
+		}
+		unary[c] = ok;
 	}
 	/* Independent sub-nests: iterators joined by any definition that
 	 * depends on both (union-find).  A sub-nest, once opened, is finished
@@ -1406,6 +1918,31 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 			r = comp[r];
 		comp[j] = r;
 	}
+	/*
+	 * Wide iterators (a literal range of more than WIDE_ITERATOR values)
+	 * wait for the narrow iterators they share a constraint with: opened
+	 * first, a wide loop multiplies everything inside it, while opened
+	 * after them its constraints are complete at once and the loop
+	 * transformations (equality solving, divisors, congruences) can skip
+	 * most of its values.  synthetic_wide: 10^5 values of n under 192
+	 * (wg, wpt) pairs, stepped by wg * wpt.
+	 */
+	bool *wide = xcalloc((size_t)niters, sizeof(bool));
+	bool any_wide = false;
+	for (int j = 0; j < niters; j++)
+		any_wide |= wide[j] = literal_size(prog->iters[j]) > WIDE_ITERATOR;
+	/* (Quadratic in the iterators: built only when one is wide.) */
+	bool *shares = xcalloc(any_wide ? (size_t)niters * (size_t)niters : 1, sizeof(bool));
+	for (int c = 0; c < prog->nconstraints && any_wide; c++) {
+		const uint64_t *cs = sets + (size_t)prog->constraints[c]->id * words;
+		if (unary[c])
+			continue;
+		for (int i = 0; i < niters; i++)
+			for (int j = 0; j < niters; j++)
+				if ((cs[i / 64] >> (i % 64) & 1) && (cs[j / 64] >> (j % 64) & 1))
+					shares[(size_t)i * (size_t)niters + (size_t)j] = true;
+	}
+	bool *ready_now = xcalloc((size_t)niters, sizeof(bool));
 	int current = -1; /* the sub-nest being enumerated */
 	for (int pos = 0; pos < niters; pos++) {
 		int best = -1, best_done = -1;
@@ -1422,17 +1959,25 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 			stay = ready;
 		}
 		for (int j = 0; j < niters; j++) {
-			struct sema_def *it = prog->iters[j];
-			if (bound[j / 64] >> (j % 64) & 1)
+			ready_now[j] = false;
+			if ((bound[j / 64] >> (j % 64) & 1) || (stay && comp[j] != current))
 				continue;
-			if (stay && comp[j] != current)
-				continue;
-			const uint64_t *need = sets + (size_t)it->id * words;
+			const uint64_t *need = sets + (size_t)prog->iters[j]->id * words;
 			bool ready = true;
 			for (size_t w = 0; w < words && ready; w++)
 				ready = (need[w] & ~bound[w]) == 0;
-			if (!ready)
+			ready_now[j] = ready;
+		}
+		for (int j = 0; j < niters; j++) {
+			if (!ready_now[j])
 				continue;
+			if (wide[j]) {
+				bool waits = false;
+				for (int i = 0; i < niters; i++)
+					waits |= ready_now[i] && !wide[i] && shares[(size_t)i * (size_t)niters + (size_t)j];
+				if (waits)
+					continue;
+			}
 			/* Constraints checkable once `it` is bound, and not before. */
 			/* Then, how near it brings the others: 1/k for a
 			 * constraint still k iterators short. */
@@ -1441,7 +1986,7 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 			bound[j / 64] |= 1ull << (j % 64);
 			for (int c = 0; c < prog->nconstraints; c++) {
 				const uint64_t *cs = sets + (size_t)prog->constraints[c]->id * words;
-				if (!(cs[j / 64] >> (j % 64) & 1))
+				if (unary[c] || !(cs[j / 64] >> (j % 64) & 1))
 					continue;
 				int missing = 0;
 				for (size_t w = 0; w < words; w++)
@@ -1470,6 +2015,10 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 	free(sets);
 	free(bound);
 	free(feeds);
+	free(unary);
+	free(wide);
+	free(shares);
+	free(ready_now);
 }
 
 int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program *prog)
@@ -1495,6 +2044,8 @@ int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program 
 		else
 			unknown_name(&c, e);
 	}
+	if (mod->tune)
+		tune_check(&c, mod->tune);
 	int n = (int)c.defs.len;
 	for (int i = 0; i < n; i++) {
 		struct sema_def *d = c.defs.items[i];
@@ -1534,6 +2085,8 @@ int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program 
 	/* 4. Classification, dependencies before users. */
 	for (size_t i = 0; i < order.len && ok; i++)
 		classify(&c, order.items[i]);
+	if (ok && mod->tune)
+		tune_types(&c, mod->tune);
 	for (size_t i = 0; i < order.len && ok; i++) {
 		struct sema_def *d = order.items[i];
 		for (int k = 0; k < d->ndeps; k++)

@@ -15,7 +15,10 @@
  *     next the one that lets the most constraints be checked, then one
  *     that feeds any constraint, then definition order.  Iterators no
  *     constraint looks at thus become the innermost loops, where they
- *     multiply the fewest evaluations.  Independent sub-nests (iterators
+ *     multiply the fewest evaluations.  Unary constraints (one hoisted
+ *     iterator) do not count, and a literal range of more than 1000
+ *     values waits for the narrow iterators it shares a constraint with
+ *     (see loop_order in sema.c).  Independent sub-nests (iterators
  *     no definition joins) are kept apart: each is finished before the
  *     next one opens;
  *   - every non-iterator gets `level`: the loop position of the deepest
@@ -98,6 +101,10 @@ struct sema_def {
 	bool is_final;         /* the last version of its name */
 	bool partial;          /* some path leaves it AST_UNDEF */
 	bool used;             /* referenced by some other definition */
+	/* SEMA_DEVICE bound by `query("NAME", DEFAULT)`: the query's name
+	 * and where it is written (expr is then the DEFAULT); else NULL. */
+	const char *query;
+	struct srcloc query_loc;
 };
 
 struct sema_program {
@@ -141,5 +148,29 @@ const char *sema_type_name(enum sema_type t);
 
 /* Names of the builtin functions, NULL-terminated. */
 extern const char *const sema_builtins[];
+
+/*
+ * The device queries `query("NAME", DEFAULT)` may name (those
+ * tune_device_query answers, tuner/eval.h), NULL-terminated.
+ */
+extern const char *const sema_device_queries[];
+
+/*
+ * The element types of tune: arguments, in the order of enum tune_type
+ * (tuner/variant.h), NULL-terminated.  ORDER TUNE_TYPE
+ */
+extern const char *const sema_tune_types[];
+/* Index of `name` in sema_tune_types, or -1. */
+int sema_tune_type(const char *name);
+
+/*
+ * The tune: section is checked by sema_analyze too (names resolved to
+ * final versions, types, the rules of docs/TUNING.md).  These say what a
+ * checked section means where it leaves a choice.
+ */
+/* Initialisers of buffer arguments: random(SEED[, LO, HI]), zeros(),
+ * constant(X), file(PATH). */
+enum sema_init { SEMA_INIT_RANDOM, SEMA_INIT_ZEROS, SEMA_INIT_CONST, SEMA_INIT_FILE, SEMA_INIT_BAD };
+enum sema_init sema_tune_init_kind(const struct ast_expr *init);
 
 #endif

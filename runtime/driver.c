@@ -38,6 +38,7 @@ struct opts {
 	const char *output;
 	const char *profile;
 	bool no_soft;
+	struct sprt_run_options run;
 	int nsets, ndisable;
 	char **sets;       /* "NAME=VALUE", pointing into argv */
 	char **disable;
@@ -67,6 +68,9 @@ static void usage(const struct sprt_space *sp, const char *prog, FILE *f)
 	      "  --device-profile FILE    bind device parameters from a flat JSON object\n"
 	      "  --no-soft                drop soft constraints\n"
 	      "  --disable NAME           drop a constraint (repeatable)\n"
+	      "  --threads N              worker threads (default: the online CPUs)\n"
+	      "  --ordered                list in the single-thread order\n"
+	      "  --shard I/N              only part I of N (0 <= I < N), balanced by work\n"
 	      "  --help                   show this help\n"
 	      "  --version                show the version\n",
 	      f);
@@ -116,6 +120,43 @@ static bool opt_is(const char *arg, const char *name)
 	return !strncmp(arg, name, n) && (arg[n] == 0 || arg[n] == '=');
 }
 
+/* A decimal number without sign, blanks or excess (at most `max`). */
+static bool parse_count(const char *s, const char **end, uint64_t max, uint64_t *out)
+{
+	uint64_t x = 0;
+	const char *p = s;
+	while (*p >= '0' && *p <= '9') {
+		x = x * 10 + (uint64_t)(*p - '0');
+		if (x > max)
+			return false;
+		p++;
+	}
+	*end = p;
+	*out = x;
+	return p != s;
+}
+
+static int parse_threads(const char *v, int *threads)
+{
+	const char *end;
+	uint64_t n;
+	if (!parse_count(v, &end, 1024, &n) || *end || n < 1)
+		return -1;
+	*threads = (int)n;
+	return 0;
+}
+
+/* "I/N", 0 <= I < N: the shard (0-based, as Slurm's array indices). */
+static int parse_shard(const char *v, uint64_t *index, uint64_t *count)
+{
+	const char *end;
+	if (!parse_count(v, &end, UINT64_C(1) << 20, index) || *end != '/')
+		return -1;
+	if (!parse_count(end + 1, &end, UINT64_C(1) << 20, count) || *end || *index >= *count)
+		return -1;
+	return 0;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, char **argv)
 {
@@ -159,6 +200,18 @@ static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, cha
 			if (!(v = opt_value(argc, argv, &i, "--disable")))
 				return usage_error(o, "option '%s' needs a value", "--disable");
 			o->disable[o->ndisable++] = (char *)v;
+		} else if (opt_is(a, "--threads")) {
+			if (!(v = opt_value(argc, argv, &i, "--threads")))
+				return usage_error(o, "option '%s' needs a value", "--threads");
+			if (parse_threads(v, &o->run.threads))
+				return usage_error(o, "--threads needs a number from 1 to 1024, not '%s'", v);
+		} else if (!strcmp(a, "--ordered")) {
+			o->run.ordered = true;
+		} else if (opt_is(a, "--shard")) {
+			if (!(v = opt_value(argc, argv, &i, "--shard")))
+				return usage_error(o, "option '%s' needs a value", "--shard");
+			if (parse_shard(v, &o->run.shard_index, &o->run.shard_count))
+				return usage_error(o, "--shard needs I/N with 0 <= I < N <= 1048576, not '%s'", v);
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error(o, "unknown option '%s'", a);
 		} else if (o->cmd != CMD_NONE) {
@@ -365,7 +418,7 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 	ctx->progress = isatty(STDERR_FILENO) && !getenv("CI");
 	double t0 = sprt_now_();
 	ctx->progress_start = t0;
-	int e = sp->enumerate(ctx);
+	int e = sprt_run(ctx, sink, &o->run);
 	double elapsed = sprt_now_() - t0;
 	sprt_progress_done(ctx);
 	bool write_failed = sprt_sink_failed(sink);
@@ -417,6 +470,7 @@ int sprt_main(const struct sprt_space *space, int argc, char **argv)
 	struct opts o = { 0 };
 	o.prog = argc > 0 && argv[0] ? basename_of(argv[0]) : "enumerator";
 	o.fmt = SPRT_FMT_CSV;
+	o.run.threads = sprt_default_threads();
 	if (space->abi_version != SPRT_ABI_VERSION) {
 		fprintf(stderr, "%s: error: enumerator built for runtime ABI %d, this runtime is ABI %d\n", o.prog,
 			space->abi_version, SPRT_ABI_VERSION);

@@ -35,4 +35,26 @@ double sprt_now_(void);
  */
 void sprt_parse_value_(const char *text, sprt_val *out, const char **text_start, size_t *text_len);
 
+/*
+ * Per-thread buffers of a sink (sinks.c, used by par.c).  A child encodes
+ * the points a worker emits into memory in its parent's format; what it
+ * holds is taken as a block and appended to the parent's output whole, so
+ * points from different threads never interleave inside a line or record.
+ */
+struct sprt_sink_block;
+/* A child of `parent` writing for worker context `ctx`; *fn is its point
+ * callback (user: the child).  0 or SPRT_ENOMEM. */
+int sprt_sink_child_(struct sprt_sink *parent, struct sprt_ctx *ctx, struct sprt_sink **child,
+		     sprt_point_fn *fn);
+/* Bytes the child holds now. */
+size_t sprt_sink_buffered_(struct sprt_sink *child);
+/* Takes what the child holds (*block NULL if nothing); nonzero on failure. */
+int sprt_sink_detach_(struct sprt_sink *child, struct sprt_sink_block **block);
+size_t sprt_sink_block_size_(const struct sprt_sink_block *b);
+/* Appends a block (may be NULL) to the parent's output under the parent's
+ * lock and frees it.  Nonzero once the output has failed. */
+int sprt_sink_put_(struct sprt_sink *parent, struct sprt_sink_block *b);
+void sprt_sink_block_free_(struct sprt_sink_block *b);
+void sprt_sink_child_free_(struct sprt_sink *child);
+
 #endif

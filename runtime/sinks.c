@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,6 +42,21 @@ struct sprt_sink {
 	FILE *tmp;
 	uint64_t rows;
 	struct bin_col *cols;
+	/* Threaded runs: a parent serialises the blocks its children put. */
+	pthread_mutex_t lock;
+	/* A child (per-thread buffer): its memory stream (out, or tmp for
+	 * the binary format) and the parent. */
+	struct sprt_sink *parent;
+	char *mem;
+	size_t memlen;
+};
+
+/* What a child held: encoded points, and the binary format's counts. */
+struct sprt_sink_block {
+	char *data;
+	size_t len;
+	uint64_t rows;
+	struct bin_col *cols;    /* binary: nparams entries */
 };
 
 static int fail(struct sprt_sink *s, int err)
@@ -380,6 +396,10 @@ int sprt_sink_open(struct sprt_sink **sinkp, struct sprt_ctx *ctx, enum sprt_for
 	struct sprt_sink *s = calloc(1, sizeof(*s));
 	if (!s)
 		return SPRT_ENOMEM;
+	if (pthread_mutex_init(&s->lock, NULL)) {
+		free(s);
+		return SPRT_ENOMEM;
+	}
 	s->ctx = ctx;
 	s->fmt = fmt;
 	s->out = out;
@@ -406,6 +426,7 @@ int sprt_sink_open(struct sprt_sink **sinkp, struct sprt_ctx *ctx, enum sprt_for
 	case SPRT_FMT_BINARY:
 		s->cols = calloc((size_t)sp->nparams + 1, sizeof(*s->cols));
 		if (!s->cols) {
+			pthread_mutex_destroy(&s->lock);
 			free(s);
 			return SPRT_ENOMEM;
 		}
@@ -436,10 +457,177 @@ int sprt_sink_close(struct sprt_sink *s)
 		fclose(s->tmp);
 	int err = s->failed ? s->err : 0;
 	free(s->cols);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 	if (err) {
 		errno = err;
 		return -1;
 	}
 	return 0;
+}
+
+/* ---- per-thread children (par.c) ------------------------------------------------------ */
+
+static sprt_point_fn point_fn(enum sprt_format fmt)
+{
+	switch (fmt) {
+	case SPRT_FMT_CSV: return csv_point;
+	case SPRT_FMT_JSONL: return jsonl_point;
+	case SPRT_FMT_BINARY: return bin_point;
+	case SPRT_FMT_COUNT: break;
+	}
+	return NULL;
+}
+
+/* (Re)opens the child's memory stream. */
+static int child_stream(struct sprt_sink *c)
+{
+	c->mem = NULL;
+	c->memlen = 0;
+	FILE *f = open_memstream(&c->mem, &c->memlen);
+	if (!f)
+		return SPRT_ENOMEM;
+	if (c->fmt == SPRT_FMT_BINARY)
+		c->tmp = f;
+	else
+		c->out = f;
+	return SPRT_OK;
+}
+
+static FILE *child_file(struct sprt_sink *c)
+{
+	return c->fmt == SPRT_FMT_BINARY ? c->tmp : c->out;
+}
+
+int sprt_sink_child_(struct sprt_sink *parent, struct sprt_ctx *ctx, struct sprt_sink **childp,
+		     sprt_point_fn *fn)
+{
+	struct sprt_sink *c = calloc(1, sizeof(*c));
+	if (!c)
+		return SPRT_ENOMEM;
+	c->ctx = ctx;
+	c->fmt = parent->fmt;
+	c->parent = parent;
+	if (c->fmt == SPRT_FMT_BINARY) {
+		c->cols = calloc((size_t)ctx->space->nparams + 1, sizeof(*c->cols));
+		if (!c->cols) {
+			free(c);
+			return SPRT_ENOMEM;
+		}
+	}
+	if (child_stream(c)) {
+		free(c->cols);
+		free(c);
+		return SPRT_ENOMEM;
+	}
+	*childp = c;
+	*fn = point_fn(c->fmt);
+	return SPRT_OK;
+}
+
+size_t sprt_sink_buffered_(struct sprt_sink *c)
+{
+	long pos = ftell(child_file(c));
+	return pos > 0 ? (size_t)pos : 0;
+}
+
+int sprt_sink_detach_(struct sprt_sink *c, struct sprt_sink_block **blockp)
+{
+	*blockp = NULL;
+	if (c->failed)
+		return 1;
+	FILE *f = child_file(c);
+	if (fflush(f) || ferror(f))
+		return fail(c, errno);
+	if (c->memlen == 0)
+		return 0;
+	size_t ncols = c->fmt == SPRT_FMT_BINARY ? (size_t)c->ctx->space->nparams : 0;
+	struct sprt_sink_block *b = calloc(1, sizeof(*b));
+	struct bin_col *cols = ncols ? calloc(ncols, sizeof(*cols)) : NULL;
+	if (!b || (ncols && !cols)) {
+		free(b);
+		free(cols);
+		return fail(c, ENOMEM);
+	}
+	/* The stream's buffer becomes the block's; a new stream follows. */
+	if (fclose(f)) {
+		free(b);
+		free(cols);
+		c->out = c->tmp = NULL;
+		return fail(c, errno);
+	}
+	b->data = c->mem;
+	b->len = c->memlen;
+	b->rows = c->rows;
+	if (ncols) {
+		memcpy(cols, c->cols, ncols * sizeof(*cols));
+		memset(c->cols, 0, ncols * sizeof(*cols));
+	}
+	b->cols = cols;
+	c->rows = 0;
+	*blockp = b;
+	if (child_stream(c)) {
+		c->out = c->tmp = NULL;
+		return fail(c, ENOMEM);
+	}
+	return 0;
+}
+
+size_t sprt_sink_block_size_(const struct sprt_sink_block *b)
+{
+	return b ? b->len : 0;
+}
+
+void sprt_sink_block_free_(struct sprt_sink_block *b)
+{
+	if (!b)
+		return;
+	free(b->data);
+	free(b->cols);
+	free(b);
+}
+
+static void merge_col(struct bin_col *to, const struct bin_col *from)
+{
+	if (from->kinds & 1u << SPRT_INT) {
+		bool had = to->kinds & 1u << SPRT_INT;
+		if (!had || from->min < to->min)
+			to->min = from->min;
+		if (!had || from->max > to->max)
+			to->max = from->max;
+	}
+	if (from->max_str > to->max_str)
+		to->max_str = from->max_str;
+	to->kinds |= from->kinds;
+}
+
+int sprt_sink_put_(struct sprt_sink *p, struct sprt_sink_block *b)
+{
+	pthread_mutex_lock(&p->lock);
+	if (b && !p->failed) {
+		FILE *f = p->fmt == SPRT_FMT_BINARY ? p->tmp : p->out;
+		if (fwrite(b->data, 1, b->len, f) != b->len || ferror(f)) {
+			fail(p, errno);
+		} else if (p->fmt == SPRT_FMT_BINARY) {
+			for (int i = 0; i < p->ctx->space->nparams; i++)
+				merge_col(&p->cols[i], &b->cols[i]);
+			p->rows += b->rows;
+		}
+	}
+	int failed = p->failed;
+	pthread_mutex_unlock(&p->lock);
+	sprt_sink_block_free_(b);
+	return failed;
+}
+
+void sprt_sink_child_free_(struct sprt_sink *c)
+{
+	if (!c)
+		return;
+	FILE *f = child_file(c);
+	if (f)
+		fclose(f);
+	free(c->mem);
+	free(c->cols);
+	free(c);
 }

@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define SPRT_ABI_VERSION 1
+#define SPRT_ABI_VERSION 2
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -132,6 +132,12 @@ struct sprt_space {
 	 * SPRT_E* code for a fatal error (allocation failure, a bad binding).
 	 */
 	int (*enumerate)(struct sprt_ctx *ctx);
+	/*
+	 * The loops, from level 0, that call the task hooks (sprt_par_enter
+	 * below): min(nparams, SPRT_PAR_LEVELS) in generated code.  0 (an
+	 * enumerator written by hand) runs on one thread, all in shard 0.
+	 */
+	int par_levels;
 };
 
 /* ---- run-time bindings and options ----------------------------------------- */
@@ -183,6 +189,13 @@ struct sprt_ctx {
 	uint32_t progress_stride_;
 	double progress_last_;
 	bool progress_shown_;
+	/*
+	 * Parallel and sharded runs (runtime/par.c).  NULL for a plain walk.
+	 * Otherwise generated code calls sprt_par_enter / sprt_par_leave in
+	 * every loop at levels 0..par_level (see below).
+	 */
+	struct sprt_par *par;
+	int par_level;
 };
 
 /* Sets up a context with no bindings, counting only.  0 or SPRT_ENOMEM. */
@@ -357,6 +370,52 @@ static inline sprt_val sprt_vecval(struct sprt_vec *p)
 
 #include "spacert_ops.h"
 
+/* ---- parallel and sharded enumeration (runtime/par.c) ------------------------------ */
+
+/*
+ * Hooks of the generated loop nest.  Generated code has them in the loops
+ * at levels 0 .. min(nparams, SPRT_PAR_LEVELS) - 1; in the loop at level k
+ * it calls, when ctx->par is set and k <= ctx->par_level,
+ *
+ *     sprt_par_leave(ctx, k)   first thing in every iteration, and after
+ *                              the loop: the previous iteration is over;
+ *     sprt_par_enter(ctx, k)   after the level's own derived values and
+ *                              constraints accepted the iteration, before
+ *                              the deeper levels: nonzero skips them.
+ *
+ * The walk above a hook must be deterministic (it is: the same bindings
+ * give the same values), so that every thread numbers the iterations at a
+ * level identically; the runtime hands those ordinals out as tasks.
+ */
+#define SPRT_PAR_LEVELS 8
+struct sprt_par;
+int sprt_par_enter(struct sprt_ctx *ctx, int level);
+void sprt_par_leave(struct sprt_ctx *ctx, int level);
+
+struct sprt_sink;
+
+struct sprt_run_options {
+	int threads;           /* worker threads, >= 1 (see sprt_default_threads) */
+	bool ordered;          /* write points in the single-thread order */
+	uint64_t shard_index;  /* 0-based; the part of the space to enumerate */
+	uint64_t shard_count;  /* 0 or 1: the whole space */
+};
+
+/* The number of online CPUs (at least 1): the default of --threads. */
+int sprt_default_threads(void);
+
+/*
+ * Enumerates ctx's space with the options: like space->enumerate(ctx),
+ * but on `threads` worker threads and restricted to one shard.  `sink` is
+ * the sink opened on ctx (sprt_sink_open), or NULL when ctx->emit is a
+ * callback of the caller's, which is then called under a lock (and
+ * `ordered` runs one worker).  On return ctx->stats, ctx->valid and
+ * ctx->candidates hold the totals, identical for every thread count; the
+ * statistics of the N shards of a space add up to the whole space's.
+ * Returns 0, or a negative SPRT_E* code for a fatal error.
+ */
+int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run_options *opt);
+
 /* ---- memo tables of factorized sub-nests (-O2) --------------------------------- */
 
 /*
@@ -409,7 +468,6 @@ void sprt_print_value(const struct sprt_ctx *ctx, FILE *out, sprt_val v, bool js
  * `out` stays open (the caller closes it).  SPRT_FMT_COUNT writes nothing
  * and leaves ctx->emit NULL, so generated code need not build points.
  */
-struct sprt_sink;
 int sprt_sink_open(struct sprt_sink **sink, struct sprt_ctx *ctx, enum sprt_format fmt, FILE *out);
 int sprt_sink_close(struct sprt_sink *sink);
 /* True once a write has failed (the enumeration was asked to stop). */
@@ -419,7 +477,7 @@ bool sprt_sink_failed(const struct sprt_sink *sink);
  * The whole command line of a compiled enumerator:
  *   ENUMERATOR count|list|stats [--format csv|jsonl|binary] [--set N=V]...
  *              [--device-profile F.json] [--no-soft] [--disable NAME]...
- *              [--output FILE]
+ *              [--output FILE] [--threads N] [--ordered] [--shard I/N]
  * Generated executables' main() is `return sprt_main(&space, argc, argv);`.
  * Returns the process exit status.
  */

@@ -61,62 +61,92 @@ static inline int sprt_mul_overflow_(int64_t x, int64_t y, int64_t *r)
 #define SPRT_MUL_OVERFLOW(x, y, r) sprt_mul_overflow_((x), (y), (r))
 #endif
 
+/*
+ * Python's int operations on 64-bit ints: SPRT_OK with *r set, or
+ * SPRT_EOVERFLOW / SPRT_EZERODIV.  Generated code calls them directly
+ * where it has proven both operands are ints (typed values), and sprt_op
+ * below uses them for its int-by-int case.
+ */
+static inline int sprt_i_add(int64_t x, int64_t y, int64_t *r)
+{
+	return SPRT_ADD_OVERFLOW(x, y, r) ? SPRT_EOVERFLOW : SPRT_OK;
+}
+
+static inline int sprt_i_sub(int64_t x, int64_t y, int64_t *r)
+{
+	return SPRT_SUB_OVERFLOW(x, y, r) ? SPRT_EOVERFLOW : SPRT_OK;
+}
+
+static inline int sprt_i_mul(int64_t x, int64_t y, int64_t *r)
+{
+	return SPRT_MUL_OVERFLOW(x, y, r) ? SPRT_EOVERFLOW : SPRT_OK;
+}
+
+/* x // y: the quotient rounded towards minus infinity. */
+static inline int sprt_i_floordiv(int64_t x, int64_t y, int64_t *r)
+{
+	if (y == 0)
+		return SPRT_EZERODIV;
+	if (y == -1) {
+		if (x == INT64_MIN)
+			return SPRT_EOVERFLOW;
+		*r = -x;
+		return SPRT_OK;
+	}
+	int64_t q = x / y;
+	if (x % y != 0 && ((x < 0) != (y < 0)))
+		q--;
+	*r = q;
+	return SPRT_OK;
+}
+
+/* x % y: the remainder takes the sign of the divisor. */
+static inline int sprt_i_mod(int64_t x, int64_t y, int64_t *r)
+{
+	if (y == 0)
+		return SPRT_EZERODIV;
+	/* INT64_MIN % -1 is undefined in C but 0 in Python. */
+	int64_t m = y == -1 ? 0 : x % y;
+	if (m != 0 && ((m < 0) != (y < 0)))
+		m += y;
+	*r = m;
+	return SPRT_OK;
+}
+
+static inline int sprt_i_neg(int64_t x, int64_t *r)
+{
+	return SPRT_SUB_OVERFLOW((int64_t)0, x, r) ? SPRT_EOVERFLOW : SPRT_OK;
+}
+
+static inline int sprt_i_abs(int64_t x, int64_t *r)
+{
+	if (x >= 0) {
+		*r = x;
+		return SPRT_OK;
+	}
+	return sprt_i_neg(x, r);
+}
+
 static inline int sprt_op(struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, sprt_val *out,
 			  struct sprt_vec *scratch)
 {
 	if (a.kind == SPRT_INT && b.kind == SPRT_INT) {
-		int64_t x = a.u.i, y = b.u.i, r;
+		int64_t x = a.u.i, y = b.u.i, r = 0;
+		int rc;
 		switch (op) {
-		case '+':
-			if (SPRT_ADD_OVERFLOW(x, y, &r))
-				return SPRT_EOVERFLOW;
-			*out = sprt_int(r);
-			return SPRT_OK;
-		case '-':
-			if (SPRT_SUB_OVERFLOW(x, y, &r))
-				return SPRT_EOVERFLOW;
-			*out = sprt_int(r);
-			return SPRT_OK;
-		case '*':
-			if (SPRT_MUL_OVERFLOW(x, y, &r))
-				return SPRT_EOVERFLOW;
-			*out = sprt_int(r);
-			return SPRT_OK;
-		case 'f':
-			if (y == 0)
-				return SPRT_EZERODIV;
-			if (y == -1) {
-				if (x == INT64_MIN)
-					return SPRT_EOVERFLOW;
-				*out = sprt_int(-x);
-				return SPRT_OK;
-			}
-			r = x / y;
-			if (x % y != 0 && ((x < 0) != (y < 0)))
-				r--;
-			*out = sprt_int(r);
-			return SPRT_OK;
-		case '%':
-			if (y == 0)
-				return SPRT_EZERODIV;
-			/* INT64_MIN % -1 is undefined in C but 0 in Python. */
-			r = y == -1 ? 0 : x % y;
-			if (r != 0 && ((r < 0) != (y < 0)))
-				r += y;
-			*out = sprt_int(r);
-			return SPRT_OK;
-		case '&':
-			*out = sprt_int(x & y);
-			return SPRT_OK;
-		case '|':
-			*out = sprt_int(x | y);
-			return SPRT_OK;
-		case '^':
-			*out = sprt_int(x ^ y);
-			return SPRT_OK;
-		default:
-			break;
+		case '+': rc = sprt_i_add(x, y, &r); break;
+		case '-': rc = sprt_i_sub(x, y, &r); break;
+		case '*': rc = sprt_i_mul(x, y, &r); break;
+		case 'f': rc = sprt_i_floordiv(x, y, &r); break;
+		case '%': rc = sprt_i_mod(x, y, &r); break;
+		case '&': rc = SPRT_OK, r = x & y; break;
+		case '|': rc = SPRT_OK, r = x | y; break;
+		case '^': rc = SPRT_OK, r = x ^ y; break;
+		default: return sprt_binop(ctx, op, a, b, out, scratch);
 		}
+		if (rc == SPRT_OK)
+			*out = sprt_int(r);
+		return rc;
 	}
 	return sprt_binop(ctx, op, a, b, out, scratch);
 }

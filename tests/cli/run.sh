@@ -102,5 +102,39 @@ expect_status "list --format binary" 0 "$SPACEC" list --format binary "$T/small.
 head -c 8 "$T/out" | grep -q SPRTBIN1 && ok "binary output has its magic" || bad "binary magic"
 unset XDG_CACHE_HOME
 
+# --- threads and shards: bad arguments are usage errors naming the option
+for v in 0 -1 abc 2x 1025 "" " 2" 99999999999999999999; do
+	expect_status "--threads '$v'" 2 "$SPACEC" count --threads "$v" "$T/small.space"
+	grep -q -- "--threads needs a number from 1 to 1024" "$T/err" && ok "--threads '$v' message" ||
+		{ bad "--threads '$v' message"; cat "$T/err"; }
+done
+for v in 3/3 4/3 1 1/ /2 a/b -1/3 1/0 0/0 1/2/3 "0 /2" 0/1048577; do
+	expect_status "--shard '$v'" 2 "$SPACEC" count --shard "$v" "$T/small.space"
+	grep -q -- "--shard needs I/N with 0 <= I < N" "$T/err" && ok "--shard '$v' message" ||
+		{ bad "--shard '$v' message"; cat "$T/err"; }
+done
+expect_status "--shard with --interpret" 2 "$SPACEC" count --interpret --shard 0/2 "$T/small.space"
+expect_status "--threads without a value" 2 "$SPACEC" count "$T/small.space" --threads
+# 4 points (see above) in two shards, on 3 threads, in either option order
+"$SPACEC" count --threads 3 --shard 0/2 "$T/small.space" > "$T/s0" 2>"$T/err" &&
+	"$SPACEC" count --shard=1/2 --threads=3 "$T/small.space" > "$T/s1" 2>>"$T/err" &&
+	[ $(($(cat "$T/s0") + $(cat "$T/s1"))) -eq 4 ] && ok "two shards add up to 4" ||
+	{ bad "two shards: $(cat "$T/s0" "$T/s1" "$T/err")"; }
+"$SPACEC" list --threads 3 --ordered "$T/small.space" > "$T/o3" && "$SPACEC" list --threads 1 "$T/small.space" > "$T/o1" &&
+	cmp -s "$T/o1" "$T/o3" && ok "--ordered lists as one thread does" || bad "--ordered"
+# the standalone enumerator takes the same options
+CC=${CC:-cc}
+if $CC -std=c11 -DSPACEC_MAIN -I"$top_srcdir/runtime" "$T/small.c" "$top_srcdir"/runtime/*.c -o "$T/small" \
+	-lm -pthread 2>"$T/err"; then
+	expect_status "enumerator --threads 2 --shard 1/2" 0 "$T/small" count --threads 2 --shard 1/2
+	expect_status "enumerator --threads 0" 2 "$T/small" count --threads 0
+	expect_status "enumerator --shard 2/2" 2 "$T/small" count --shard 2/2
+	grep -q "Try 'small --help'" "$T/err" && ok "enumerator names itself" || bad "enumerator usage: $(cat "$T/err")"
+	"$T/small" --help > "$T/out" && grep -q -- "--shard I/N" "$T/out" && ok "enumerator --help lists --shard" ||
+		bad "enumerator --help"
+else
+	bad "standalone enumerator does not build: $(head -3 "$T/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -268,7 +268,7 @@ class Gen:
         name = self.fresh("o")
         prev = [x for x in self.ints if x != it]
         other = self.pick(prev)
-        k = r.randrange(9)
+        k = r.randrange(11)
         if k == 0:
             self.features.add("opt_pin")
             form = r.choice(["%s * %s != %s", "%s * %s != %s", "%s + %s != %s", "%s - %s != %s"])
@@ -338,6 +338,28 @@ class Gen:
             self.lines.append("%s = %s * %s" % (d, it, r.choice(["2", other])))
             self.ints.append(d)
             self.lines.append("%s %s = %s > %s" % (cls, name, d, self.int_atom()))
+        elif k == 9:
+            # X % m == c over a step-1 range: every m-th value (congruence stepping)
+            self.features.add("opt_congruence")
+            y = self.fresh("it")
+            self.lines.append("%s = range(%d, %d)" % (y, r.randint(-9, 3), r.randint(5, 60)))
+            self.ints.append(y)
+            m = r.choice(["3", "4", "-3", "0", other, "(%s + 1)" % other])
+            c = r.choice(["0", "1", "2", "-1", other])
+            if r.random() < 0.5:
+                self.lines.append("require %s %% %s == %s" % (y, m, c))
+            else:
+                self.lines.append("%s %s = %s %% %s != %s" % (cls, name, y, m, c))
+        elif k == 10:
+            # a constraint on one hoisted iterator alone (domain filtering)
+            self.features.add("opt_filter")
+            y = self.fresh("it")
+            self.lines.append("%s = %s" % (y, r.choice(["range(0, 40)", "[1, 2, 3, 5, 8, 13]",
+                                                         "range(30, -5, -2)", "[0, True, 2]"])))
+            self.ints.append(y)
+            self.lines.append("%s %s = %s %% %s == %s" % (cls, name, y, r.choice(["3", "4", "0"]),
+                                                         r.choice(["0", "1"])))
+            self.lines.append("require %s + %s != %s" % (y, other, self.int_atom()))
         else:
             # repeated subexpressions across derived values
             self.features.add("opt_repeat")

@@ -60,7 +60,8 @@ compare() {
 	fi
 	variants="-O2"
 	[ -n "$full" ] && variants="-O2 -O1 -O2:-fno-equality-solving -O2:-fno-bound-tightening \
-		-O2:-fno-divisor-iteration -O2:-fno-factorization -O2:-fno-cse"
+		-O2:-fno-divisor-iteration -O2:-fno-factorization -O2:-fno-cse -O2:-fno-typed-values \
+		-O2:-fno-domain-filtering"
 	for v in $variants; do
 		points "$T/c.sorted" "$jit" $(echo "$v" | tr ':' ' ') "$f" "$@"
 		if [ $rv -ne $ri ] || ! cmp -s "$T/i.sorted" "$T/c.sorted"; then
@@ -71,6 +72,7 @@ compare() {
 	done
 	if [ -n "$full" ]; then
 		off="-fno-equality-solving -fno-bound-tightening -fno-divisor-iteration -fno-factorization -fno-cse"
+		off="$off -fno-domain-filtering"
 		"$SPACEC" stats -w --interpret "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/i.stats"
 		"$SPACEC" stats -w $off "--jit=$jit" "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/c.stats"
 		if ! cmp -s "$T/i.stats" "$T/c.stats"; then
@@ -144,15 +146,18 @@ while [ "$s" -le "$last" ]; do
 		cp "$T/r.space" "diff-fail-seed-$s.space" 2>/dev/null || true
 	fi
 	# Which transformations fired: the generated C says so in a comment.
-	"$SPACEC" emit -w -O2 "$T/r.space" -o - 2>/dev/null |
-		sed -n 's,.*/\* -O2: \(equality solving\|divisor iteration\|bound tightening\|factorization\|common subexpression\).*,\1,p' |
-		tr ' ' '_' >> "$T/fired"
+	"$SPACEC" emit -w -O2 "$T/r.space" -o - 2>/dev/null > "$T/r.c"
+	sed -n 's,.*/\* -O2: \(equality solving\|divisor iteration\|bound tightening\|factorization\|common subexpression\|congruence stepping\|domain filtering\).*,\1,p' \
+		"$T/r.c" | tr ' ' '_' >> "$T/fired"
+	# Typed values: checked int64 arithmetic instead of tagged sprt_op.
+	grep -q 'TRY(sprt_i_' "$T/r.c" && echo typed_values >> "$T/fired"
 	s=$((s + 1))
 done
 # Every transformation must have fired on some random space, and every
 # construct must have been generated (when this run had random seeds).
 [ "$SEEDS" -gt 0 ] || { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
-for t in equality_solving divisor_iteration bound_tightening factorization common_subexpression; do
+for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering \
+	factorization common_subexpression; do
 	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
 		fail=$((fail + 1))
 		echo "FAIL no random space made -O2 apply '$t'"
@@ -162,8 +167,8 @@ all=$(tr ' ' '\n' < "$T/features" | sort -u | tr '\n' ' ')
 for feat in dependent_range negative_step algebra cond_iterable list_repeat closure for_else deferred \
 	    ssa require constraint_def class_hard class_soft class_correct truediv floordiv mod pow \
 	    overflow short_circuit chained_compare in \
-	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat \
-	    factor_subnest factor_free cse_error; do
+	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat opt_congruence \
+	    opt_filter factor_subnest factor_free cse_error; do
 	case " $all " in
 	*" $feat "*) ;;
 	*) fail=$((fail + 1)); echo "FAIL the generator never produced '$feat'" ;;

@@ -466,14 +466,20 @@ ParameterizedTestParameters(parser, errors)
 	return cr_make_param_array(struct ecase, cases, sizeof(cases) / sizeof(*cases));
 }
 
-ParameterizedTest(struct ecase *c, parser, errors)
+/* The diagnostics of `src` start with `diag`, and there are errors. */
+static void expect_syntax_error(const char *src, const char *diag)
 {
 	struct fe f;
-	fe_parse(&f, c->src);
-	cr_expect(!strncmp(fe_diag(&f), c->diag, strlen(c->diag)),
-		  "source:\n%s\nexpected start:\n%s\ngot:\n%s", c->src, c->diag, fe_diag(&f));
-	cr_expect_gt(f.parse_errors, 0, "source:\n%s", c->src);
+	fe_parse(&f, src);
+	cr_expect(!strncmp(fe_diag(&f), diag, strlen(diag)),
+		  "source:\n%s\nexpected start:\n%s\ngot:\n%s", src, diag, fe_diag(&f));
+	cr_expect_gt(f.parse_errors, 0, "source:\n%s", src);
 	fe_release(&f);
+}
+
+ParameterizedTest(struct ecase *c, parser, errors)
+{
+	expect_syntax_error(c->src, c->diag);
 }
 
 Test(parser, every_error_in_a_file_is_reported)
@@ -644,5 +650,164 @@ Test(parser, parse_returns_the_error_count)
 	cr_expect_eq(fe_parse(&f, "x = 1\n"), 0);
 	fe_release(&f);
 	cr_expect_eq(fe_parse(&f, "x = * 1\ny = * 2\n"), 2);
+	fe_release(&f);
+}
+
+/* ---- the tune: section ------------------------------------------------------------ */
+
+Test(parser, tune_section_every_line)
+{
+	expect_dump("setting M = 64\n"
+		    "tune:\n"
+		    "    kernel gemm from \"gemm.cl\", \"more.cl\"\n"
+		    "    options \"-cl-mad-enable\"\n"
+		    "    define a, b\n"
+		    "    define REAL = \"float\" if M > 1 else \"double\"\n"
+		    "    global [M // a, M,]\n"
+		    "    local [a, 1]\n"
+		    "    arg int M\n"
+		    "    arg float 1.5\n"
+		    "    arg in float A[M * M] = random(1, -2.0, 2.0)\n"
+		    "    arg inout double C[M] = constant(3)\n"
+		    "    arg out float D[M]\n"
+		    "    arg local float[a * b]\n"
+		    "    reference kernel ref from \"r.cl\" global [M] local [16] options \"-DX=1\"\n"
+		    "    tolerance abs 1e-5 rel 0.5\n"
+		    "    compare C, D\n"
+		    "    metric GFLOPS = 2.0 * M flop\n"
+		    "    metric N = 3\n"
+		    "a = range(4)\n",
+		    "1: (setting M 64)\n"
+		    "20: (assign a (call range 4))\n"
+		    "2: (tune)\n"
+		    "  3: (kernel gemm from \"gemm.cl\" \"more.cl\")\n"
+		    "  4: (options \"-cl-mad-enable\")\n"
+		    "  5: (define a b)\n"
+		    "  6: (define REAL = (cond (compare M > 1) \"float\" \"double\"))\n"
+		    "  7: (global (list (binary // M a) M))\n"
+		    "  8: (local (list a 1))\n"
+		    "  9: (arg scalar int M)\n"
+		    "  10: (arg scalar float 1.5)\n"
+		    "  11: (arg in float A (binary * M M) = (call random 1 (unary - 2) 2))\n"
+		    "  12: (arg inout double C M = (call constant 3))\n"
+		    "  13: (arg out float D M)\n"
+		    "  14: (arg local float (binary * a b))\n"
+		    "  15: (reference kernel ref from \"r.cl\" global (list M) local (list 16) options \"-DX=1\")\n"
+		    "  16: (tolerance rel 0.5 abs 1.0000000000000001e-05)\n"
+		    "  17: (compare C D)\n"
+		    "  18: (metric GFLOPS flop (binary * 2 M))\n"
+		    "  19: (metric N 3)\n");
+}
+
+Test(parser, tune_reference_c)
+{
+	expect_dump("tune:\n    reference c gemm_ref from \"ref.c\"\n",
+		    "1: (tune)\n  2: (reference c gemm_ref from \"ref.c\")\n");
+}
+
+/* The tune words are keywords only where the section gives them a meaning. */
+Test(parser, tune_words_stay_names_elsewhere)
+{
+	expect_dump("kernel = range(3)\nlocal = 2\nglobal = 3\narg = 4\ndefine = 5\nout = 6\n"
+		    "tune = 7\nfrom = 8\nmetric = kernel * local\n",
+		    "1: (assign kernel (call range 3))\n"
+		    "2: (assign local 2)\n"
+		    "3: (assign global 3)\n"
+		    "4: (assign arg 4)\n"
+		    "5: (assign define 5)\n"
+		    "6: (assign out 6)\n"
+		    "7: (assign tune 7)\n"
+		    "8: (assign from 8)\n"
+		    "9: (assign metric (binary * kernel local))\n");
+	/* Inside the block: names in expressions and after the line's keyword. */
+	expect_dump("tune:\n"
+		    "    kernel local from \"k.cl\"\n"
+		    "    global [local, global, arg]\n"
+		    "    arg int out\n"
+		    "    arg out float kernel[local]\n"
+		    "    define from, options\n"
+		    "    reference kernel global from \"r.cl\" global [kernel]\n"
+		    "x = 1\n"
+		    "kernel = 2\n",
+		    "8: (assign x 1)\n"
+		    "9: (assign kernel 2)\n"
+		    "1: (tune)\n"
+		    "  2: (kernel local from \"k.cl\")\n"
+		    "  3: (global (list local global arg))\n"
+		    "  4: (arg scalar int out)\n"
+		    "  5: (arg out float kernel local)\n"
+		    "  6: (define from options)\n"
+		    "  7: (reference kernel global from \"r.cl\" global (list kernel))\n");
+}
+
+Test(parser, device_query_is_a_call)
+{
+	expect_dump("device wg = query(\"max_work_group_size\", 1024)\n",
+		    "1: (device wg (call query \"max_work_group_size\" 1024))\n");
+}
+
+ParameterizedTestParameters(parser, tune_errors)
+{
+	static struct ecase cases[] = {
+		{ "tune:\n    kernel k \"a.cl\"\n",
+		  "t.space:2:14: error: syntax error, unexpected string, expected 'from'\n" },
+		{ "tune:\n    kernel k from a\n",
+		  "t.space:2:19: error: syntax error, unexpected name, expected string\n" },
+		{ "tune:\n    global 4\n",
+		  "t.space:2:12: error: syntax error, unexpected integer, expected '['\n" },
+		{ "tune:\n    global []\n",
+		  "t.space:2:13: error: syntax error, unexpected ']', expected an expression\n" },
+		{ "tune:\n    arg\n",
+		  "t.space:2:8: error: syntax error, unexpected end of line, expected a type, 'in', 'local', 'out' or 'inout'\n" },
+		{ "tune:\n    arg out float\n",
+		  "t.space:2:18: error: syntax error, unexpected end of line, expected name\n" },
+		{ "tune:\n    arg in float A\n",
+		  "t.space:2:19: error: syntax error, unexpected end of line, expected '['\n" },
+		{ "tune:\n    arg local float 4\n",
+		  "t.space:2:21: error: syntax error, unexpected integer, expected '['\n" },
+		{ "tune:\n    foo = 3\n",
+		  "t.space:2:5: error: syntax error, unexpected name, expected a tune line: 'kernel', 'options', "
+		  "'define', 'global', 'local', 'arg', 'reference', 'tolerance', 'compare' or 'metric'\n" },
+		{ "tune:\n    reference k from \"r.cl\"\n",
+		  "t.space:2:15: error: syntax error, unexpected name, expected 'kernel' or 'c'\n" },
+		{ "tune:\n    metric m = 3 flop byte\n",
+		  "t.space:2:23: error: syntax error, unexpected name, expected end of line\n" },
+		{ "tune:\n    tolerance 1e-3\n",
+		  "t.space:2:15: error: syntax error, unexpected float, expected name\n" },
+		{ "tune:\n    tolerance foo 3\n",
+		  "t.space:2:15: error: unknown tolerance 'foo'; write 'rel' or 'abs' before each bound\n" },
+		{ "tune:\n    tolerance rel 1 rel 2\n",
+		  "t.space:2:21: error: 'rel' is given twice in this tolerance line\n" },
+		{ "tune:\n    reference kernel r from \"r.cl\" global [1] global [2]\n",
+		  "t.space:2:47: error: 'global' is given twice in this reference line\n" },
+		{ "tune:\nx = 1\n", "t.space:2:1: error: syntax error, unexpected name, expected indent\n" },
+		{ "if x:\n    tune:\n        kernel k from \"a.cl\"\n",
+		  "t.space:2:5: error: a 'tune:' section is only allowed at top level\n" },
+		{ "tune:\n    kernel k from \"a.cl\"\n        global [1]\n",
+		  "t.space:3:9: error: unexpected indent\n" },
+		{ "tune:\n    global [1]\ntune:\n    global [2]\n",
+		  "t.space:3:1: error: a file has one 'tune:' section\n"
+		  "    3 | tune:\n"
+		  "      | ^~~~\n"
+		  "t.space:1:1: note: the first 'tune:' section is here\n" },
+	};
+	return cr_make_param_array(struct ecase, cases, sizeof(cases) / sizeof(*cases));
+}
+
+ParameterizedTest(struct ecase *c, parser, tune_errors)
+{
+	expect_syntax_error(c->src, c->diag);
+}
+
+/* An error in one tune line does not hide the next ones. */
+Test(parser, tune_errors_recover_at_the_next_line)
+{
+	struct fe f;
+	fe_parse(&f, "tune:\n    global 4\n    arg\n    kernel k from \"a.cl\"\n    local [1]\n");
+	cr_expect_eq(f.parse_errors, 2, "%s", fe_diag(&f));
+	cr_expect(fe_diag_has(&f, "t.space:2:12:"));
+	cr_expect(fe_diag_has(&f, "t.space:3:8:"));
+	cr_expect_not_null(f.mod.tune);
+	cr_expect_eq(f.mod.tune->n, 2);
 	fe_release(&f);
 }

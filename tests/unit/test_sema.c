@@ -561,17 +561,23 @@ ParameterizedTestParameters(sema, errors)
 	return cr_make_param_array(struct ecase, cases, sizeof(cases) / sizeof(*cases));
 }
 
-ParameterizedTest(struct ecase *c, sema, errors)
+/* `src` parses, and its semantic diagnostics start with `diag`. */
+static void expect_sema_error(const char *src, const char *diag)
 {
 	struct fe f;
-	fe_parse(&f, c->src);
-	cr_assert_eq(f.parse_errors, 0, "source:\n%s\nparse errors:\n%s", c->src, fe_diag(&f));
+	fe_parse(&f, src);
+	cr_assert_eq(f.parse_errors, 0, "source:\n%s\nparse errors:\n%s", src, fe_diag(&f));
 	int errors = fe_sema(&f);
-	cr_expect(!strncmp(fe_diag(&f), c->diag, strlen(c->diag)),
-		  "source:\n%s\nexpected start:\n%s\ngot:\n%s", c->src, c->diag, fe_diag(&f));
-	cr_expect_gt(errors, 0, "source:\n%s", c->src);
+	cr_expect(!strncmp(fe_diag(&f), diag, strlen(diag)),
+		  "source:\n%s\nexpected start:\n%s\ngot:\n%s", src, diag, fe_diag(&f));
+	cr_expect_gt(errors, 0, "source:\n%s", src);
 	cr_expect_eq(errors, f.diag.errors);
 	fe_release(&f);
+}
+
+ParameterizedTest(struct ecase *c, sema, errors)
+{
+	expect_sema_error(c->src, c->diag);
 }
 
 Test(sema, every_unknown_name_is_reported)
@@ -763,5 +769,167 @@ Test(sema, level_set_order_for_O0)
 	cr_expect_eq(fe_def(&f, "x")->level, 2);
 	sema_set_loop_order(&f.prog, false);
 	cr_expect_eq(fe_def(&f, "x")->level, fe_def(&f, "b")->loop_pos);
+	fe_release(&f);
+}
+
+/* ---- the tune: section and device queries ---------------------------------------- */
+
+/* A correct section: names resolve to final versions and count as uses. */
+Test(sema, tune_section_resolves_and_marks_uses)
+{
+	struct fe f;
+	analyse(&f, "setting M = 64\n"
+		    "device wg = query(\"max_work_group_size\", 256)\n"
+		    "a = range(1, 5)\n"
+		    "t = a * 2\n"
+		    "require a <= wg\n"
+		    "tune:\n"
+		    "    kernel k from \"k.cl\"\n"
+		    "    global [M, t]\n"
+		    "    local [1, a]\n"
+		    "    arg in float A[M] = random(1)\n");
+	cr_expect_eq(f.sema_errors, 0, "%s", fe_diag(&f));
+	cr_expect_eq(fe_diag_count(&f, "warning:"), 0, "'t' is used by the tune section:\n%s", fe_diag(&f));
+	const struct ast_tune_line *g = f.mod.tune->lines[1];
+	cr_expect_eq(g->global->items[1]->ref, def_of(&f, "t"));
+	struct sema_def *wg = def_of(&f, "wg");
+	cr_expect_str_eq(wg->query, "max_work_group_size");
+	cr_expect_eq(wg->kind, SEMA_DEVICE);
+	cr_expect_eq(wg->expr->kind, AST_INT, "the default is the value");
+	cr_expect_eq(wg->expr->ival, 256);
+	cr_expect_eq(wg->query_loc.line, 2);
+	cr_expect_eq(wg->query_loc.col, 19);
+	fe_release(&f);
+}
+
+Test(sema, tune_types_and_queries_are_listed)
+{
+	cr_expect_eq(sema_tune_type("char"), 0);
+	cr_expect_eq(sema_tune_type("double"), 10);
+	cr_expect_eq(sema_tune_type("float4"), -1);
+	cr_expect_str_eq(sema_device_queries[0], "max_work_group_size");
+}
+
+struct tcase {
+	char src[320];
+	char diag[400]; /* the expected start of the diagnostics */
+};
+
+#define TUNE_HEAD "setting M = 64\na = range(1, 5)\nd = a * 2\nT = [[1], [2]]\ntune:\n    kernel k from \"k.cl\"\n"
+
+ParameterizedTestParameters(sema, tune_errors)
+{
+	static struct tcase cases[] = {
+		{ "device wg = query(\"max_work_group_sise\", 256)\n",
+		  "t.space:1:19: error: unknown device query 'max_work_group_sise'\n"
+		  "    1 | device wg = query(\"max_work_group_sise\", 256)\n"
+		  "      |                   ^~~~~~~~~~~~~~~~~~~~~\n"
+		  "t.space:1:19: note: did you mean 'max_work_group_size'?\n" },
+		{ "device wg = query(256)\n",
+		  "t.space:1:13: error: query() takes 2 arguments, a query name and a default (1 given)\n" },
+		{ "device wg = query(wg2, 256)\nwg2 = 1\n",
+		  "t.space:1:19: error: the query name must be a string literal\n" },
+		{ "x = query(\"warp_size\", 32)\n",
+		  "t.space:1:5: error: 'query(...)' is only allowed as the whole value of a 'device' line\n" },
+		{ "device w = 2 * query(\"warp_size\", 32)\n",
+		  "t.space:1:16: error: 'query(...)' is only allowed as the whole value of a 'device' line\n" },
+		{ TUNE_HEAD "    global [M]\n    kernel j from \"j.cl\"\n",
+		  "t.space:8:5: error: duplicate 'kernel' line\n"
+		  "    8 |     kernel j from \"j.cl\"\n"
+		  "      |     ^~~~~~\n"
+		  "t.space:6:5: note: the first 'kernel' line is here\n" },
+		{ TUNE_HEAD "    global [M]\n    global [a]\n", "t.space:8:5: error: duplicate 'global' line\n" },
+		{ TUNE_HEAD "    global [M]\n    reference c r from \"r.c\"\n    reference c s from \"s.c\"\n",
+		  "t.space:9:5: error: duplicate 'reference' line\n" },
+		{ "M = 1\ntune:\n    global [M]\n", "t.space:2:1: error: the tune section has no 'kernel' line\n" },
+		{ TUNE_HEAD "    local [a]\n", "t.space:5:1: error: the tune section has no 'global' line\n" },
+		{ TUNE_HEAD "    global [M, a]\n    local [a]\n",
+		  "t.space:8:11: error: 'local' has 1 sizes but 'global' has 2\n" },
+		{ TUNE_HEAD "    global [M, 1, 1, 1]\n",
+		  "t.space:7:12: error: 'global' has 4 sizes; OpenCL launches 1 to 3 dimensions\n" },
+		{ TUNE_HEAD "    global [Mm]\n",
+		  "t.space:7:13: error: unknown name 'Mm'\n"
+		  "    7 |     global [Mm]\n"
+		  "      |             ^~\n"
+		  "t.space:1:9: note: did you mean 'M'?\n" },
+		{ TUNE_HEAD "    global [M]\n    define a, b\n", "t.space:8:15: error: unknown name 'b'\n" },
+		{ TUNE_HEAD "    global [M]\n    define a\n    define a = 3\n",
+		  "t.space:9:12: error: define 'a' is given twice\n" },
+		{ TUNE_HEAD "    global [M]\n    define T\n",
+		  "t.space:8:12: error: 'T' is a table; only scalar values can be defined\n" },
+		{ TUNE_HEAD "    global [M]\n    define X = [1, 2]\n",
+		  "t.space:8:16: error: a define's value must be a number, a string or a bool, not 'list'\n" },
+		{ "hard c = a > 2\n" TUNE_HEAD "    global [M]\n    define c\n",
+		  "t.space:9:12: error: 'c' is a constraint; the tune section can use values, not constraints\n" },
+		{ TUNE_HEAD "    global [M / a]\n",
+		  "t.space:7:13: error: a work size must be an integer, not 'float'\n" },
+		{ TUNE_HEAD "    global [M]\n    arg quad 1\n", "t.space:8:9: error: unknown argument type 'quad'\n" },
+		{ TUNE_HEAD "    global [M]\n    arg float4 1\n",
+		  "t.space:8:9: error: unknown argument type 'float4'\n"
+		  "    8 |     arg float4 1\n"
+		  "      |         ^~~~~~\n"
+		  "t.space:8:9: note: did you mean 'float'?\n" },
+		{ TUNE_HEAD "    global [M]\n    arg int 2.5\n",
+		  "t.space:8:13: error: an argument of type 'int' must be an integer, not 'float'\n" },
+		{ TUNE_HEAD "    global [M]\n    arg float \"x\"\n",
+		  "t.space:8:15: error: an argument of type 'float' must be a number, not 'str'\n" },
+		{ TUNE_HEAD "    global [M]\n    arg in float A[M * d]\n",
+		  "t.space:8:24: error: the size of buffer 'A' depends on 'd', which varies from point to point\n"
+		  "    8 |     arg in float A[M * d]\n"
+		  "      |                        ^\n"
+		  "t.space:3:1: note: 'd' is a derived value; buffers and the reference are set up once per job\n" },
+		{ TUNE_HEAD "    global [M]\n    arg in float A[M] = constant(a)\n",
+		  "t.space:8:34: error: the initialiser of buffer 'A' depends on 'a', which varies from point to point\n" },
+		{ TUNE_HEAD "    global [M]\n    arg in float A[M] = random(1.5)\n",
+		  "t.space:8:32: error: a seed must be an integer, not 'float'\n" },
+		{ TUNE_HEAD "    global [M]\n    arg in float A[M] = random(1, 2)\n",
+		  "t.space:8:25: error: random() takes a seed, or a seed and the bounds LO, HI (2 given)\n" },
+		{ TUNE_HEAD "    global [M]\n    arg in float A[M] = randon(1)\n",
+		  "t.space:8:25: error: a buffer is initialised with random(SEED[, LO, HI]), zeros(), constant(X) or file(PATH)\n"
+		  "    8 |     arg in float A[M] = randon(1)\n"
+		  "      |                         ^~~~~~\n"
+		  "t.space:8:25: note: did you mean 'random'?\n" },
+		{ TUNE_HEAD "    global [M]\n    arg in float A[M] = file(3)\n",
+		  "t.space:8:30: error: a file name must be a string, not 'int'\n" },
+		{ TUNE_HEAD "    global [M]\n    arg out float A[M] = zeros()\n",
+		  "t.space:8:26: error: output buffer 'A' is zero-filled and takes no initialiser\n" },
+		{ TUNE_HEAD "    global [M]\n    arg out float A[M]\n    arg in float A[M]\n",
+		  "t.space:9:18: error: buffer 'A' is given twice\n" },
+		{ TUNE_HEAD "    global [M]\n    arg in float A[M]\n    compare A\n",
+		  "t.space:9:13: error: 'A' is an input buffer; only 'out' and 'inout' buffers can be compared\n" },
+		{ TUNE_HEAD "    global [M]\n    compare Z\n", "t.space:8:13: error: 'Z' is not a buffer argument\n" },
+		{ TUNE_HEAD "    global [M]\n    metric G = 2 * M flops\n",
+		  "t.space:8:22: error: unknown metric unit 'flops'; write 'flop' (GFLOP/s), 'byte' (GB/s) or nothing\n" },
+		{ TUNE_HEAD "    global [M]\n    metric G = \"x\"\n",
+		  "t.space:8:16: error: a metric must be a number, not 'str'\n" },
+		{ TUNE_HEAD "    global [M]\n    metric G = 1\n    metric G = 2\n",
+		  "t.space:9:12: error: metric 'G' is given twice\n" },
+		{ TUNE_HEAD "    global [M]\n    options 3\n",
+		  "t.space:8:13: error: the build options must be a string, not 'int'\n" },
+		{ TUNE_HEAD "    global [M]\n    tolerance rel a\n",
+		  "t.space:8:19: error: the tolerance depends on 'a', which varies from point to point\n" },
+		{ TUNE_HEAD "    global [M]\n    reference kernel r from \"r.cl\"\n",
+		  "t.space:8:5: error: a reference kernel needs its 'global [...]' sizes\n" },
+		{ TUNE_HEAD "    global [M]\n    reference kernel r from \"r.cl\" global [M, a]\n",
+		  "t.space:8:47: error: the reference's global size depends on 'a', which varies from point to point\n" },
+		{ TUNE_HEAD "    global [M]\n    reference kernel r from \"r.cl\" global [M, 1] local [1]\n",
+		  "t.space:8:56: error: 'local' has 1 sizes but 'global' has 2\n" },
+		{ TUNE_HEAD "    global [M.x]\n",
+		  "t.space:7:13: error: attribute '.x' is only allowed inside a def\n" },
+	};
+	return cr_make_param_array(struct tcase, cases, sizeof(cases) / sizeof(*cases));
+}
+
+ParameterizedTest(struct tcase *c, sema, tune_errors)
+{
+	expect_sema_error(c->src, c->diag);
+}
+
+/* A space that names `query` itself keeps its own meaning. */
+Test(sema, a_definition_named_query_is_a_name)
+{
+	struct fe f;
+	analyse(&f, "query = 3\na = range(query)\n");
+	cr_expect_eq(f.sema_errors, 0, "%s", fe_diag(&f));
 	fe_release(&f);
 }

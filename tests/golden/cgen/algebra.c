@@ -43,7 +43,7 @@ struct space_state {
 	sprt_val sizes;
 	sprt_val mode;
 	sprt_val both;
-	sprt_val picked;
+	int64_t picked;
 	sprt_val line_8; /* constraints have no value */
 	/* Iterables, closure yields, and the lists each definition builds. */
 	sprt_val odd_iter;
@@ -56,7 +56,7 @@ struct space_state {
 	struct sprt_vec both_scratch[1];
 	struct sprt_vec picked_scratch[1];
 	/* Common subexpressions: the value, and whether it is known at this point. */
-	sprt_val cse_3;
+	int64_t cse_3;
 	bool cse_ok_3;
 };
 
@@ -122,13 +122,11 @@ static int def_sizes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 #line 5 "algebra.space"
 static int def_mode(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1 = sprt_undef();
-	bool _t2 = false;
+	bool _t1 = false;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_cmp(ctx, 'g', st->sizes, sprt_int(16), &_t2));
-	_t1 = sprt_bool(_t2);
-	if (truthy(ctx, _t1)) {
+	TRY(sprt_cmp(ctx, 'g', st->sizes, sprt_int(16), &_t1));
+	if (truthy(ctx, sprt_bool(_t1))) {
 		sprt_vec_clear(&st->mode_scratch[0]);
 		TRY(sprt_vec_push(&st->mode_scratch[0], sprt_int(0)));
 		TRY(sprt_vec_push(&st->mode_scratch[0], sprt_int(1)));
@@ -140,7 +138,7 @@ static int def_mode(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	}
 	return 0;
 }
-#line 144 "<stdout>"
+#line 142 "<stdout>"
 
 /*
  * both: iterator, at loop level 2
@@ -167,7 +165,7 @@ static int def_both(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '&', _t1, _t3, &(*out), &st->both_scratch[0]));
 	return 0;
 }
-#line 171 "<stdout>"
+#line 169 "<stdout>"
 
 /*
  * picked: derived, at loop level 1
@@ -175,13 +173,14 @@ static int def_both(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   picked = sizes in [2, 16, 64] or odd in range(5, 10)
  */
 #line 7 "algebra.space"
-static int def_picked(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_picked(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
+	int64_t _t1 = 0;
 	sprt_val _t2 = sprt_undef();
 	bool _t3 = false;
 	sprt_val _t4 = sprt_undef();
 	sprt_val _t5[2];
+	bool _t6 = false;
 	(void)ctx;
 	(void)st;
 	sprt_vec_clear(&st->picked_scratch[0]);
@@ -189,15 +188,16 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_vec_push(&st->picked_scratch[0], sprt_int(16)));
 	TRY(sprt_vec_push(&st->picked_scratch[0], sprt_int(64)));
 	_t2 = sprt_vecval(&st->picked_scratch[0]);
-	TRY(sprt_cmp(ctx, 'i', st->sizes, _t2, &_t1));
-	(*out) = sprt_bool(_t1);
-	if (!truthy(ctx, (*out))) {
+	TRY(sprt_cmp(ctx, 'i', st->sizes, _t2, &_t3));
+	_t1 = _t3;
+	if (!_t1) {
 		_t5[0] = sprt_int(5);
 		_t5[1] = sprt_int(10);
 		TRY(sprt_builtin_range(_t5, 2, &_t4));
-		TRY(sprt_cmp(ctx, 'i', st->odd, _t4, &_t3));
-		(*out) = sprt_bool(_t3);
+		TRY(sprt_cmp(ctx, 'i', st->odd, _t4, &_t6));
+		_t1 = _t6;
 	}
+	*out = _t1;
 	return 0;
 }
 #line 204 "<stdout>"
@@ -208,36 +208,41 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
  *   require picked and not (both == 0 and mode == 1)
  */
 #line 8 "algebra.space"
-static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	sprt_val _t1 = sprt_undef();
-	bool _t2 = false;
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	bool _t3 = false;
+	bool _t4 = false;
 	(void)ctx;
 	(void)st;
-	(*out) = st->picked;
-	if (truthy(ctx, (*out))) {
+	_t1 = st->picked;
+	if (_t1) {
 		/* -O2: common subexpression 3 (line 8, column 25; 1 use, level 2) */
 		if (!st->cse_ok_3) {
-			TRY(sprt_cmp(ctx, '=', st->both, sprt_int(0), &_t2));
-			st->cse_3 = sprt_bool(_t2);
-			st->cse_ok_3 = st->cse_3.kind != SPRT_VEC;
+			TRY(sprt_cmp(ctx, '=', st->both, sprt_int(0), &_t3));
+			st->cse_3 = _t3;
+			st->cse_ok_3 = true;
 		}
-		_t1 = st->cse_3;
-		if (truthy(ctx, _t1)) {
-			TRY(sprt_cmp(ctx, '=', st->mode, sprt_int(1), &_t3));
-			_t1 = sprt_bool(_t3);
+		_t2 = st->cse_3;
+		if (_t2) {
+			TRY(sprt_cmp(ctx, '=', st->mode, sprt_int(1), &_t4));
+			_t2 = _t4;
 		}
-		(*out) = sprt_bool(!truthy(ctx, _t1));
+		_t1 = (int64_t)!(_t2);
 	}
+	*out = _t1;
 	return 0;
 }
-#line 236 "<stdout>"
+#line 238 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
-	sprt_val v = sprt_undef();
+	int64_t iv = 0;
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 
@@ -254,9 +259,13 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	}
 	const uint64_t n_sizes = iter_len(st->sizes_iter);
 	for (uint64_t i_sizes = 0; i_sizes < n_sizes && !ctx->stop; i_sizes++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
 		st->sizes = iter_at(st->sizes_iter, i_sizes);
 		sprt_progress_tick(ctx, (double)i_sizes / (double)n_sizes);
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* loop 1: odd */
 		ctx->stats[0].evaluated++;
 		if (once_odd) {
@@ -265,6 +274,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		}
 		const uint64_t n_odd = iter_len(st->odd_iter);
 		for (uint64_t i_odd = 0; i_odd < n_odd && !ctx->stop; i_odd++) {
+			if (par_level >= 1) /* the previous task here is over */
+				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->odd = iter_at(st->odd_iter, i_odd);
 			sprt_progress_tick(ctx, ((double)i_sizes + (double)i_odd / (double)n_odd) / (double)n_sizes);
@@ -274,6 +285,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				ctx->stats[4].domain_errors++;
 				continue;
 			}
+			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
+				continue;
 			/* loop 2: both */
 			ctx->stats[3].evaluated++;
 			if (once_both) {
@@ -282,9 +295,13 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			}
 			const uint64_t n_both = iter_len(st->both_iter);
 			for (uint64_t i_both = 0; i_both < n_both && !ctx->stop; i_both++) {
+				if (par_level >= 2) /* the previous task here is over */
+					sprt_par_leave(ctx, 2);
 				ctx->candidates++;
 				st->both = iter_at(st->both_iter, i_both);
 				st->cse_ok_3 = false;
+				if (par_level >= 2 && sprt_par_enter(ctx, 2)) /* a task: someone else's? */
+					continue;
 				/* loop 3: mode */
 				ctx->stats[2].evaluated++;
 				if (def_mode(ctx, st, &st->mode_iter)) {
@@ -293,20 +310,24 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				}
 				const uint64_t n_mode = iter_len(st->mode_iter);
 				for (uint64_t i_mode = 0; i_mode < n_mode && !ctx->stop; i_mode++) {
+					if (par_level >= 3) /* the previous task here is over */
+						sprt_par_leave(ctx, 3);
 					ctx->candidates++;
 					st->mode = iter_at(st->mode_iter, i_mode);
 					/* correct line_8: keeps the point where true */
 					if (!ctx->disabled || !ctx->disabled[5]) {
 						ctx->stats[5].evaluated++;
-						if (def_line_8(ctx, st, &v)) {
+						if (def_line_8(ctx, st, &iv)) {
 							ctx->stats[5].domain_errors++;
 							continue;
 						}
-						if (!truthy(ctx, v)) {
+						if (!iv) {
 							ctx->stats[5].rejected++;
 							continue;
 						}
 					}
+					if (par_level >= 3 && sprt_par_enter(ctx, 3)) /* a task: someone else's? */
+						continue;
 					/* a valid point */
 					ctx->valid++;
 					if (ctx->emit) {
@@ -315,9 +336,17 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 							ctx->stop = true;
 					}
 				}
+				if (par_level >= 3)
+					sprt_par_leave(ctx, 3);
 			}
+			if (par_level >= 2)
+				sprt_par_leave(ctx, 2);
 		}
+		if (par_level >= 1)
+			sprt_par_leave(ctx, 1);
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -368,6 +397,7 @@ const struct sprt_space spacec_space = {
 	.bindables = NULL,
 	.strings = { 0, NULL },
 	.enumerate = enumerate,
+	.par_levels = 4, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN

@@ -44,7 +44,8 @@ static inline sprt_val iter_at(sprt_val v, uint64_t i)
  */
 struct opt_it {
 	int mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,
-	                  3 divisors of c in a positive range, 4 scan for X | c */
+	                  3 divisors of c in a positive range, 4 scan for X | c,
+	                  5 every s-th value of a range from index c (n of them) */
 	int phase;
 	uint64_t i, n;
 	sprt_val it;
@@ -80,6 +81,21 @@ static inline void opt_pin(struct opt_it *o, int kind, sprt_val a, sprt_val c)
 	bool none = false;
 	if (a.kind != SPRT_INT || c.kind != SPRT_INT)
 		return;
+	if (kind == 5) { /* X % a == c, a > 0, over a range of step 1: every a-th value */
+		if (o->it.kind != SPRT_RANGE || o->it.r_step != 1 || a.u.i <= 0)
+			return;
+		int64_t first = 0, sm = o->it.u.i % a.u.i;
+		if (c.u.i >= 0 && c.u.i < a.u.i) {
+			first = c.u.i - (sm < 0 ? sm + a.u.i : sm);
+			first += first < 0 ? a.u.i : 0;
+		}
+		o->mode = 5;
+		o->c = first; /* index of the first value */
+		o->s = a.u.i;
+		o->n = c.u.i >= 0 && c.u.i < a.u.i && (uint64_t)first < o->n ?
+			(o->n - (uint64_t)first - 1) / (uint64_t)a.u.i + 1 : 0;
+		return;
+	}
 	switch (kind) {
 	case 0: x = c.u.i; break;
 	case 1: none = SPRT_SUB_OVERFLOW(c.u.i, a.u.i, &x); break;
@@ -149,6 +165,11 @@ static inline bool opt_next(struct opt_it *o, sprt_val *x)
 				return false;
 			o->i++;
 			*x = sprt_int(o->c);
+			return true;
+		case 5:
+			if (o->i >= o->n)
+				return false;
+			*x = sprt_int((int64_t)((uint64_t)o->it.u.i + (uint64_t)o->c + o->i++ * (uint64_t)o->s));
 			return true;
 		case 3:
 			if (o->phase == 0) { /* d <= sqrt(c), ascending */
@@ -229,24 +250,22 @@ static inline bool opt_breaks(int dir, int up, int64_t step)
 struct space_state {
 	sprt_val max_threads;
 	sprt_val tile_limit;
-	sprt_val dim_x;
-	sprt_val threads;
+	int64_t dim_x;
+	int64_t threads;
 	sprt_val too_many_threads; /* constraints have no value */
 	sprt_val line_15; /* constraints have no value */
-	sprt_val unroll;
-	sprt_val blk_x;
+	int64_t unroll;
+	int64_t blk_x;
 	sprt_val ragged; /* constraints have no value */
-	sprt_val work;
+	int64_t work;
 	sprt_val too_little_work; /* constraints have no value */
 	/* Iterables, closure yields, and the lists each definition builds. */
 	sprt_val dim_x_iter;
 	sprt_val unroll_iter;
 	struct sprt_vec unroll_scratch[1];
 	sprt_val blk_x_iter;
-	struct sprt_vec ragged_scratch[1];
-	struct sprt_vec work_scratch[1];
 	/* Common subexpressions: the value, and whether it is known at this point. */
-	sprt_val cse_7;
+	int64_t cse_7;
 	bool cse_ok_7;
 };
 
@@ -263,7 +282,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 267 "<stdout>"
+#line 286 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -278,7 +297,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 282 "<stdout>"
+#line 301 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -296,7 +315,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 300 "<stdout>"
+#line 319 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -304,14 +323,16 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
  *   threads = dim_x * 8
  */
 #line 9 "basic.space"
-static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '*', st->dim_x, sprt_int(8), &(*out), NULL));
+	TRY(sprt_i_mul(st->dim_x, 8, &_t1));
+	*out = _t1;
 	return 0;
 }
-#line 315 "<stdout>"
+#line 336 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -319,16 +340,16 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
  *   hard too_many_threads = threads > max_threads
  */
 #line 12 "basic.space"
-static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
 	bool _t1 = false;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_cmp(ctx, '>', st->threads, st->max_threads, &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_cmp(ctx, '>', sprt_int(st->threads), st->max_threads, &_t1));
+	*out = _t1;
 	return 0;
 }
-#line 332 "<stdout>"
+#line 353 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -336,19 +357,21 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, sp
  *   require 8 <= threads <= max_threads
  */
 #line 15 "basic.space"
-static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
+	int64_t _t1 = 0;
+	bool _t2 = false;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_cmp(ctx, 'l', sprt_int(8), st->threads, &_t1));
+	_t1 = (8 <= st->threads);
 	if (_t1) {
-		TRY(sprt_cmp(ctx, 'l', st->threads, st->max_threads, &_t1));
+		TRY(sprt_cmp(ctx, 'l', sprt_int(st->threads), st->max_threads, &_t2));
+		_t1 = _t2;
 	}
-	(*out) = sprt_bool(_t1);
+	*out = _t1;
 	return 0;
 }
-#line 352 "<stdout>"
+#line 375 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -367,7 +390,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 371 "<stdout>"
+#line 394 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -380,13 +403,13 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	sprt_val _t1[3];
 	(void)ctx;
 	(void)st;
-	_t1[0] = st->dim_x;
+	_t1[0] = sprt_int(st->dim_x);
 	TRY(sprt_op(ctx, '+', st->tile_limit, sprt_int(1), &_t1[1], NULL));
-	_t1[2] = st->dim_x;
+	_t1[2] = sprt_int(st->dim_x);
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 390 "<stdout>"
+#line 413 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -394,20 +417,18 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
  *   correct ragged = blk_x % (dim_x * unroll) != 0
  */
 #line 14 "basic.space"
-static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
-	sprt_val _t2 = sprt_undef();
-	sprt_val _t3 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '*', st->dim_x, st->unroll, &_t3, &st->ragged_scratch[0]));
-	TRY(sprt_op(ctx, '%', st->blk_x, _t3, &_t2, NULL));
-	TRY(sprt_cmp(ctx, '!', _t2, sprt_int(0), &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_i_mul(st->dim_x, st->unroll, &_t1));
+	TRY(sprt_i_mod(st->blk_x, _t1, &_t2));
+	*out = (_t2 != 0);
 	return 0;
 }
-#line 411 "<stdout>"
+#line 432 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -415,21 +436,23 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
  *   work = blk_x // dim_x * unroll
  */
 #line 10 "basic.space"
-static int def_work(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	sprt_val _t1 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
 	/* -O2: common subexpression 7 (line 10, column 8; 1 use, level 1) */
 	if (!st->cse_ok_7) {
-		TRY(sprt_op(ctx, 'f', st->blk_x, st->dim_x, &st->cse_7, NULL));
-		st->cse_ok_7 = st->cse_7.kind != SPRT_VEC;
+		TRY(sprt_i_floordiv(st->blk_x, st->dim_x, &_t1));
+		st->cse_7 = _t1;
+		st->cse_ok_7 = true;
 	}
-	_t1 = st->cse_7;
-	TRY(sprt_op(ctx, '*', _t1, st->unroll, &(*out), &st->work_scratch[0]));
+	TRY(sprt_i_mul(st->cse_7, st->unroll, &_t2));
+	*out = _t2;
 	return 0;
 }
-#line 433 "<stdout>"
+#line 456 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -437,16 +460,14 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   soft too_little_work = work < 2
  */
 #line 13 "basic.space"
-static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_cmp(ctx, '<', st->work, sprt_int(2), &_t1));
-	(*out) = sprt_bool(_t1);
+	*out = (st->work < 2);
 	return 0;
 }
-#line 450 "<stdout>"
+#line 471 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -459,20 +480,23 @@ static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
 
 static int opt_mono_2(struct sprt_ctx *ctx, struct space_state *st, int *dir)
 {
-	sprt_val _t1 = sprt_undef();
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, 'f', st->blk_x, st->dim_x, &_t1, NULL));
-	*dir = mono_mul(1, opt_sgn(_t1));
+	TRY(sprt_i_floordiv(st->blk_x, st->dim_x, &_t1));
+	*dir = mono_mul(1, opt_sgn(sprt_int(_t1)));
 	return 0;
 }
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
-	sprt_val v = sprt_undef();
+	int64_t iv = 0;
 	bool found = false;
 	int rc;
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 	/* device max_threads: bound at run time, else its default */
@@ -503,8 +527,12 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	/* -O2: bound tightening: a rejection by too_many_threads ends the loop over 'dim_x' */
 	int dir_too_many_threads = 2;
 	const bool brk_too_many_threads = st->dim_x_iter.kind == SPRT_RANGE && !opt_mono_1(ctx, st, &dir_too_many_threads) && opt_breaks(dir_too_many_threads, 1, st->dim_x_iter.r_step);
-	for (uint64_t i_dim_x = 0; !ctx->stop && opt_next(&o_dim_x, &st->dim_x); i_dim_x++) {
+	sprt_val x_dim_x;
+	for (uint64_t i_dim_x = 0; !ctx->stop && opt_next(&o_dim_x, &x_dim_x); i_dim_x++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
+		st->dim_x = x_dim_x.u.i;
 		const uint64_t n_dim_x = o_dim_x.n;
 		(void)n_dim_x;
 		sprt_progress_tick(ctx, -1.0);
@@ -517,11 +545,11 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		/* hard too_many_threads: rejects the point where true */
 		if (!ctx->disabled || !ctx->disabled[2]) {
 			ctx->stats[2].evaluated++;
-			if (def_too_many_threads(ctx, st, &v)) {
+			if (def_too_many_threads(ctx, st, &iv)) {
 				ctx->stats[2].domain_errors++;
 				continue;
 			}
-			if (truthy(ctx, v)) {
+			if (iv) {
 				ctx->stats[2].rejected++;
 				if (brk_too_many_threads) /* monotone: every later value is rejected too */
 					break;
@@ -531,15 +559,17 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		/* correct line_15: keeps the point where true */
 		if (!ctx->disabled || !ctx->disabled[3]) {
 			ctx->stats[3].evaluated++;
-			if (def_line_15(ctx, st, &v)) {
+			if (def_line_15(ctx, st, &iv)) {
 				ctx->stats[3].domain_errors++;
 				continue;
 			}
-			if (!truthy(ctx, v)) {
+			if (!iv) {
 				ctx->stats[3].rejected++;
 				continue;
 			}
 		}
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* loop 1: blk_x */
 		ctx->stats[5].evaluated++;
 		if (def_blk_x(ctx, st, &st->blk_x_iter)) {
@@ -549,9 +579,13 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		const int64_t start_blk_x = st->blk_x_iter.u.i, step_blk_x = st->blk_x_iter.r_step;
 		const uint64_t n_blk_x = range_len(start_blk_x, st->blk_x_iter.r_stop, step_blk_x);
 		for (uint64_t i_blk_x = 0; i_blk_x < n_blk_x && !ctx->stop; i_blk_x++) {
+			if (par_level >= 1) /* the previous task here is over */
+				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
-			st->blk_x = sprt_int((int64_t)((uint64_t)start_blk_x + i_blk_x * (uint64_t)step_blk_x));
+			st->blk_x = (int64_t)((uint64_t)start_blk_x + i_blk_x * (uint64_t)step_blk_x);
 			st->cse_ok_7 = false;
+			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
+				continue;
 			/* loop 2: unroll */
 			ctx->stats[4].evaluated++;
 			if (once_unroll) {
@@ -563,18 +597,22 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			/* -O2: bound tightening: a rejection by too_little_work ends the loop over 'unroll' */
 			int dir_too_little_work = 2;
 			const bool brk_too_little_work = st->unroll_iter.kind == SPRT_RANGE && !opt_mono_2(ctx, st, &dir_too_little_work) && opt_breaks(dir_too_little_work, -1, st->unroll_iter.r_step);
-			for (uint64_t i_unroll = 0; !ctx->stop && opt_next(&o_unroll, &st->unroll); i_unroll++) {
+			sprt_val x_unroll;
+			for (uint64_t i_unroll = 0; !ctx->stop && opt_next(&o_unroll, &x_unroll); i_unroll++) {
+				if (par_level >= 2) /* the previous task here is over */
+					sprt_par_leave(ctx, 2);
 				ctx->candidates++;
+				st->unroll = x_unroll.u.i;
 				const uint64_t n_unroll = o_unroll.n;
 				(void)n_unroll;
 				/* correct ragged: rejects the point where true */
 				if (!ctx->disabled || !ctx->disabled[6]) {
 					ctx->stats[6].evaluated++;
-					if (def_ragged(ctx, st, &v)) {
+					if (def_ragged(ctx, st, &iv)) {
 						ctx->stats[6].domain_errors++;
 						continue;
 					}
-					if (truthy(ctx, v)) {
+					if (iv) {
 						ctx->stats[6].rejected++;
 						continue;
 					}
@@ -588,27 +626,35 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				/* soft too_little_work: rejects the point where true */
 				if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[8])) {
 					ctx->stats[8].evaluated++;
-					if (def_too_little_work(ctx, st, &v)) {
+					if (def_too_little_work(ctx, st, &iv)) {
 						ctx->stats[8].domain_errors++;
 						continue;
 					}
-					if (truthy(ctx, v)) {
+					if (iv) {
 						ctx->stats[8].rejected++;
 						if (brk_too_little_work) /* monotone: every later value is rejected too */
 							break;
 						continue;
 					}
 				}
+				if (par_level >= 2 && sprt_par_enter(ctx, 2)) /* a task: someone else's? */
+					continue;
 				/* a valid point */
 				ctx->valid++;
 				if (ctx->emit) {
-					const sprt_val point[3] = { st->dim_x, st->blk_x, st->unroll };
+					const sprt_val point[3] = { sprt_int(st->dim_x), sprt_int(st->blk_x), sprt_int(st->unroll) };
 					if (ctx->emit(ctx->emit_user, point, 3))
 						ctx->stop = true;
 				}
 			}
+			if (par_level >= 2)
+				sprt_par_leave(ctx, 2);
 		}
+		if (par_level >= 1)
+			sprt_par_leave(ctx, 1);
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -617,8 +663,6 @@ static int enumerate(struct sprt_ctx *ctx)
 	struct space_state st = { 0 };
 	int rc = run(ctx, &st);
 	sprt_vec_free(&st.unroll_scratch[0]);
-	sprt_vec_free(&st.ragged_scratch[0]);
-	sprt_vec_free(&st.work_scratch[0]);
 	return rc;
 }
 
@@ -662,6 +706,7 @@ const struct sprt_space spacec_space = {
 	.bindables = bindables,
 	.strings = { 0, NULL },
 	.enumerate = enumerate,
+	.par_levels = 3, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN

@@ -42,7 +42,7 @@ static inline sprt_val iter_at(sprt_val v, uint64_t i)
 
 /* Everything one enumeration holds: the current value of every definition. */
 struct space_state {
-	sprt_val LIMIT;
+	int64_t LIMIT;
 	sprt_val fib;
 	sprt_val splits;
 	sprt_val lopsided; /* constraints have no value */
@@ -59,11 +59,11 @@ struct space_state {
  *   LIMIT = 50
  */
 #line 2 "closure.space"
-static int def_LIMIT(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_LIMIT(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
 	(void)ctx;
 	(void)st;
-	(*out) = sprt_int(50);
+	*out = 50;
 	return 0;
 }
 #line 70 "<stdout>"
@@ -89,10 +89,9 @@ static int def_fib(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	const uint64_t limit = ctx->step_limit ? ctx->step_limit : STEP_LIMIT;
 	sprt_val _t1 = sprt_undef();
 	sprt_val _t2 = sprt_undef();
-	sprt_val _t3 = sprt_undef();
-	bool _t4 = false;
+	bool _t3 = false;
+	sprt_val _t4 = sprt_undef();
 	sprt_val _t5 = sprt_undef();
-	sprt_val _t6 = sprt_undef();
 	(void)ctx;
 	(void)st;
 	sprt_vec_clear(&st->fib_yields);
@@ -109,9 +108,8 @@ static int def_fib(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 		STEP();
 		if (a.kind == SPRT_UNDEF)
 			return SPRT_EUNDEF;
-		TRY(sprt_cmp(ctx, 'l', a, st->LIMIT, &_t4));
-		_t3 = sprt_bool(_t4);
-		if (!truthy(ctx, _t3))
+		TRY(sprt_cmp(ctx, 'l', a, sprt_int(st->LIMIT), &_t3));
+		if (!truthy(ctx, sprt_bool(_t3)))
 			break;
 #line 8 "closure.space"
 		STEP();
@@ -122,19 +120,19 @@ static int def_fib(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 		STEP();
 		if (b.kind == SPRT_UNDEF)
 			return SPRT_EUNDEF;
-		_t5 = b;
+		_t4 = b;
 		if (a.kind == SPRT_UNDEF)
 			return SPRT_EUNDEF;
 		if (b.kind == SPRT_UNDEF)
 			return SPRT_EUNDEF;
-		TRY(sprt_op(ctx, '+', a, b, &_t6, NULL));
-		a = _t5;
-		b = _t6;
+		TRY(sprt_op(ctx, '+', a, b, &_t5, NULL));
+		a = _t4;
+		b = _t5;
 	}
 #line 5 "closure.space"
 	return 0;
 }
-#line 138 "<stdout>"
+#line 136 "<stdout>"
 
 /*
  * splits: iterator (def), at loop level 1
@@ -167,9 +165,7 @@ static int def_splits(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	uint64_t _t5 = 0;
 	sprt_val _t6 = sprt_undef();
 	bool _t7 = false;
-	sprt_val _t8 = sprt_undef();
-	sprt_val _t9 = sprt_undef();
-	bool _t10 = false;
+	bool _t8 = false;
 	(void)ctx;
 	(void)st;
 	*out = sprt_none();
@@ -197,10 +193,9 @@ static int def_splits(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 			return SPRT_EUNDEF;
 		if (d.kind == SPRT_UNDEF)
 			return SPRT_EUNDEF;
-		TRY(sprt_op(ctx, '%', fib, d, &_t8, NULL));
-		TRY(sprt_cmp(ctx, '=', _t8, sprt_int(0), &_t7));
-		_t6 = sprt_bool(_t7);
-		if (truthy(ctx, _t6)) {
+		TRY(sprt_op(ctx, '%', fib, d, &_t6, NULL));
+		TRY(sprt_cmp(ctx, '=', _t6, sprt_int(0), &_t7));
+		if (truthy(ctx, sprt_bool(_t7))) {
 #line 16 "closure.space"
 			STEP();
 			if (parts.kind != SPRT_VEC)
@@ -213,9 +208,8 @@ static int def_splits(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 		STEP();
 		if (d.kind == SPRT_UNDEF)
 			return SPRT_EUNDEF;
-		TRY(sprt_cmp(ctx, '>', d, sprt_int(8), &_t10));
-		_t9 = sprt_bool(_t10);
-		if (truthy(ctx, _t9)) {
+		TRY(sprt_cmp(ctx, '>', d, sprt_int(8), &_t8));
+		if (truthy(ctx, sprt_bool(_t8))) {
 #line 18 "closure.space"
 			STEP();
 			_t4 = true;
@@ -238,7 +232,7 @@ static int def_splits(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 #line 12 "closure.space"
 	return 0;
 }
-#line 242 "<stdout>"
+#line 236 "<stdout>"
 
 /*
  * lopsided: hard constraint, at loop level 1
@@ -260,11 +254,10 @@ static int def_lopsided(struct sprt_ctx *ctx, struct space_state *st, sprt_val *
 	(void)splits;
 	uint64_t steps = 0;
 	const uint64_t limit = ctx->step_limit ? ctx->step_limit : STEP_LIMIT;
-	sprt_val _t1 = sprt_undef();
-	bool _t2 = false;
-	sprt_val _t3 = sprt_undef();
-	sprt_val _t4 = sprt_undef();
-	bool _t5 = false;
+	bool _t1 = false;
+	sprt_val _t2 = sprt_undef();
+	int64_t _t3 = 0;
+	bool _t4 = false;
 	(void)ctx;
 	(void)st;
 	*out = sprt_none();
@@ -272,9 +265,8 @@ static int def_lopsided(struct sprt_ctx *ctx, struct space_state *st, sprt_val *
 	STEP();
 	if (splits.kind == SPRT_UNDEF)
 		return SPRT_EUNDEF;
-	TRY(sprt_cmp(ctx, '=', splits, sprt_int(0), &_t2));
-	_t1 = sprt_bool(_t2);
-	if (truthy(ctx, _t1)) {
+	TRY(sprt_cmp(ctx, '=', splits, sprt_int(0), &_t1));
+	if (truthy(ctx, sprt_bool(_t1))) {
 #line 26 "closure.space"
 		STEP();
 		*out = sprt_bool(false);
@@ -286,30 +278,33 @@ static int def_lopsided(struct sprt_ctx *ctx, struct space_state *st, sprt_val *
 		return SPRT_EUNDEF;
 	if (splits.kind == SPRT_UNDEF)
 		return SPRT_EUNDEF;
-	TRY(sprt_op(ctx, 'f', fib, splits, &_t3, NULL));
-	ratio = _t3;
+	TRY(sprt_op(ctx, 'f', fib, splits, &_t2, NULL));
+	ratio = _t2;
 #line 28 "closure.space"
 	STEP();
 	if (ratio.kind == SPRT_UNDEF)
 		return SPRT_EUNDEF;
-	TRY(sprt_cmp(ctx, '>', ratio, sprt_int(10), &_t5));
-	_t4 = sprt_bool(_t5);
-	if (!truthy(ctx, _t4)) {
+	TRY(sprt_cmp(ctx, '>', ratio, sprt_int(10), &_t4));
+	_t3 = _t4;
+	if (!_t3) {
 		if (ratio.kind == SPRT_UNDEF)
 			return SPRT_EUNDEF;
-		_t4 = sprt_bool(!truthy(ctx, ratio));
+		_t3 = (int64_t)!(truthy(ctx, ratio));
 	}
-	*out = _t4;
+	*out = sprt_bool(_t3);
 	return 0;
 #line 24 "closure.space"
 	return 0;
 }
-#line 308 "<stdout>"
+#line 300 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
 	sprt_val v = sprt_undef();
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 	/* constant LIMIT */
@@ -325,9 +320,13 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	}
 	const uint64_t n_fib = iter_len(st->fib_iter);
 	for (uint64_t i_fib = 0; i_fib < n_fib && !ctx->stop; i_fib++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
 		st->fib = iter_at(st->fib_iter, i_fib);
 		sprt_progress_tick(ctx, (double)i_fib / (double)n_fib);
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* loop 1: splits */
 		ctx->stats[1].evaluated++;
 		if (def_splits(ctx, st, &st->splits_iter)) {
@@ -336,6 +335,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		}
 		const uint64_t n_splits = iter_len(st->splits_iter);
 		for (uint64_t i_splits = 0; i_splits < n_splits && !ctx->stop; i_splits++) {
+			if (par_level >= 1) /* the previous task here is over */
+				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->splits = iter_at(st->splits_iter, i_splits);
 			sprt_progress_tick(ctx, ((double)i_fib + (double)i_splits / (double)n_splits) / (double)n_fib);
@@ -351,6 +352,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					continue;
 				}
 			}
+			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
+				continue;
 			/* a valid point */
 			ctx->valid++;
 			if (ctx->emit) {
@@ -359,7 +362,11 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					ctx->stop = true;
 			}
 		}
+		if (par_level >= 1)
+			sprt_par_leave(ctx, 1);
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -400,6 +407,7 @@ const struct sprt_space spacec_space = {
 	.bindables = NULL,
 	.strings = { 0, NULL },
 	.enumerate = enumerate,
+	.par_levels = 2, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN

@@ -44,7 +44,8 @@ static inline sprt_val iter_at(sprt_val v, uint64_t i)
  */
 struct opt_it {
 	int mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,
-	                  3 divisors of c in a positive range, 4 scan for X | c */
+	                  3 divisors of c in a positive range, 4 scan for X | c,
+	                  5 every s-th value of a range from index c (n of them) */
 	int phase;
 	uint64_t i, n;
 	sprt_val it;
@@ -80,6 +81,21 @@ static inline void opt_pin(struct opt_it *o, int kind, sprt_val a, sprt_val c)
 	bool none = false;
 	if (a.kind != SPRT_INT || c.kind != SPRT_INT)
 		return;
+	if (kind == 5) { /* X % a == c, a > 0, over a range of step 1: every a-th value */
+		if (o->it.kind != SPRT_RANGE || o->it.r_step != 1 || a.u.i <= 0)
+			return;
+		int64_t first = 0, sm = o->it.u.i % a.u.i;
+		if (c.u.i >= 0 && c.u.i < a.u.i) {
+			first = c.u.i - (sm < 0 ? sm + a.u.i : sm);
+			first += first < 0 ? a.u.i : 0;
+		}
+		o->mode = 5;
+		o->c = first; /* index of the first value */
+		o->s = a.u.i;
+		o->n = c.u.i >= 0 && c.u.i < a.u.i && (uint64_t)first < o->n ?
+			(o->n - (uint64_t)first - 1) / (uint64_t)a.u.i + 1 : 0;
+		return;
+	}
 	switch (kind) {
 	case 0: x = c.u.i; break;
 	case 1: none = SPRT_SUB_OVERFLOW(c.u.i, a.u.i, &x); break;
@@ -149,6 +165,11 @@ static inline bool opt_next(struct opt_it *o, sprt_val *x)
 				return false;
 			o->i++;
 			*x = sprt_int(o->c);
+			return true;
+		case 5:
+			if (o->i >= o->n)
+				return false;
+			*x = sprt_int((int64_t)((uint64_t)o->it.u.i + (uint64_t)o->c + o->i++ * (uint64_t)o->s));
 			return true;
 		case 3:
 			if (o->phase == 0) { /* d <= sqrt(c), ascending */
@@ -228,16 +249,16 @@ static inline bool opt_breaks(int dir, int up, int64_t step)
 /* Everything one enumeration holds: the current value of every definition. */
 struct space_state {
 	sprt_val threads;
-	sprt_val dim_m;
-	sprt_val dim_n;
-	sprt_val size;
+	int64_t dim_m;
+	int64_t dim_n;
+	int64_t size;
 	sprt_val too_many; /* constraints have no value */
-	sprt_val blk;
+	int64_t blk;
 	sprt_val uneven; /* constraints have no value */
-	sprt_val read_m;
-	sprt_val read_n;
+	int64_t read_m;
+	int64_t read_n;
 	sprt_val cant_reshape; /* constraints have no value */
-	sprt_val pad;
+	int64_t pad;
 	sprt_val line_24; /* constraints have no value */
 	/* Iterables, closure yields, and the lists each definition builds. */
 	sprt_val dim_m_iter;
@@ -251,9 +272,9 @@ struct space_state {
 	struct sprt_memo *memo_1;
 	struct sprt_memo *memo_2;
 	/* Common subexpressions: the value, and whether it is known at this point. */
-	sprt_val cse_7;
+	int64_t cse_7;
 	bool cse_ok_7;
-	sprt_val cse_8;
+	int64_t cse_8;
 	bool cse_ok_8;
 };
 
@@ -270,7 +291,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 274 "<stdout>"
+#line 295 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -288,7 +309,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 292 "<stdout>"
+#line 313 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -306,7 +327,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 310 "<stdout>"
+#line 331 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -314,14 +335,16 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
  *   size = dim_m * dim_n
  */
 #line 6 "opt.space"
-static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '*', st->dim_m, st->dim_n, &(*out), NULL));
+	TRY(sprt_i_mul(st->dim_m, st->dim_n, &_t1));
+	*out = _t1;
 	return 0;
 }
-#line 325 "<stdout>"
+#line 348 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -329,16 +352,16 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   hard too_many = size > threads
  */
 #line 10 "opt.space"
-static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
 	bool _t1 = false;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_cmp(ctx, '>', st->size, st->threads, &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_cmp(ctx, '>', sprt_int(st->size), st->threads, &_t1));
+	*out = _t1;
 	return 0;
 }
-#line 342 "<stdout>"
+#line 365 "<stdout>"
 
 /*
  * blk: iterator, at loop level 1
@@ -356,7 +379,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 360 "<stdout>"
+#line 383 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 1
@@ -364,18 +387,16 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   correct uneven = 48 % blk != 0
  */
 #line 14 "opt.space"
-static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
-	sprt_val _t2 = sprt_undef();
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '%', sprt_int(48), st->blk, &_t2, NULL));
-	TRY(sprt_cmp(ctx, '!', _t2, sprt_int(0), &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_i_mod(48, st->blk, &_t1));
+	*out = (_t1 != 0);
 	return 0;
 }
-#line 379 "<stdout>"
+#line 400 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -393,7 +414,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 397 "<stdout>"
+#line 418 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -411,7 +432,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 415 "<stdout>"
+#line 436 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -419,18 +440,16 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
  *   correct cant_reshape = read_m * read_n != size
  */
 #line 20 "opt.space"
-static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
-	sprt_val _t2 = sprt_undef();
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '*', st->read_m, st->read_n, &_t2, NULL));
-	TRY(sprt_cmp(ctx, '!', _t2, st->size, &_t1));
-	(*out) = sprt_bool(_t1);
+	TRY(sprt_i_mul(st->read_m, st->read_n, &_t1));
+	*out = (_t1 != st->size);
 	return 0;
 }
-#line 434 "<stdout>"
+#line 453 "<stdout>"
 
 /*
  * pad: iterator, at loop level 5
@@ -448,7 +467,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 452 "<stdout>"
+#line 471 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 5
@@ -456,30 +475,28 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   require pad == dim_m % 4 + 1
  */
 #line 24 "opt.space"
-static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
-	sprt_val _t2 = sprt_undef();
-	sprt_val _t3 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
 	/* -O2: common subexpression 7 (line 24, column 16; 1 use, level 0) */
 	if (!st->cse_ok_7) {
 		/* -O2: common subexpression 8 (line 24, column 16; 1 use, level 0) */
 		if (!st->cse_ok_8) {
-			TRY(sprt_op(ctx, '%', st->dim_m, sprt_int(4), &st->cse_8, NULL));
-			st->cse_ok_8 = st->cse_8.kind != SPRT_VEC;
+			TRY(sprt_i_mod(st->dim_m, 4, &_t1));
+			st->cse_8 = _t1;
+			st->cse_ok_8 = true;
 		}
-		_t3 = st->cse_8;
-		TRY(sprt_op(ctx, '+', _t3, sprt_int(1), &st->cse_7, NULL));
-		st->cse_ok_7 = st->cse_7.kind != SPRT_VEC;
+		TRY(sprt_i_add(st->cse_8, 1, &_t2));
+		st->cse_7 = _t2;
+		st->cse_ok_7 = true;
 	}
-	_t2 = st->cse_7;
-	TRY(sprt_cmp(ctx, '=', st->pad, _t2, &_t1));
-	(*out) = sprt_bool(_t1);
+	*out = (st->pad == st->cse_7);
 	return 0;
 }
-#line 483 "<stdout>"
+#line 500 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
@@ -494,7 +511,7 @@ static int opt_mono_2(struct sprt_ctx *ctx, struct space_state *st, int *dir)
 {
 	(void)ctx;
 	(void)st;
-	*dir = mono_mul(1, opt_sgn(st->dim_m));
+	*dir = mono_mul(1, opt_sgn(sprt_int(st->dim_m)));
 	return 0;
 }
 
@@ -502,7 +519,7 @@ static int opt_value_3(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 {
 	(void)ctx;
 	(void)st;
-	(*out) = st->size;
+	(*out) = sprt_int(st->size);
 	return 0;
 }
 
@@ -510,7 +527,7 @@ static int opt_value_4(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 {
 	(void)ctx;
 	(void)st;
-	(*out) = st->read_m;
+	(*out) = sprt_int(st->read_m);
 	return 0;
 }
 
@@ -518,17 +535,19 @@ static int opt_value_5(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 {
 	(void)ctx;
 	(void)st;
-	(*out) = st->size;
+	(*out) = sprt_int(st->size);
 	return 0;
 }
 
 static int opt_value_6(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_op(ctx, '%', st->dim_m, sprt_int(4), &_t1, NULL));
-	TRY(sprt_op(ctx, '+', _t1, sprt_int(1), &(*out), NULL));
+	TRY(sprt_i_mod(st->dim_m, 4, &_t1));
+	TRY(sprt_i_add(_t1, 1, &_t2));
+	(*out) = sprt_int(_t2);
 	return 0;
 }
 
@@ -540,7 +559,9 @@ static int opt_value_6(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 static int count_0(struct sprt_ctx *ctx, struct space_state *st, struct sprt_memo_entry *e, bool record)
 {
 	sprt_val v = sprt_undef();
+	int64_t iv = 0;
 	(void)v;
+	(void)iv;
 	(void)record;
 	/* loop 1: blk */
 	ctx->stats[4].evaluated++;
@@ -557,25 +578,27 @@ static int count_0(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 			opt_divisors(&o_blk, c_);
 		(void)a_;
 	}
-	for (uint64_t i_blk = 0; !ctx->stop && opt_next(&o_blk, &st->blk); i_blk++) {
+	sprt_val x_blk;
+	for (uint64_t i_blk = 0; !ctx->stop && opt_next(&o_blk, &x_blk); i_blk++) {
 		ctx->candidates++;
+		st->blk = x_blk.u.i;
 		const uint64_t n_blk = o_blk.n;
 		(void)n_blk;
 		/* correct uneven: rejects the point where true */
 		if (!ctx->disabled || !ctx->disabled[5]) {
 			ctx->stats[5].evaluated++;
-			if (def_uneven(ctx, st, &v)) {
+			if (def_uneven(ctx, st, &iv)) {
 				ctx->stats[5].domain_errors++;
 				continue;
 			}
-			if (truthy(ctx, v)) {
+			if (iv) {
 				ctx->stats[5].rejected++;
 				continue;
 			}
 		}
 		e->count++;
 		if (record) {
-			const sprt_val pt[1] = { st->blk };
+			const sprt_val pt[1] = { sprt_int(st->blk) };
 			const int rc_ = sprt_memo_add_point(st->memo_0, e, pt);
 			if (rc_)
 				return -rc_;
@@ -630,7 +653,9 @@ static int fac_0(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_memo_entry *e, bool record)
 {
 	sprt_val v = sprt_undef();
+	int64_t iv = 0;
 	(void)v;
+	(void)iv;
 	(void)record;
 	/* loop 2: dim_n */
 	ctx->stats[1].evaluated++;
@@ -643,8 +668,10 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 	/* -O2: bound tightening: a rejection by too_many ends the loop over 'dim_n' */
 	int dir_too_many = 2;
 	const bool brk_too_many = st->dim_n_iter.kind == SPRT_RANGE && !opt_mono_2(ctx, st, &dir_too_many) && opt_breaks(dir_too_many, 1, st->dim_n_iter.r_step);
-	for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &st->dim_n); i_dim_n++) {
+	sprt_val x_dim_n;
+	for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &x_dim_n); i_dim_n++) {
 		ctx->candidates++;
+		st->dim_n = x_dim_n.u.i;
 		const uint64_t n_dim_n = o_dim_n.n;
 		(void)n_dim_n;
 		/* size */
@@ -656,11 +683,11 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 		/* hard too_many: rejects the point where true */
 		if (!ctx->disabled || !ctx->disabled[3]) {
 			ctx->stats[3].evaluated++;
-			if (def_too_many(ctx, st, &v)) {
+			if (def_too_many(ctx, st, &iv)) {
 				ctx->stats[3].domain_errors++;
 				continue;
 			}
-			if (truthy(ctx, v)) {
+			if (iv) {
 				ctx->stats[3].rejected++;
 				if (brk_too_many) /* monotone: every later value is rejected too */
 					break;
@@ -682,8 +709,10 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 				opt_divisors(&o_read_m, c_);
 			(void)a_;
 		}
-		for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &st->read_m); i_read_m++) {
+		sprt_val x_read_m;
+		for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &x_read_m); i_read_m++) {
 			ctx->candidates++;
+			st->read_m = x_read_m.u.i;
 			const uint64_t n_read_m = o_read_m.n;
 			(void)n_read_m;
 			/* loop 4: read_n */
@@ -701,25 +730,27 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 					opt_pin(&o_read_n, 4, a_, c_);
 				(void)a_;
 			}
-			for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &st->read_n); i_read_n++) {
+			sprt_val x_read_n;
+			for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &x_read_n); i_read_n++) {
 				ctx->candidates++;
+				st->read_n = x_read_n.u.i;
 				const uint64_t n_read_n = o_read_n.n;
 				(void)n_read_n;
 				/* correct cant_reshape: rejects the point where true */
 				if (!ctx->disabled || !ctx->disabled[8]) {
 					ctx->stats[8].evaluated++;
-					if (def_cant_reshape(ctx, st, &v)) {
+					if (def_cant_reshape(ctx, st, &iv)) {
 						ctx->stats[8].domain_errors++;
 						continue;
 					}
-					if (truthy(ctx, v)) {
+					if (iv) {
 						ctx->stats[8].rejected++;
 						continue;
 					}
 				}
 				e->count++;
 				if (record) {
-					const sprt_val pt[3] = { st->dim_n, st->read_m, st->read_n };
+					const sprt_val pt[3] = { sprt_int(st->dim_n), sprt_int(st->read_m), sprt_int(st->read_n) };
 					const int rc_ = sprt_memo_add_point(st->memo_1, e, pt);
 					if (rc_)
 						return -rc_;
@@ -734,7 +765,7 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 static int fac_1(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
 {
 	static const int rows[6] = { 1, 2, 3, 6, 7, 8 };
-	const sprt_val key[1] = { st->dim_m };
+	const sprt_val key[1] = { sprt_int(st->dim_m) };
 	struct sprt_memo_entry *e;
 	const int found = sprt_memo_find(&st->memo_1, key, 1, 19, 3, &e);
 	if (found < 0)
@@ -776,7 +807,9 @@ static int fac_1(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 static int count_2(struct sprt_ctx *ctx, struct space_state *st, struct sprt_memo_entry *e, bool record)
 {
 	sprt_val v = sprt_undef();
+	int64_t iv = 0;
 	(void)v;
+	(void)iv;
 	(void)record;
 	/* loop 5: pad */
 	ctx->stats[9].evaluated++;
@@ -793,25 +826,27 @@ static int count_2(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 			opt_pin(&o_pad, 0, a_, c_);
 		(void)a_;
 	}
-	for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &st->pad); i_pad++) {
+	sprt_val x_pad;
+	for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &x_pad); i_pad++) {
 		ctx->candidates++;
+		st->pad = x_pad.u.i;
 		const uint64_t n_pad = o_pad.n;
 		(void)n_pad;
 		/* correct line_24: keeps the point where true */
 		if (!ctx->disabled || !ctx->disabled[10]) {
 			ctx->stats[10].evaluated++;
-			if (def_line_24(ctx, st, &v)) {
+			if (def_line_24(ctx, st, &iv)) {
 				ctx->stats[10].domain_errors++;
 				continue;
 			}
-			if (!truthy(ctx, v)) {
+			if (!iv) {
 				ctx->stats[10].rejected++;
 				continue;
 			}
 		}
 		e->count++;
 		if (record) {
-			const sprt_val pt[1] = { st->pad };
+			const sprt_val pt[1] = { sprt_int(st->pad) };
 			const int rc_ = sprt_memo_add_point(st->memo_2, e, pt);
 			if (rc_)
 				return -rc_;
@@ -824,7 +859,7 @@ static int count_2(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 static int fac_2(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
 {
 	static const int rows[2] = { 9, 10 };
-	const sprt_val key[1] = { st->dim_m };
+	const sprt_val key[1] = { sprt_int(st->dim_m) };
 	struct sprt_memo_entry *e;
 	const int found = sprt_memo_find(&st->memo_2, key, 1, 7, 1, &e);
 	if (found < 0)
@@ -861,10 +896,13 @@ static int fac_2(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
-	sprt_val v = sprt_undef();
-	(void)v;
+	int64_t iv = 0;
+	(void)iv;
 	bool found = false;
 	int rc;
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 	/* device threads: bound at run time, else its default */
@@ -894,8 +932,10 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	const int64_t start_dim_m = st->dim_m_iter.u.i, step_dim_m = st->dim_m_iter.r_step;
 	const uint64_t n_dim_m = range_len(start_dim_m, st->dim_m_iter.r_stop, step_dim_m);
 	for (uint64_t i_dim_m = 0; i_dim_m < n_dim_m && !ctx->stop; i_dim_m++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
-		st->dim_m = sprt_int((int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m));
+		st->dim_m = (int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m);
 		sprt_progress_tick(ctx, (double)i_dim_m / (double)n_dim_m);
 		st->cse_ok_7 = false;
 		st->cse_ok_8 = false;
@@ -918,23 +958,25 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		if (!f_2->count)
 			continue;
 		const uint64_t w_1 = w_0 * f_1->count * f_2->count;
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* the sub-nests' product of points */
 		if (!ctx->emit) {
 			ctx->valid += w_1;
 		} else {
 			for (size_t p_0 = 0; p_0 < f_0->npoints && !ctx->stop; p_0++) {
 				const sprt_val *q_0 = f_0->points + p_0 * 1;
-				st->blk = q_0[0];
+				st->blk = q_0[0].u.i;
 				for (size_t p_1 = 0; p_1 < f_1->npoints && !ctx->stop; p_1++) {
 					const sprt_val *q_1 = f_1->points + p_1 * 3;
-					st->dim_n = q_1[0];
-					st->read_m = q_1[1];
-					st->read_n = q_1[2];
+					st->dim_n = q_1[0].u.i;
+					st->read_m = q_1[1].u.i;
+					st->read_n = q_1[2].u.i;
 					for (size_t p_2 = 0; p_2 < f_2->npoints && !ctx->stop; p_2++) {
 						const sprt_val *q_2 = f_2->points + p_2 * 1;
-						st->pad = q_2[0];
+						st->pad = q_2[0].u.i;
 						ctx->valid++;
-						const sprt_val point[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
+						const sprt_val point[6] = { sprt_int(st->dim_m), sprt_int(st->dim_n), sprt_int(st->blk), sprt_int(st->read_m), sprt_int(st->read_n), sprt_int(st->pad) };
 						if (ctx->emit(ctx->emit_user, point, 6))
 							ctx->stop = true;
 					}
@@ -942,6 +984,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			}
 		}
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -999,6 +1043,7 @@ const struct sprt_space spacec_space = {
 	.bindables = bindables,
 	.strings = { 0, NULL },
 	.enumerate = enumerate,
+	.par_levels = 1, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN

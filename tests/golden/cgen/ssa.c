@@ -47,21 +47,22 @@ static const char *const strings[] = {
 struct space_state {
 	sprt_val precision;
 	sprt_val arch;
-	sprt_val scale;
-	sprt_val size;
-	sprt_val width;
-	sprt_val scale__v1;
+	int64_t scale;
+	int64_t size;
+	int64_t width;
+	int64_t scale__v1;
 	sprt_val Bytes;
-	sprt_val scale__v2;
+	int64_t scale__v2;
 	sprt_val Regs;
 	sprt_val regs;
-	sprt_val scale__v3;
+	int64_t scale__v3;
 	sprt_val wide; /* constraints have no value */
 	sprt_val bytes;
 	sprt_val fits; /* constraints have no value */
 	/* Iterables, closure yields, and the lists each definition builds. */
 	sprt_val size_iter;
 	sprt_val width_iter;
+	struct sprt_vec width_dom;
 	struct sprt_vec width_scratch[1];
 	struct sprt_vec Bytes_scratch[3];
 	struct sprt_vec Regs_scratch[6];
@@ -69,14 +70,14 @@ struct space_state {
 	/* Common subexpressions: the value, and whether it is known at this point. */
 	sprt_val cse_1;
 	bool cse_ok_1;
+	sprt_val cse_7;
+	bool cse_ok_7;
 	sprt_val cse_8;
 	bool cse_ok_8;
 	sprt_val cse_9;
 	bool cse_ok_9;
-	sprt_val cse_10;
+	int64_t cse_10;
 	bool cse_ok_10;
-	sprt_val cse_13;
-	bool cse_ok_13;
 };
 
 /*
@@ -92,7 +93,7 @@ static int def_precision(struct sprt_ctx *ctx, struct space_state *st, sprt_val 
 	(*out) = sprt_str(0);
 	return 0;
 }
-#line 96 "<stdout>"
+#line 97 "<stdout>"
 
 /*
  * arch: device parameter
@@ -107,7 +108,7 @@ static int def_arch(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_int(1);
 	return 0;
 }
-#line 111 "<stdout>"
+#line 112 "<stdout>"
 
 /*
  * scale: constant, computed once
@@ -115,17 +116,17 @@ static int def_arch(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   scale = 1
  */
 #line 11 "ssa.space"
-static int def_scale(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_scale(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
 	(void)ctx;
 	(void)st;
-	(*out) = sprt_int(1);
+	*out = 1;
 	return 0;
 }
-#line 126 "<stdout>"
+#line 127 "<stdout>"
 
 /*
- * size: iterator, at loop level 1
+ * size: iterator, at loop level 0
  *
  *   size = range(1, 9)
  */
@@ -140,10 +141,10 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 144 "<stdout>"
+#line 145 "<stdout>"
 
 /*
- * width: iterator, at loop level 0
+ * width: iterator, at loop level 1
  *
  *   width = [1, 2, 4]
  */
@@ -159,7 +160,7 @@ static int def_width(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->width_scratch[0]);
 	return 0;
 }
-#line 163 "<stdout>"
+#line 164 "<stdout>"
 
 /*
  * scale__v1: constant, computed once
@@ -168,22 +169,22 @@ static int def_width(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
  *   scale = 2
  */
 #line 13 "ssa.space"
-static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	sprt_val _t1 = sprt_undef();
+	int64_t _t1 = 0;
 	bool _t2 = false;
 	(void)ctx;
 	(void)st;
 	TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(0), &_t2));
-	_t1 = sprt_bool(_t2);
-	if (truthy(ctx, _t1)) {
-		(*out) = sprt_int(2);
+	if (_t2) {
+		_t1 = 2;
 	} else {
-		(*out) = st->scale;
+		_t1 = st->scale;
 	}
+	*out = _t1;
 	return 0;
 }
-#line 187 "<stdout>"
+#line 188 "<stdout>"
 
 /*
  * Bytes: table, computed once
@@ -211,7 +212,7 @@ static int def_Bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->Bytes_scratch[0]);
 	return 0;
 }
-#line 215 "<stdout>"
+#line 216 "<stdout>"
 
 /*
  * scale__v2: constant, computed once
@@ -220,29 +221,29 @@ static int def_Bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
  *   scale = 0
  */
 #line 15 "ssa.space"
-static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	sprt_val _t1 = sprt_undef();
-	sprt_val _t2 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	bool _t3 = false;
 	bool _t4 = false;
 	(void)ctx;
 	(void)st;
 	TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(0), &_t3));
-	_t2 = sprt_bool(_t3);
-	_t1 = sprt_bool(!truthy(ctx, _t2));
-	if (truthy(ctx, _t1)) {
+	_t2 = (int64_t)!(_t3);
+	if (_t2) {
 		TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(1), &_t4));
-		_t1 = sprt_bool(_t4);
+		_t2 = _t4;
 	}
-	if (truthy(ctx, _t1)) {
-		(*out) = sprt_int(0);
+	if (_t2) {
+		_t1 = 0;
 	} else {
-		(*out) = st->scale__v1;
+		_t1 = st->scale__v1;
 	}
+	*out = _t1;
 	return 0;
 }
-#line 246 "<stdout>"
+#line 247 "<stdout>"
 
 /*
  * Regs: table, computed once
@@ -278,10 +279,10 @@ static int def_Regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_vecval(&st->Regs_scratch[0]);
 	return 0;
 }
-#line 282 "<stdout>"
+#line 283 "<stdout>"
 
 /*
- * regs: derived, at loop level 0
+ * regs: derived, at loop level 1
  *
  *   regs = Regs[arch][min(width // 2, 2)]
  */
@@ -289,8 +290,8 @@ static int def_Regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
 	sprt_val _t1 = sprt_undef();
-	sprt_val _t2 = sprt_undef();
-	sprt_val _t3[2];
+	int64_t _t2 = 0;
+	int64_t _t3 = 0;
 	(void)ctx;
 	(void)st;
 	/* -O2: common subexpression 1 (line 20, column 8; 1 use, level -1) */
@@ -299,13 +300,14 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 		st->cse_ok_1 = st->cse_1.kind != SPRT_VEC;
 	}
 	_t1 = st->cse_1;
-	TRY(sprt_op(ctx, 'f', st->width, sprt_int(2), &_t3[0], NULL));
-	_t3[1] = sprt_int(2);
-	TRY(sprt_builtin_minmax(ctx, false, _t3, 2, &_t2));
-	TRY(sprt_index(_t1, _t2, &(*out)));
+	TRY(sprt_i_floordiv(st->width, 2, &_t3));
+	_t2 = _t3;
+	if (2 < _t2)
+		_t2 = 2;
+	TRY(sprt_index(_t1, sprt_int(_t2), &(*out)));
 	return 0;
 }
-#line 309 "<stdout>"
+#line 311 "<stdout>"
 
 /*
  * scale__v3: constant, computed once
@@ -314,52 +316,52 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
  *   scale = scale + 1
  */
 #line 17 "ssa.space"
-static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	sprt_val _t1 = sprt_undef();
-	sprt_val _t2 = sprt_undef();
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	bool _t3 = false;
-	sprt_val _t4 = sprt_undef();
-	bool _t5 = false;
+	bool _t4 = false;
+	int64_t _t5 = 0;
 	(void)ctx;
 	(void)st;
 	TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(0), &_t3));
-	_t2 = sprt_bool(_t3);
-	_t1 = sprt_bool(!truthy(ctx, _t2));
-	if (truthy(ctx, _t1)) {
-		TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(1), &_t5));
-		_t4 = sprt_bool(_t5);
-		_t1 = sprt_bool(!truthy(ctx, _t4));
+	_t2 = (int64_t)!(_t3);
+	if (_t2) {
+		TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(1), &_t4));
+		_t2 = (int64_t)!(_t4);
 	}
-	if (truthy(ctx, _t1)) {
-		TRY(sprt_op(ctx, '+', st->scale__v2, sprt_int(1), &(*out), NULL));
+	if (_t2) {
+		TRY(sprt_i_add(st->scale__v2, 1, &_t5));
+		_t1 = _t5;
 	} else {
-		(*out) = st->scale__v2;
+		_t1 = st->scale__v2;
 	}
+	*out = _t1;
 	return 0;
 }
-#line 342 "<stdout>"
+#line 344 "<stdout>"
 
 /*
- * wide: soft constraint, at loop level 0
+ * wide: soft constraint, at loop level 1
  *
  *   soft wide = width > 2 if scale else True
  */
 #line 22 "ssa.space"
-static int def_wide(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_wide(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
+	int64_t _t1 = 0;
 	(void)ctx;
 	(void)st;
-	if (truthy(ctx, st->scale__v3)) {
-		TRY(sprt_cmp(ctx, '>', st->width, sprt_int(2), &_t1));
-		(*out) = sprt_bool(_t1);
+	if (st->scale__v3) {
+		_t1 = (st->width > 2);
 	} else {
-		(*out) = sprt_bool(true);
+		_t1 = 1;
 	}
+	*out = _t1;
 	return 0;
 }
-#line 363 "<stdout>"
+#line 365 "<stdout>"
 
 /*
  * bytes: derived, at loop level 1
@@ -372,32 +374,37 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	sprt_val _t1 = sprt_undef();
 	sprt_val _t2 = sprt_undef();
 	sprt_val _t3 = sprt_undef();
-	sprt_val _t4 = sprt_undef();
+	int64_t _t4 = 0;
 	(void)ctx;
 	(void)st;
-	/* -O2: common subexpression 8 (line 19, column 9; 1 use, level -1) */
-	if (!st->cse_ok_8) {
-		/* -O2: common subexpression 9 (line 19, column 9; 1 use, level -1) */
-		if (!st->cse_ok_9) {
-			TRY(sprt_index(st->Bytes, st->arch, &st->cse_9));
-			st->cse_ok_9 = st->cse_9.kind != SPRT_VEC;
+	/* -O2: common subexpression 7 (line 19, column 9; 1 use, level 0) */
+	if (!st->cse_ok_7) {
+		/* -O2: common subexpression 8 (line 19, column 9; 1 use, level -1) */
+		if (!st->cse_ok_8) {
+			/* -O2: common subexpression 9 (line 19, column 9; 1 use, level -1) */
+			if (!st->cse_ok_9) {
+				TRY(sprt_index(st->Bytes, st->arch, &st->cse_9));
+				st->cse_ok_9 = st->cse_9.kind != SPRT_VEC;
+			}
+			_t3 = st->cse_9;
+			/* -O2: common subexpression 10 (line 19, column 21; 1 use, level -1) */
+			if (!st->cse_ok_10) {
+				TRY(sprt_i_sub(st->scale__v3, 1, &_t4));
+				st->cse_10 = _t4;
+				st->cse_ok_10 = true;
+			}
+			TRY(sprt_index(_t3, sprt_int(st->cse_10), &st->cse_8));
+			st->cse_ok_8 = st->cse_8.kind != SPRT_VEC;
 		}
-		_t3 = st->cse_9;
-		/* -O2: common subexpression 10 (line 19, column 21; 1 use, level -1) */
-		if (!st->cse_ok_10) {
-			TRY(sprt_op(ctx, '-', st->scale__v3, sprt_int(1), &st->cse_10, NULL));
-			st->cse_ok_10 = st->cse_10.kind != SPRT_VEC;
-		}
-		_t4 = st->cse_10;
-		TRY(sprt_index(_t3, _t4, &st->cse_8));
-		st->cse_ok_8 = st->cse_8.kind != SPRT_VEC;
+		_t2 = st->cse_8;
+		TRY(sprt_op(ctx, '*', _t2, sprt_int(st->size), &st->cse_7, &st->bytes_scratch[0]));
+		st->cse_ok_7 = st->cse_7.kind != SPRT_VEC;
 	}
-	_t2 = st->cse_8;
-	TRY(sprt_op(ctx, '*', _t2, st->size, &_t1, &st->bytes_scratch[0]));
-	TRY(sprt_op(ctx, '*', _t1, st->width, &(*out), &st->bytes_scratch[1]));
+	_t1 = st->cse_7;
+	TRY(sprt_op(ctx, '*', _t1, sprt_int(st->width), &(*out), &st->bytes_scratch[1]));
 	return 0;
 }
-#line 401 "<stdout>"
+#line 408 "<stdout>"
 
 /*
  * fits: hard requirement, at loop level 1
@@ -405,33 +412,33 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
  *   require hard fits = bytes <= 256 and regs >= 64
  */
 #line 21 "ssa.space"
-static int def_fits(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+static int def_fits(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 {
-	bool _t1 = false;
+	int64_t _t1 = 0;
 	bool _t2 = false;
+	bool _t3 = false;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_cmp(ctx, 'l', st->bytes, sprt_int(256), &_t1));
-	(*out) = sprt_bool(_t1);
-	if (truthy(ctx, (*out))) {
-		/* -O2: common subexpression 13 (line 21, column 38; 1 use, level 0) */
-		if (!st->cse_ok_13) {
-			TRY(sprt_cmp(ctx, 'g', st->regs, sprt_int(64), &_t2));
-			st->cse_13 = sprt_bool(_t2);
-			st->cse_ok_13 = st->cse_13.kind != SPRT_VEC;
-		}
-		(*out) = st->cse_13;
+	TRY(sprt_cmp(ctx, 'l', st->bytes, sprt_int(256), &_t2));
+	_t1 = _t2;
+	if (_t1) {
+		TRY(sprt_cmp(ctx, 'g', st->regs, sprt_int(64), &_t3));
+		_t1 = _t3;
 	}
+	*out = _t1;
 	return 0;
 }
-#line 428 "<stdout>"
+#line 432 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
-	sprt_val v = sprt_undef();
+	int64_t iv = 0;
 	bool found = false;
 	int rc;
+	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
+	const int par_level = ctx->par ? ctx->par_level : -1;
+	(void)par_level;
 
 	/* Level -1, once: bindings and defaults, constants, tables, checks. */
 	/* setting precision: bound at run time, else its default */
@@ -466,51 +473,72 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		return 0;
 
 	/* Iterables that depend only on level -1: computed once, 0 or a domain error. */
-	const int once_size = def_size(ctx, st, &st->size_iter);
+	const int once_width = def_width(ctx, st, &st->width_iter);
+
+	/* -O2: domain filtering: the values of 'width' its unary constraints keep, once */
+	if (!once_width && iter_len(st->width_iter) <= UINT64_C(1048576)) {
+		sprt_vec_clear(&st->width_dom);
+		const uint64_t n_ = iter_len(st->width_iter);
+		for (uint64_t i_ = 0; i_ < n_; i_++) {
+			const sprt_val x_ = iter_at(st->width_iter, i_);
+			st->width = x_.u.i;
+			if ((!ctx->no_soft && (!ctx->disabled || !ctx->disabled[3])) && (def_wide(ctx, st, &iv) || iv))
+				continue; /* wide rejects it */
+			if (sprt_vec_push(&st->width_dom, x_))
+				return -SPRT_ENOMEM;
+		}
+		st->width_iter = sprt_vecval(&st->width_dom);
+	}
 
 	/* The loop nest, in level-set order. */
-	/* loop 0: width */
-	ctx->stats[1].evaluated++;
-	if (def_width(ctx, st, &st->width_iter)) {
-		ctx->stats[1].domain_errors++;
+	/* loop 0: size */
+	ctx->stats[0].evaluated++;
+	if (def_size(ctx, st, &st->size_iter)) {
+		ctx->stats[0].domain_errors++;
 		return 0;
 	}
-	const uint64_t n_width = iter_len(st->width_iter);
-	for (uint64_t i_width = 0; i_width < n_width && !ctx->stop; i_width++) {
+	const int64_t start_size = st->size_iter.u.i, step_size = st->size_iter.r_step;
+	const uint64_t n_size = range_len(start_size, st->size_iter.r_stop, step_size);
+	for (uint64_t i_size = 0; i_size < n_size && !ctx->stop; i_size++) {
+		if (par_level >= 0) /* the previous task here is over */
+			sprt_par_leave(ctx, 0);
 		ctx->candidates++;
-		st->width = iter_at(st->width_iter, i_width);
-		sprt_progress_tick(ctx, (double)i_width / (double)n_width);
-		st->cse_ok_13 = false;
-		/* regs */
-		ctx->stats[2].evaluated++;
-		if (def_regs(ctx, st, &st->regs)) {
-			ctx->stats[2].domain_errors++;
+		st->size = (int64_t)((uint64_t)start_size + i_size * (uint64_t)step_size);
+		sprt_progress_tick(ctx, (double)i_size / (double)n_size);
+		st->cse_ok_7 = false;
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
+		/* loop 1: width */
+		ctx->stats[1].evaluated++;
+		if (once_width) {
+			ctx->stats[1].domain_errors++;
 			continue;
 		}
-		/* soft wide: rejects the point where true */
-		if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[3])) {
-			ctx->stats[3].evaluated++;
-			if (def_wide(ctx, st, &v)) {
-				ctx->stats[3].domain_errors++;
-				continue;
-			}
-			if (truthy(ctx, v)) {
-				ctx->stats[3].rejected++;
-				continue;
-			}
-		}
-		/* loop 1: size */
-		ctx->stats[0].evaluated++;
-		if (once_size) {
-			ctx->stats[0].domain_errors++;
-			continue;
-		}
-		const int64_t start_size = st->size_iter.u.i, step_size = st->size_iter.r_step;
-		const uint64_t n_size = range_len(start_size, st->size_iter.r_stop, step_size);
-		for (uint64_t i_size = 0; i_size < n_size && !ctx->stop; i_size++) {
+		const uint64_t n_width = iter_len(st->width_iter);
+		for (uint64_t i_width = 0; i_width < n_width && !ctx->stop; i_width++) {
+			if (par_level >= 1) /* the previous task here is over */
+				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
-			st->size = sprt_int((int64_t)((uint64_t)start_size + i_size * (uint64_t)step_size));
-			sprt_progress_tick(ctx, ((double)i_width + (double)i_size / (double)n_size) / (double)n_width);
+			st->width = iter_at(st->width_iter, i_width).u.i;
+			sprt_progress_tick(ctx, ((double)i_size + (double)i_width / (double)n_width) / (double)n_size);
+			/* regs */
+			ctx->stats[2].evaluated++;
+			if (def_regs(ctx, st, &st->regs)) {
+				ctx->stats[2].domain_errors++;
+				continue;
+			}
+			/* soft wide: rejects the point where true */
+			if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[3])) {
+				ctx->stats[3].evaluated++;
+				if (def_wide(ctx, st, &iv)) {
+					ctx->stats[3].domain_errors++;
+					continue;
+				}
+				if (iv) {
+					ctx->stats[3].rejected++;
+					continue;
+				}
+			}
 			/* bytes */
 			ctx->stats[4].evaluated++;
 			if (def_bytes(ctx, st, &st->bytes)) {
@@ -520,24 +548,30 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			/* hard fits: keeps the point where true */
 			if (!ctx->disabled || !ctx->disabled[5]) {
 				ctx->stats[5].evaluated++;
-				if (def_fits(ctx, st, &v)) {
+				if (def_fits(ctx, st, &iv)) {
 					ctx->stats[5].domain_errors++;
 					continue;
 				}
-				if (!truthy(ctx, v)) {
+				if (!iv) {
 					ctx->stats[5].rejected++;
 					continue;
 				}
 			}
+			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
+				continue;
 			/* a valid point */
 			ctx->valid++;
 			if (ctx->emit) {
-				const sprt_val point[2] = { st->size, st->width };
+				const sprt_val point[2] = { sprt_int(st->size), sprt_int(st->width) };
 				if (ctx->emit(ctx->emit_user, point, 2))
 					ctx->stop = true;
 			}
 		}
+		if (par_level >= 1)
+			sprt_par_leave(ctx, 1);
 	}
+	if (par_level >= 0)
+		sprt_par_leave(ctx, 0);
 	return 0;
 }
 
@@ -552,6 +586,7 @@ static int enumerate(struct sprt_ctx *ctx)
 		sprt_vec_free(&st.Regs_scratch[i]);
 	for (int i = 0; i < 2; i++)
 		sprt_vec_free(&st.bytes_scratch[i]);
+	sprt_vec_free(&st.width_dom);
 	return rc;
 }
 
@@ -563,10 +598,10 @@ static const struct sprt_param_desc params[] = {
 
 /* The statistics rows: name, kind, class, require, line, level. */
 static const struct sprt_def_desc defs[] = {
-	{ "size", SPRT_DEF_ITER, SPRT_HARD, false, 8, 1 },
-	{ "width", SPRT_DEF_ITER, SPRT_HARD, false, 9, 0 },
-	{ "regs", SPRT_DEF_DERIVED, SPRT_HARD, false, 20, 0 },
-	{ "wide", SPRT_DEF_CONSTRAINT, SPRT_SOFT, false, 22, 0 },
+	{ "size", SPRT_DEF_ITER, SPRT_HARD, false, 8, 0 },
+	{ "width", SPRT_DEF_ITER, SPRT_HARD, false, 9, 1 },
+	{ "regs", SPRT_DEF_DERIVED, SPRT_HARD, false, 20, 1 },
+	{ "wide", SPRT_DEF_CONSTRAINT, SPRT_SOFT, false, 22, 1 },
 	{ "bytes", SPRT_DEF_DERIVED, SPRT_HARD, false, 19, 1 },
 	{ "fits", SPRT_DEF_CONSTRAINT, SPRT_HARD, true, 21, 1 },
 };
@@ -591,6 +626,7 @@ const struct sprt_space spacec_space = {
 	.bindables = bindables,
 	.strings = { 2, strings },
 	.enumerate = enumerate,
+	.par_levels = 2, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN

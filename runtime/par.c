@@ -1,0 +1,847 @@
+/*
+ * par.c - multithreaded and sharded enumeration.
+ *
+ * The generated loop nest calls sprt_par_enter(ctx, k) in the loops at
+ * levels k <= ctx->par_level once the level's own checks accepted an
+ * iteration (nonzero skips the deeper levels), and sprt_par_leave(ctx, k)
+ * when an iteration is over (at the top of the next one, and after the
+ * loop).  Everything here is built on two facts:
+ *
+ *   - the walk is deterministic, so every walker numbers the iterations
+ *     that reach a hook at level k identically (their ordinals);
+ *   - skipping an iteration at a hook skips exactly its subtree.
+ *
+ * Tasks.  Every worker thread walks the levels above the split level D
+ * itself (cheap: few iterations) and meets the same sequence of D-level
+ * iterations, the tasks, numbered 0, 1, 2, ...  Task ordinals are handed
+ * out dynamically in small chunks from one atomic counter: a worker runs
+ * the subtree of a task only if its chunk holds the ordinal, and skips it
+ * otherwise.  A worker that draws a chunk past the last task stops.
+ *
+ * The split level is chosen by counting walks (the walk with every
+ * iteration at level d skipped, which counts the tasks at d, and which
+ * weighs each task at d by its children at d + 1): the shallowest d with
+ * at least 64 tasks per thread whose largest task holds at most 1/(4T)
+ * of the children.  So an outer value holding 90% of the space is split
+ * further down, not handed to one thread.
+ *
+ * Statistics.  Each worker counts the definitions it evaluates inside its
+ * tasks in its own array; everything outside tasks (the shared walk) is
+ * counted once, by the counting walk at the split level, which is exactly
+ * that walk.  Totals are the sum, identical for every thread count.
+ *
+ * Shards.  --shard I/N cuts the tasks of a level Ds (chosen the same way
+ * for N parts, independent of the thread count) into 16 N contiguous
+ * blocks of equal weight and deals them out round-robin; a task's weight
+ * is 1 + its descendants at the deepest level reached while each counting
+ * walk visits at most REFINE_CANDIDATES candidates.  Every number used is
+ * a count, never a time, so each shard computes the same cut on any
+ * machine.  A shard walks the levels down to Ds like everyone else, skips
+ * the other shards' tasks, and splits its own among its threads as
+ * above.  The shared walk is counted
+ * in shard 0 only, so the statistics of the N shards add up to the whole.
+ *
+ * Output.  Each worker encodes its points into a buffer of its own (a
+ * child sink).  Unordered, a full buffer is appended to the output whole
+ * under the sink's lock.  With --ordered, the points of a chunk are
+ * written only once every earlier chunk is: a finished chunk waits in a
+ * reorder queue; the worker holding the oldest unwritten chunk streams it
+ * directly; a worker whose buffer or the queue grows past a bound waits
+ * until its chunk is the oldest (that worker never waits, so this cannot
+ * deadlock).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "spacert.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Tasks per thread wanted at the split level, and the largest share of
+ * the children one task may hold: 1 / (BALANCE * parts). */
+#define TASKS_PER_PART 64
+#define BALANCE 4
+/* Counting walks give up past this many tasks at their level. */
+#define WALK_CAP (UINT64_C(1) << 22)
+/* Shard weights come from the deepest walk reached while each walk
+ * visits at most this many candidates (a count, so every shard agrees). */
+#define REFINE_CANDIDATES (UINT64_C(1) << 15)
+/* Blocks of tasks per shard, dealt out round-robin. */
+#define BLOCKS 16
+/* A worker hands its buffer over every FLUSH_ROWS points ... */
+#define FLUSH_ROWS 1024
+/* ... and, ordered, holds at most HOLD_BYTES while not at the head, with
+ * at most QUEUE_BYTES in finished chunks waiting for their turn. */
+#define HOLD_BYTES ((size_t)16 << 20)
+#define QUEUE_BYTES ((size_t)64 << 20)
+#define MAX_THREADS 1024
+
+struct par_job;
+
+/* A shard's tasks at its level: ordinal o is its own where o < n and mine[o]. */
+struct shard {
+	int level;                   /* -1: no shard, everything is its own */
+	uint64_t n;
+	unsigned char *mine;
+	uint64_t own;                /* how many are its own */
+};
+
+/* One walker: a counting walk, or a worker thread. */
+struct sprt_par {
+	/* Workers sit side by side: a cache line of their own each. */
+	_Alignas(64) struct par_job *job; /* NULL in a counting walk */
+	struct sprt_ctx *ctx;
+	uint64_t seen[SPRT_PAR_LEVELS]; /* iterations that reached each level's hook */
+	/* The shard: other shards' ordinals at filter_level are skipped. */
+	int filter_level;
+	const struct shard *filter;
+	/* Counting walk: iterations reaching stop_level are counted (and
+	 * credited to the current ordinal at weight_level) and skipped. */
+	int stop_level;
+	uint64_t count, cap;
+	bool capped;
+	int weight_level;
+	uint64_t *weights;
+	size_t nweights, wcap;
+	bool nomem;
+	/* Worker: tasks at split_level, its chunk [lo, hi) of them. */
+	int split_level;
+	uint64_t tasks_seen;
+	uint64_t chunk, lo, hi;
+	bool have_chunk;
+	bool in_task;
+	bool walked_out;             /* stopped after drawing past the last chunk */
+	/* Worker statistics: inside tasks (kept) and outside (dropped). */
+	struct sprt_def_stats *walk_stats, *task_stats;
+	uint64_t saved_valid, saved_cand, task_valid, task_cand;
+	/* Worker output. */
+	struct sprt_sink *child;
+	sprt_point_fn child_fn;
+	uint64_t rows;
+	uint64_t tasks_run, pub_tasks, pub_cand, pub_valid;
+	double busy;                 /* seconds inside tasks (verbose only) */
+	int err;
+	pthread_t tid;
+	struct sprt_ctx own_ctx;
+};
+
+struct par_job {
+	struct sprt_ctx *main;
+	struct sprt_sink *sink;      /* NULL: the caller's ctx->emit, under `lock` */
+	bool ordered;
+	bool verbose;                /* SPACERT_PAR_VERBOSE: the plan and the work, on stderr */
+	int nthreads;
+	int split_level;
+	struct shard shard;
+	uint64_t ntasks, chunk_size, nchunks;
+	atomic_uint_fast64_t next_chunk;
+	atomic_uint_fast64_t tasks_done;
+	atomic_bool stop;
+	atomic_int err;
+	/* Ordered output and the caller's callback. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	uint64_t next_write;         /* the oldest chunk not yet written */
+	struct sprt_sink_block **queue; /* finished, unwritten chunks by number */
+	size_t queue_bytes;
+	/* Progress. */
+	pthread_mutex_t done_lock;
+	pthread_cond_t done_cond;
+	int running;
+	atomic_uint_fast64_t pub_cand, pub_valid;
+};
+
+/* ---- the hooks ----------------------------------------------------------------------------- */
+
+static void task_begin(struct sprt_par *w)
+{
+	struct sprt_ctx *ctx = w->ctx;
+	w->saved_valid = ctx->valid;
+	w->saved_cand = ctx->candidates;
+	ctx->stats = w->task_stats;
+	w->in_task = true;
+}
+
+static void task_end(struct sprt_par *w)
+{
+	struct sprt_ctx *ctx = w->ctx;
+	w->in_task = false;
+	uint64_t dv = ctx->valid - w->saved_valid, dc = ctx->candidates - w->saved_cand;
+	w->task_valid += dv;
+	w->task_cand += dc;
+	ctx->valid = w->saved_valid;
+	ctx->candidates = w->saved_cand;
+	ctx->stats = w->walk_stats;
+	w->tasks_run++;
+}
+
+/* Makes the worker's progress visible to the progress line (per chunk:
+ * shared counters touched per task would make tiny tasks contend). */
+static void publish(struct sprt_par *w)
+{
+	struct par_job *job = w->job;
+	atomic_fetch_add_explicit(&job->tasks_done, w->tasks_run - w->pub_tasks, memory_order_relaxed);
+	atomic_fetch_add_explicit(&job->pub_cand, w->task_cand - w->pub_cand, memory_order_relaxed);
+	atomic_fetch_add_explicit(&job->pub_valid, w->task_valid - w->pub_valid, memory_order_relaxed);
+	w->pub_tasks = w->tasks_run;
+	w->pub_cand = w->task_cand;
+	w->pub_valid = w->task_valid;
+}
+
+static void finish_chunk(struct sprt_par *w);
+
+/* Whether the worker may run task `o`, drawing chunks as it goes. */
+static bool claim(struct sprt_par *w, uint64_t o)
+{
+	struct par_job *job = w->job;
+	if (!w->have_chunk || o >= w->hi) {
+		if (w->have_chunk)
+			finish_chunk(w);
+		publish(w);
+		uint64_t c = atomic_fetch_add_explicit(&job->next_chunk, 1, memory_order_relaxed);
+		w->have_chunk = c < job->nchunks;
+		if (!w->have_chunk) {
+			/* Nothing left for anyone: stop walking. */
+			w->walked_out = true;
+			w->ctx->stop = true;
+			return false;
+		}
+		w->chunk = c;
+		w->lo = c * job->chunk_size;
+		w->hi = w->lo + job->chunk_size;
+	}
+	return o >= w->lo;
+}
+
+int sprt_par_enter(struct sprt_ctx *ctx, int k)
+{
+	struct sprt_par *w = ctx->par;
+	if (!w || k < 0 || k >= SPRT_PAR_LEVELS)
+		return 0;
+	uint64_t o = w->seen[k]++;
+	if (k == w->filter_level && (o >= w->filter->n || !w->filter->mine[o]))
+		return 1;
+	if (k == w->stop_level) {
+		w->count++;
+		if (w->weight_level >= 0) {
+			size_t i = (size_t)(w->seen[w->weight_level] - 1);
+			if (i >= w->wcap) {
+				size_t cap = w->wcap ? w->wcap * 2 : 1024;
+				while (cap <= i)
+					cap *= 2;
+				uint64_t *v = realloc(w->weights, cap * sizeof(*v));
+				if (!v) {
+					w->nomem = true;
+					ctx->stop = true;
+					return 1;
+				}
+				memset(v + w->wcap, 0, (cap - w->wcap) * sizeof(*v));
+				w->weights = v;
+				w->wcap = cap;
+			}
+			w->weights[i]++;
+			if (i + 1 > w->nweights)
+				w->nweights = i + 1;
+		}
+		if (w->count > w->cap) {
+			w->capped = true;
+			ctx->stop = true;
+		}
+		return 1;
+	}
+	if (!w->job || k != w->split_level)
+		return 0;
+	if (atomic_load_explicit(&w->job->stop, memory_order_relaxed)) {
+		ctx->stop = true;
+		return 1;
+	}
+	if (!claim(w, w->tasks_seen++))
+		return 1;
+	task_begin(w);
+	return 0;
+}
+
+void sprt_par_leave(struct sprt_ctx *ctx, int k)
+{
+	struct sprt_par *w = ctx->par;
+	if (w && w->in_task && k == w->split_level)
+		task_end(w);
+}
+
+/* ---- counting walks -------------------------------------------------------------------------- */
+
+/* What one counting walk found. */
+struct walk {
+	uint64_t count;              /* iterations reaching the stop level */
+	bool capped;
+	uint64_t *weights;           /* per ordinal at the weight level */
+	size_t nweights;
+	struct sprt_def_stats *stats; /* the walk's statistics */
+	uint64_t valid, candidates;
+};
+
+static void walk_release(struct walk *r)
+{
+	free(r->weights);
+	free(r->stats);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * Walks ctx's space with the iterations at `stop` counted and skipped.
+ * Returns 0 or a negative SPRT_E* code.
+ */
+static int walk(struct sprt_ctx *ctx, const struct shard *f, int stop, int weight_level, uint64_t cap,
+		struct walk *r)
+{
+	memset(r, 0, sizeof(*r));
+	const struct sprt_space *sp = ctx->space;
+	struct sprt_par *w = aligned_alloc(_Alignof(struct sprt_par), sizeof(*w));
+	r->stats = calloc((size_t)sp->ndefs + 1, sizeof(*r->stats));
+	if (w)
+		memset(w, 0, sizeof(*w));
+	if (!w || !r->stats) {
+		free(w);
+		free(r->stats);
+		r->stats = NULL;
+		return -SPRT_ENOMEM;
+	}
+	w->ctx = ctx;
+	w->filter_level = f ? f->level : -1;
+	w->filter = f;
+	w->stop_level = stop;
+	w->weight_level = weight_level;
+	w->cap = cap;
+	w->split_level = -1;
+	struct sprt_def_stats *saved_stats = ctx->stats;
+	sprt_point_fn saved_emit = ctx->emit;
+	bool saved_progress = ctx->progress;
+	ctx->stats = r->stats;
+	ctx->valid = ctx->candidates = 0;
+	ctx->stop = false;
+	ctx->emit = NULL;
+	ctx->progress = false;
+	ctx->par = w;
+	ctx->par_level = stop;
+	double t0 = sprt_now_();
+	int rc = sp->enumerate(ctx);
+	if (getenv("SPACERT_PAR_VERBOSE"))
+		fprintf(stderr, "spacert: walk to level %d (filter %d, weights %d): %llu tasks, %llu candidates, %.4f s\n",
+			stop, w->filter_level, weight_level, (unsigned long long)w->count,
+			(unsigned long long)ctx->candidates, sprt_now_() - t0);
+	ctx->par = NULL;
+	ctx->stop = false;
+	ctx->stats = saved_stats;
+	ctx->emit = saved_emit;
+	ctx->progress = saved_progress;
+	r->valid = ctx->valid;
+	r->candidates = ctx->candidates;
+	ctx->valid = ctx->candidates = 0;
+	r->count = w->count;
+	r->capped = w->capped;
+	r->weights = w->weights;
+	r->nweights = w->nweights;
+	if (w->nomem && !rc)
+		rc = -SPRT_ENOMEM;
+	free(w);
+	if (rc > 0)
+		rc = -rc;
+	return rc;
+}
+
+/* The levels with hooks. */
+static int hooked_levels(const struct sprt_space *sp)
+{
+	int n = sp->par_levels < sp->nparams ? sp->par_levels : sp->nparams;
+	return n < SPRT_PAR_LEVELS ? n : SPRT_PAR_LEVELS;
+}
+
+/* Whether no task at this level holds more than 1 / (BALANCE * parts) of the children. */
+static bool balanced(const struct walk *children, int parts)
+{
+	uint64_t max = 0;
+	for (size_t i = 0; i < children->nweights; i++)
+		if (children->weights[i] > max)
+			max = children->weights[i];
+	return max <= children->count / ((uint64_t)BALANCE * (uint64_t)parts);
+}
+
+/*
+ * Chooses the level at which to cut the (filtered) space into tasks for
+ * `parts` workers: the shallowest level with TASKS_PER_PART tasks per part
+ * where no task holds too much of the next level.  *at is the counting
+ * walk at that level; *children the walk one level deeper weighing its
+ * tasks (count 0 when there is none).
+ */
+static int choose_level(struct sprt_ctx *ctx, const struct shard *f, int parts, int *level, struct walk *at,
+			struct walk *children)
+{
+	int nl = hooked_levels(ctx->space);
+	int from = f && f->level > 0 ? f->level : 0;
+	int rc = walk(ctx, f, from, -1, UINT64_MAX, at);
+	memset(children, 0, sizeof(*children));
+	if (rc)
+		return rc;
+	uint64_t want = (uint64_t)TASKS_PER_PART * (uint64_t)parts;
+	for (int d = from;; d++) {
+		*level = d;
+		if (d + 1 >= nl || at->count == 0)
+			return 0;
+		rc = walk(ctx, f, d + 1, d, WALK_CAP, children);
+		if (rc)
+			return rc;
+		if (children->capped || children->count == 0 || (at->count >= want && balanced(children, parts)))
+			return children->capped ? (walk_release(children), 0) : 0;
+		/* One level deeper: the children walk is the next level's walk. */
+		walk_release(at);
+		*at = *children;
+		free(at->weights);
+		at->weights = NULL;
+		at->nweights = 0;
+		memset(children, 0, sizeof(*children));
+	}
+}
+
+/* ---- shards ---------------------------------------------------------------------------------- */
+
+/*
+ * Shard `index` of `count`: the level's tasks cut into count * BLOCKS
+ * contiguous blocks of equal weight, block b going to shard b % count.
+ * Contiguous blocks keep what a shard lists in runs of the single-thread
+ * order; dealing them out round-robin makes every shard a sample of the
+ * whole space, so a region the weights underrate is shared out too, not
+ * left to one shard.  *shared is the walk down to that level (counted in
+ * shard 0 only).
+ */
+static int shard_plan(struct sprt_ctx *ctx, uint64_t index, uint64_t count, struct shard *out,
+		      struct walk *shared)
+{
+	struct walk children;
+	int parts = count > INT32_MAX / 64 ? INT32_MAX / 64 : (int)count;
+	int rc = choose_level(ctx, NULL, parts, &out->level, shared, &children);
+	if (rc)
+		return rc;
+	int ds = out->level, nl = hooked_levels(ctx->space);
+	uint64_t ntasks = shared->count;
+	/* Finer weights: descendants as deep as REFINE_CANDIDATES allows. */
+	for (int e = ds + 2; e < nl && children.count && children.candidates <= REFINE_CANDIDATES; e++) {
+		struct walk deeper;
+		rc = walk(ctx, NULL, e, ds, WALK_CAP, &deeper);
+		if (rc) {
+			walk_release(&children);
+			return rc;
+		}
+		if (deeper.capped) {
+			walk_release(&deeper);
+			break;
+		}
+		walk_release(&children);
+		children = deeper;
+	}
+	out->n = ntasks;
+	out->mine = calloc((size_t)ntasks + 1, 1);
+	if (!out->mine) {
+		walk_release(&children);
+		return -SPRT_ENOMEM;
+	}
+	/* Task i, starting at cumulative weight s, is in block s * nb / total. */
+	uint64_t total = 0, nb = count * BLOCKS, sum = 0;
+	for (uint64_t i = 0; i < ntasks; i++)
+		total += 1 + (i < children.nweights ? children.weights[i] : 0);
+	for (uint64_t i = 0; i < ntasks; i++) {
+		uint64_t block = sum / total * nb + sum % total * nb / total;
+		out->mine[i] = block % count == index;
+		out->own += out->mine[i];
+		sum += 1 + (i < children.nweights ? children.weights[i] : 0);
+	}
+	walk_release(&children);
+	return 0;
+}
+
+/* ---- output ------------------------------------------------------------------------------------ */
+
+static void set_err(struct par_job *job, int err)
+{
+	int zero = 0;
+	atomic_compare_exchange_strong(&job->err, &zero, err);
+	atomic_store(&job->stop, true);
+}
+
+/* Writes a block to the output (or frees it when stopping). */
+static void put_block(struct par_job *job, struct sprt_sink_block *b)
+{
+	if (sprt_sink_put_(job->sink, b))
+		atomic_store(&job->stop, true);
+}
+
+/* Marks a finished chunk that wrote nothing. */
+static char empty_chunk;
+#define EMPTY_CHUNK ((struct sprt_sink_block *)(void *)&empty_chunk)
+
+/* Files a finished chunk's block and writes every chunk now due.  Holds job->lock. */
+static void ordered_put(struct par_job *job, uint64_t chunk, struct sprt_sink_block *b)
+{
+	job->queue[chunk] = b ? b : EMPTY_CHUNK;
+	job->queue_bytes += sprt_sink_block_size_(b);
+	while (job->next_write < job->nchunks && job->queue[job->next_write]) {
+		struct sprt_sink_block *head = job->queue[job->next_write];
+		job->queue[job->next_write++] = NULL;
+		if (head != EMPTY_CHUNK) {
+			job->queue_bytes -= sprt_sink_block_size_(head);
+			put_block(job, head);
+		}
+	}
+	pthread_cond_broadcast(&job->cond);
+}
+
+/* Hands the worker's buffer over: `done` at the end of its chunk. */
+static void flush(struct sprt_par *w, bool done)
+{
+	struct par_job *job = w->job;
+	if (!w->child)
+		return;
+	w->rows = 0;
+	if (!job->ordered) {
+		struct sprt_sink_block *b;
+		if (sprt_sink_detach_(w->child, &b))
+			set_err(job, SPRT_ENOMEM);
+		put_block(job, b);
+		return;
+	}
+	/* Ordered: mid-chunk, only the head streams, and a worker holding
+	 * too much waits for its turn. */
+	if (!done && sprt_sink_buffered_(w->child) < HOLD_BYTES) {
+		pthread_mutex_lock(&job->lock);
+		bool head = job->next_write == w->chunk;
+		pthread_mutex_unlock(&job->lock);
+		if (!head)
+			return;
+	}
+	struct sprt_sink_block *b;
+	if (sprt_sink_detach_(w->child, &b))
+		set_err(job, SPRT_ENOMEM);
+	pthread_mutex_lock(&job->lock);
+	size_t size = sprt_sink_block_size_(b);
+	while (job->next_write != w->chunk && (!done || job->queue_bytes + size > QUEUE_BYTES) &&
+	       !atomic_load(&job->stop))
+		pthread_cond_wait(&job->cond, &job->lock);
+	if (atomic_load(&job->stop)) {
+		sprt_sink_block_free_(b);
+	} else if (!done) {
+		put_block(job, b); /* the head's partial output */
+	} else {
+		ordered_put(job, w->chunk, b);
+	}
+	pthread_mutex_unlock(&job->lock);
+}
+
+static void finish_chunk(struct sprt_par *w)
+{
+	flush(w, true);
+}
+
+/* The worker's point callback: the child sink, handed over in blocks. */
+static int worker_emit(void *user, const sprt_val *pt, int n)
+{
+	struct sprt_par *w = user;
+	struct par_job *job = w->job;
+	if (atomic_load_explicit(&job->stop, memory_order_relaxed))
+		return 1;
+	if (!w->child) {
+		/* The caller's own callback, one point at a time. */
+		pthread_mutex_lock(&job->lock);
+		int rc = job->main->emit(job->main->emit_user, pt, n);
+		pthread_mutex_unlock(&job->lock);
+		if (rc)
+			atomic_store(&job->stop, true);
+		return rc;
+	}
+	if (w->child_fn(w->child, pt, n)) {
+		set_err(job, SPRT_ENOMEM);
+		return 1;
+	}
+	if (++w->rows >= FLUSH_ROWS)
+		flush(w, false);
+	return atomic_load_explicit(&job->stop, memory_order_relaxed) ? 1 : 0;
+}
+
+/* ---- workers ------------------------------------------------------------------------------------- */
+
+static void *worker_main(void *arg)
+{
+	struct sprt_par *w = arg;
+	struct par_job *job = w->job;
+	double t0 = job->verbose ? sprt_now_() : 0;
+	int rc = w->ctx->space->enumerate(w->ctx);
+	if (job->verbose)
+		w->busy = sprt_now_() - t0;
+	if (w->in_task) /* a fatal error left it open */
+		task_end(w);
+	if (w->have_chunk)
+		finish_chunk(w);
+	publish(w);
+	if (rc)
+		set_err(job, rc < 0 ? -rc : rc);
+	else if (!w->walked_out && !w->ctx->stop && !atomic_load(&job->stop) && w->tasks_seen != job->ntasks)
+		set_err(job, SPRT_EVALUE); /* the walk was not deterministic */
+	pthread_mutex_lock(&job->done_lock);
+	job->running--;
+	pthread_cond_signal(&job->done_cond);
+	pthread_mutex_unlock(&job->done_lock);
+	return NULL;
+}
+
+static int worker_init(struct sprt_par *w, struct par_job *job)
+{
+	struct sprt_ctx *m = job->main;
+	const struct sprt_space *sp = m->space;
+	w->job = job;
+	w->ctx = &w->own_ctx;
+	struct sprt_ctx *ctx = w->ctx;
+	*ctx = *m;
+	ctx->stats = NULL;
+	ctx->nextra_strings = 0;
+	ctx->extra_strings = NULL; /* interned again, in the same order */
+	ctx->valid = ctx->candidates = 0;
+	ctx->stop = false;
+	ctx->progress = false;
+	ctx->par = w;
+	ctx->par_level = job->split_level > job->shard.level ? job->split_level : job->shard.level;
+	w->filter_level = job->shard.level;
+	w->filter = &job->shard;
+	w->stop_level = -1;
+	w->weight_level = -1;
+	w->split_level = job->split_level;
+	/* Padded by a cache line, so no two workers' counters share one. */
+	w->walk_stats = calloc((size_t)sp->ndefs + 3, sizeof(*w->walk_stats));
+	w->task_stats = calloc((size_t)sp->ndefs + 3, sizeof(*w->task_stats));
+	if (!w->walk_stats || !w->task_stats)
+		return SPRT_ENOMEM;
+	ctx->stats = w->walk_stats;
+	if (m->emit) {
+		ctx->emit = worker_emit;
+		ctx->emit_user = w;
+		if (job->sink && sprt_sink_child_(job->sink, ctx, &w->child, &w->child_fn))
+			return SPRT_ENOMEM;
+	}
+	return SPRT_OK;
+}
+
+static void worker_release(struct sprt_par *w)
+{
+	sprt_sink_child_free_(w->child);
+	free(w->walk_stats);
+	free(w->task_stats);
+	for (int i = 0; i < w->own_ctx.nextra_strings; i++)
+		free((char *)w->own_ctx.extra_strings[i]);
+	free(w->own_ctx.extra_strings);
+}
+
+/* Waits for the workers, drawing the progress line meanwhile. */
+static void wait_workers(struct par_job *job)
+{
+	struct sprt_ctx *m = job->main;
+	pthread_mutex_lock(&job->done_lock);
+	while (job->running > 0) {
+		if (!m->progress) {
+			pthread_cond_wait(&job->done_cond, &job->done_lock);
+			continue;
+		}
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&job->done_cond, &job->done_lock, &ts);
+		uint64_t c = m->candidates, v = m->valid;
+		m->candidates = c + atomic_load_explicit(&job->pub_cand, memory_order_relaxed);
+		m->valid = v + atomic_load_explicit(&job->pub_valid, memory_order_relaxed);
+		uint64_t done = atomic_load_explicit(&job->tasks_done, memory_order_relaxed);
+		sprt_progress_tick(m, job->ntasks ? (double)done / (double)job->ntasks : -1.0);
+		m->candidates = c;
+		m->valid = v;
+	}
+	pthread_mutex_unlock(&job->done_lock);
+}
+
+/* Runs the job's workers; adds their task counts into the main context. */
+static int run_workers(struct par_job *job)
+{
+	struct sprt_ctx *m = job->main;
+	const struct sprt_space *sp = m->space;
+	int n = job->nthreads;
+	struct sprt_par *ws = aligned_alloc(_Alignof(struct sprt_par), (size_t)n * sizeof(*ws));
+	if (!ws)
+		return -SPRT_ENOMEM;
+	memset(ws, 0, (size_t)n * sizeof(*ws));
+	int rc = 0, started = 0;
+	for (int i = 0; i < n && !rc; i++)
+		rc = worker_init(&ws[i], job);
+	/* Fewer threads than asked (pthread_create failing) still cover
+	 * every task, since tasks are drawn; with none, this thread works. */
+	job->running = 0;
+	for (int i = 0; i < n && !rc; i++) {
+		pthread_mutex_lock(&job->done_lock);
+		job->running++;
+		pthread_mutex_unlock(&job->done_lock);
+		if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) {
+			pthread_mutex_lock(&job->done_lock);
+			job->running--;
+			pthread_mutex_unlock(&job->done_lock);
+			break;
+		}
+		started++;
+	}
+	if (!rc && started == 0) {
+		job->running = 1;
+		worker_main(&ws[0]);
+	}
+	wait_workers(job);
+	for (int i = 0; i < started; i++)
+		pthread_join(ws[i].tid, NULL);
+	for (int i = 0; i < n && job->verbose; i++)
+		fprintf(stderr, "spacert: worker %d: %llu tasks, %llu candidates, %.3f s\n", i,
+			(unsigned long long)ws[i].tasks_run, (unsigned long long)ws[i].task_cand, ws[i].busy);
+	for (int i = 0; i < n; i++) {
+		for (int d = 0; ws[i].task_stats && d < sp->ndefs; d++) {
+			m->stats[d].evaluated += ws[i].task_stats[d].evaluated;
+			m->stats[d].rejected += ws[i].task_stats[d].rejected;
+			m->stats[d].domain_errors += ws[i].task_stats[d].domain_errors;
+		}
+		m->valid += ws[i].task_valid;
+		m->candidates += ws[i].task_cand;
+		worker_release(&ws[i]);
+	}
+	free(ws);
+	int e = atomic_load(&job->err);
+	if (!rc && e)
+		rc = -e;
+	if (!rc && m->emit && job->sink && sprt_sink_failed(job->sink))
+		m->stop = true;
+	return rc;
+}
+
+/* ---- the entry point ------------------------------------------------------------------------------ */
+
+int sprt_default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		return 1;
+	return n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
+static void add_stats(struct sprt_ctx *m, const struct walk *w, int sign)
+{
+	for (int d = 0; d < m->space->ndefs; d++) {
+		m->stats[d].evaluated += (uint64_t)sign * w->stats[d].evaluated;
+		m->stats[d].rejected += (uint64_t)sign * w->stats[d].rejected;
+		m->stats[d].domain_errors += (uint64_t)sign * w->stats[d].domain_errors;
+	}
+	m->valid += (uint64_t)sign * w->valid;
+	m->candidates += (uint64_t)sign * w->candidates;
+}
+
+int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run_options *opt)
+{
+	const struct sprt_space *sp = ctx->space;
+	int threads = opt->threads < 1 ? 1 : opt->threads > MAX_THREADS ? MAX_THREADS : opt->threads;
+	uint64_t nshards = opt->shard_count ? opt->shard_count : 1;
+	if (opt->shard_index >= nshards)
+		return -SPRT_EVALUE;
+	if (ctx->emit && !sink && opt->ordered)
+		threads = 1;
+	bool sharded = nshards > 1;
+	if ((threads == 1 && !sharded) || hooked_levels(sp) <= 0) {
+		/* Nothing to split (no loop with hooks): all is shard 0's. */
+		if (sharded && opt->shard_index != 0)
+			return 0;
+		ctx->par = NULL;
+		int rc = sp->enumerate(ctx);
+		return rc > 0 ? -rc : rc;
+	}
+
+	struct par_job *job = calloc(1, sizeof(*job));
+	if (!job)
+		return -SPRT_ENOMEM;
+	job->main = ctx;
+	job->sink = ctx->emit ? sink : NULL;
+	job->ordered = opt->ordered;
+	const char *verbose = getenv("SPACERT_PAR_VERBOSE");
+	job->verbose = verbose && *verbose && strcmp(verbose, "0");
+	job->nthreads = threads;
+	atomic_init(&job->next_chunk, 0);
+	atomic_init(&job->tasks_done, 0);
+	atomic_init(&job->stop, false);
+	atomic_init(&job->err, 0);
+	atomic_init(&job->pub_cand, 0);
+	atomic_init(&job->pub_valid, 0);
+	pthread_mutex_init(&job->lock, NULL);
+	pthread_cond_init(&job->cond, NULL);
+	pthread_mutex_init(&job->done_lock, NULL);
+	pthread_cond_init(&job->done_cond, NULL);
+	struct walk shared = { 0 }, at = { 0 }, children = { 0 };
+	int rc = 0;
+	uint64_t valid0 = ctx->valid, cand0 = ctx->candidates;
+	double t_plan = sprt_now_();
+	job->shard.level = -1;
+	if (sharded)
+		rc = shard_plan(ctx, opt->shard_index, nshards, &job->shard, &shared);
+	if (!rc)
+		rc = choose_level(ctx, sharded ? &job->shard : NULL, threads, &job->split_level, &at, &children);
+	if (!rc) {
+		job->ntasks = at.count;
+		uint64_t per = (uint64_t)threads * TASKS_PER_PART;
+		job->chunk_size = job->ntasks / per > 1 ? job->ntasks / per : 1;
+		if (job->chunk_size > 4096)
+			job->chunk_size = 4096;
+		job->nchunks = (job->ntasks + job->chunk_size - 1) / job->chunk_size;
+		if (job->verbose)
+			fprintf(stderr,
+				"spacert: %d threads; shard level %d, %llu of %llu tasks; task level %d: %llu tasks "
+				"in %llu chunks of %llu; planned in %.3f s\n",
+				threads, job->shard.level, (unsigned long long)job->shard.own,
+				(unsigned long long)job->shard.n, job->split_level, (unsigned long long)job->ntasks,
+				(unsigned long long)job->nchunks, (unsigned long long)job->chunk_size, sprt_now_() - t_plan);
+		if (job->ordered && job->sink) {
+			job->queue = calloc((size_t)job->nchunks + 1, sizeof(*job->queue));
+			if (!job->queue)
+				rc = -SPRT_ENOMEM;
+		}
+		/* Outside tasks: the walk at the split level, once; in a shard
+		 * other than 0, less the walk down to the shard level that
+		 * every shard shares. */
+		ctx->valid = valid0;
+		ctx->candidates = cand0;
+		add_stats(ctx, &at, 1);
+		if (sharded && opt->shard_index != 0)
+			add_stats(ctx, &shared, -1);
+		if (!rc)
+			rc = run_workers(job);
+	}
+	walk_release(&shared);
+	walk_release(&at);
+	walk_release(&children);
+	for (uint64_t i = 0; job->queue && i < job->nchunks; i++)
+		if (job->queue[i] != EMPTY_CHUNK)
+			sprt_sink_block_free_(job->queue[i]);
+	free(job->queue);
+	free(job->shard.mine);
+	pthread_mutex_destroy(&job->lock);
+	pthread_cond_destroy(&job->cond);
+	pthread_mutex_destroy(&job->done_lock);
+	pthread_cond_destroy(&job->done_cond);
+	free(job);
+	return rc;
+}

@@ -1,0 +1,39 @@
+#!/bin/sh
+# spacetune run over faults.space: one configuration per fault of
+# faults.cl.  The run must finish, and each fault must be recorded with
+# its outcome, fixed by construction in faults.cl (the oracle), and then
+# `spacetune best` must pick the correct configuration.
+. "${top_srcdir:-.}/tests/tuner/lib.sh"
+need_opencl
+db=$T/faults.jsonl
+# The endless loop costs one full timeout; 15 s leaves room for builds on
+# a loaded machine under ASan.
+expect_status "run over every fault" 0 "$SPACETUNE" run "$TD/faults.space" --db "$db" --jobs 2 \
+	--timeout 15 --repeat 2 --warmup 0
+cp "$T/err" "$T/run.err"
+check "no sanitizer report from the run or its workers" no_sanitizer_reports "$T/run.err"
+check "seven lines, one per fault" test "$(wc -l <"$db")" -eq 7
+for want in 0:ok 1:build_error 2:wrong_result 3:timeout 4:crashed 5:launch_error 6:wrong_result; do
+	fault=${want%%:*} status=${want#*:}
+	got=$(jq -r "select(.params.FAULT == $fault) | .status" "$db")
+	[ "$got" = "$status" ] && ok "FAULT=$fault recorded as $status" ||
+		bad "FAULT=$fault recorded as '$got', wanted $status"
+done
+check "the build error keeps the build log" \
+	test -n "$(jq -r 'select(.params.FAULT == 1) | .log // empty' "$db")"
+check "the launch error names the OpenCL error" \
+	test "$(jq -r 'select(.params.FAULT == 5) | .error' "$db" | grep -c '^CL_INVALID_WORK_GROUP_SIZE')" -eq 1
+check "the wrong result is off by one" \
+	test "$(jq -r 'select(.params.FAULT == 2) | .max_abs_err >= 0.99 and .max_abs_err <= 1.01' "$db")" = true
+check "the NaN is counted" test "$(jq -r 'select(.params.FAULT == 6) | .nonfinite' "$db")" -ge 1
+check "only the correct variant has a time" \
+	test "$(jq -s '[.[] | select(.status == "ok" and .time_ms.median > 0)] | length' "$db")" -eq 1
+grep -q "ok 1 build_error 1 launch_error 1 wrong_result 2 timeout 1 crashed 1" "$T/out" &&
+	ok "summary counts every outcome" || { bad "summary counts"; cat "$T/out"; }
+expect_status "best picks the correct variant" 0 "$SPACETUNE" best --db "$db" --header "$T/best.h"
+check "best.h defines FAULT 0" grep -q '^#define FAULT 0$' "$T/best.h"
+# Resuming a finished run evaluates nothing and adds no line.
+expect_status "resume of a finished run" 0 "$SPACETUNE" run "$TD/faults.space" --db "$db" --jobs 2 \
+	--timeout 15
+check "still seven lines" test "$(wc -l <"$db")" -eq 7
+finish

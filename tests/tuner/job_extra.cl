@@ -1,0 +1,1 @@
+/* The second source file of job_basic.space, with no final newline. */

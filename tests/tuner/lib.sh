@@ -1,0 +1,49 @@
+# Shared by the spacetune script tests (sourced): paths, a private PoCL
+# cache, LeakSanitizer suppressions for PoCL's own allocations, a scratch
+# directory, and ok/bad counters.  A test that needs OpenCL calls
+# need_opencl, which exits 77 (skipped) when no device is present.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+SPACETUNE=${SPACETUNE:-$top_builddir/spacetune}
+SPACEC=${SPACEC:-$top_builddir/spacec}
+TD=$top_srcdir/tests/tuner
+T=$(mktemp -d)
+export POCL_CACHE_DIR="$T/pocl-cache"
+export XDG_CACHE_HOME="$T/cache"
+export LSAN_OPTIONS="suppressions=$top_srcdir/tests/kernels/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { # name command...: ok when the command succeeds
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else bad "$name"; fi
+}
+expect_status() { # name status cmd...: runs cmd with stdout/stderr in $T/out, $T/err
+	name=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name (exit $got)"; else
+		bad "$name: exit $got, wanted $want"
+		sed 's/^/    | /' "$T/err" | tail -20
+	fi
+}
+need_opencl() {
+	if ! "$SPACETUNE" devices >/dev/null 2>&1; then
+		echo "no OpenCL device: skipped"
+		exit 77
+	fi
+}
+# A sanitizer report anywhere in the captured stderr fails the test.
+no_sanitizer_reports() { # file
+	! grep -q -e 'LeakSanitizer' -e 'ERROR: AddressSanitizer: [a-z-]*-\(use\|overflow\|free\)' \
+		-e 'runtime error:' "$1"
+}
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}

@@ -1,0 +1,400 @@
+/*
+ * test_strategy.c - Criterion tests of the search strategies and budgets
+ * (tuner/strategy.h) on a synthetic space with holes.
+ *
+ * The space: three parameters of 12 values each (powers of two, 0..11,
+ * halves), a point being valid unless (i + 2j + 3k) % 7 == 0 for its value
+ * indices (i, j, k), so neighbourhoods must step over invalid points.  The
+ * oracles are brute force over that definition: validity, duplicates,
+ * coverage, the nearest valid neighbour along an axis, and the optimum of
+ * a convex bowl (with a failing region costing INFINITY).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/strategy_int.h"
+
+enum { NV = 12, NP = 3 };
+
+struct synth {
+	double values[NP][NV];
+	long index_of[NV][NV][NV];  /* -1: invalid */
+	int coords[NV * NV * NV][NP];
+	size_t npoints;
+};
+
+static bool synth_valid(int i, int j, int k)
+{
+	return (i + 2 * j + 3 * k) % 7 != 0;
+}
+
+static void synth_init(struct synth *s)
+{
+	memset(s, 0, sizeof *s);
+	for (int v = 0; v < NV; v++) {
+		s->values[0][v] = (double)(1 << v);
+		s->values[1][v] = v;
+		s->values[2][v] = 0.5 * (v + 1);
+	}
+	for (int i = 0; i < NV; i++)
+		for (int j = 0; j < NV; j++)
+			for (int k = 0; k < NV; k++) {
+				if (!synth_valid(i, j, k)) {
+					s->index_of[i][j][k] = -1;
+					continue;
+				}
+				s->index_of[i][j][k] = (long)s->npoints;
+				s->coords[s->npoints][0] = i;
+				s->coords[s->npoints][1] = j;
+				s->coords[s->npoints][2] = k;
+				s->npoints++;
+			}
+}
+
+static double synth_value(void *user, size_t i, int p)
+{
+	struct synth *s = user;
+	return s->values[p][s->coords[i][p]];
+}
+
+static int synth_values(void *user, int p, const double **values)
+{
+	struct synth *s = user;
+	*values = s->values[p];
+	return NV;
+}
+
+static int find_index(const double *values, double x)
+{
+	for (int v = 0; v < NV; v++)
+		if (values[v] == x)
+			return v;
+	return -1;
+}
+
+static long synth_find(void *user, const double *values)
+{
+	struct synth *s = user;
+	int c[NP];
+	for (int p = 0; p < NP; p++)
+		if ((c[p] = find_index(s->values[p], values[p])) < 0)
+			return -1;
+	return s->index_of[c[0]][c[1]][c[2]];
+}
+
+static struct synth space_data;
+static struct tune_space space;
+
+static void setup(void)
+{
+	synth_init(&space_data);
+	space = (struct tune_space){ space_data.npoints, NP, &space_data, synth_value, synth_values,
+	                             synth_find };
+}
+
+/* The bowl's minimum is at index (8, 3, 9); a whole face fails. */
+static double bowl(size_t point)
+{
+	const int *c = space_data.coords[point];
+	if (c[0] == 0)
+		return INFINITY;
+	double a = c[0] - 8, b = c[1] - 3, d = c[2] - 9;
+	return 1 + a * a + b * b + d * d;
+}
+
+static size_t bowl_optimum(void)
+{
+	return (size_t)space_data.index_of[8][3][9];
+}
+
+struct outcome {
+	size_t evaluated;
+	double best;
+	size_t *order;      /* proposals in order, evaluated entries */
+};
+
+/*
+ * Drives a search the way spacetune does: keeps `batch` evaluations in
+ * flight and reports them back in a shuffled order.  Every proposal is
+ * checked for validity and novelty as it arrives.  `seconds_per_eval`
+ * advances a fake clock per report, for time budgets.
+ */
+static struct outcome drive(const char *name, uint64_t seed, int batch,
+                            const struct tune_budget *budget, double seconds_per_eval)
+{
+	struct tune_strategy *s;
+	struct tune_strategy_opts o = { seed, tune_budget_evals(budget, space.npoints), batch };
+	cr_assert_eq(tune_strategy_new(&s, name, &space, &o), 0, "strategy %s", name);
+	struct tune_search q;
+	tune_search_init(&q, s, budget, space.npoints);
+	bool *seen = calloc(space.npoints, 1);
+	size_t *flight = calloc((size_t)batch + 1, sizeof *flight), nflight = 0;
+	size_t buf[64];
+	struct outcome r = { 0, INFINITY, calloc(space.npoints + 1, sizeof *r.order) };
+	uint64_t shuffle = seed * 2654435761u + 1;
+	double clock = 0;
+	for (;;) {
+		size_t n = tune_search_next(&q, clock, buf, (size_t)batch - nflight);
+		for (size_t i = 0; i < n; i++) {
+			cr_assert_lt(buf[i], space.npoints, "%s proposed an invalid point", name);
+			cr_assert(!seen[buf[i]], "%s proposed point %zu twice", name, buf[i]);
+			seen[buf[i]] = true;
+			r.order[r.evaluated++] = buf[i];
+			flight[nflight++] = buf[i];
+		}
+		cr_assert_leq(nflight, (size_t)batch, "%s exceeded the batch", name);
+		if (nflight == 0)
+			break;
+		shuffle = shuffle * 6364136223846793005u + 1442695040888963407u;
+		size_t pick = (size_t)(shuffle >> 33) % nflight;
+		size_t point = flight[pick];
+		flight[pick] = flight[--nflight];
+		double cost = bowl(point);
+		if (cost < r.best)
+			r.best = cost;
+		clock += seconds_per_eval;
+		tune_search_report(&q, point, cost);
+	}
+	cr_assert(tune_search_done(&q, clock), "%s: the search should be done", name);
+	free(seen);
+	free(flight);
+	tune_strategy_free(s);
+	return r;
+}
+
+static const char *const names[] = { "exhaustive", "random", "anneal", "pso", "genetic", "local" };
+
+/* Criterion runs each parameterised case in a fresh process, so cases hold
+ * an index into names[], never a pointer. */
+struct strategy_case {
+	int which;
+	int batch;
+};
+
+enum { NSTRATEGIES = sizeof names / sizeof *names };
+
+/* Every strategy with batch size b1, then (if b2 > 0) with b2. */
+static size_t every_strategy(struct strategy_case *cases, int b1, int b2)
+{
+	size_t n = 0;
+	for (int i = 0; i < NSTRATEGIES; i++) {
+		cases[n++] = (struct strategy_case){ i, b1 };
+		if (b2 > 0)
+			cases[n++] = (struct strategy_case){ i, b2 };
+	}
+	return n;
+}
+
+ParameterizedTestParameters(strategy, covers_the_space)
+{
+	static struct strategy_case cases[2 * NSTRATEGIES];
+	return cr_make_param_array(struct strategy_case, cases, every_strategy(cases, 1, 5));
+}
+
+/* With no budget, every strategy visits every valid point exactly once. */
+ParameterizedTest(struct strategy_case *c, strategy, covers_the_space, .init = setup)
+{
+	struct tune_budget none = { TUNE_BUDGET_NONE, 0 };
+	struct outcome r = drive(names[c->which], 7, c->batch, &none, 0);
+	cr_expect_eq(r.evaluated, space.npoints, "%s batch %d: %zu of %zu points", names[c->which],
+	             c->batch, r.evaluated, space.npoints);
+	cr_expect_eq(r.best, 1.0);
+	free(r.order);
+}
+
+Test(strategy, space_has_holes, .init = setup)
+{
+	/* The fixture itself: 1728 combinations, a seventh of them invalid. */
+	size_t valid = 0;
+	for (int i = 0; i < NV; i++)
+		for (int j = 0; j < NV; j++)
+			for (int k = 0; k < NV; k++)
+				valid += synth_valid(i, j, k);
+	cr_assert_eq(space.npoints, valid);
+	cr_assert_lt(valid, NV * NV * NV);
+}
+
+Test(strategy, exhaustive_is_in_order, .init = setup)
+{
+	struct tune_budget none = { TUNE_BUDGET_NONE, 0 };
+	struct outcome r = drive("exhaustive", 1, 3, &none, 0);
+	for (size_t i = 0; i < r.evaluated; i++)
+		cr_assert_eq(r.order[i], i);
+	free(r.order);
+}
+
+ParameterizedTestParameters(strategy, budget_is_respected)
+{
+	static struct strategy_case cases[NSTRATEGIES];
+	return cr_make_param_array(struct strategy_case, cases, every_strategy(cases, 4, 0));
+}
+
+ParameterizedTest(struct strategy_case *c, strategy, budget_is_respected, .init = setup)
+{
+	struct tune_budget evals = { TUNE_BUDGET_EVALS, 100 };
+	struct outcome r = drive(names[c->which], 3, c->batch, &evals, 0);
+	cr_expect_eq(r.evaluated, 100);
+	free(r.order);
+
+	struct tune_budget fraction = { TUNE_BUDGET_FRACTION, 0.05 };
+	r = drive(names[c->which], 3, c->batch, &fraction, 0);
+	cr_expect_eq(r.evaluated, (size_t)ceil(0.05 * (double)space.npoints));
+	free(r.order);
+
+	/* 0.1 s per evaluation and 5 s: proposals stop once the clock passes
+	 * 5 s, with at most a batch still in flight then. */
+	struct tune_budget seconds = { TUNE_BUDGET_SECONDS, 5 };
+	r = drive(names[c->which], 3, c->batch, &seconds, 0.1);
+	cr_expect_geq(r.evaluated, 50);
+	cr_expect_leq(r.evaluated, 50 + (size_t)c->batch);
+	free(r.order);
+}
+
+ParameterizedTestParameters(strategy, deterministic)
+{
+	static struct strategy_case cases[NSTRATEGIES];
+	return cr_make_param_array(struct strategy_case, cases, every_strategy(cases, 3, 0));
+}
+
+/* Seeded strategies replay the same proposals. */
+ParameterizedTest(struct strategy_case *c, strategy, deterministic, .init = setup)
+{
+	struct tune_budget evals = { TUNE_BUDGET_EVALS, 200 };
+	struct outcome a = drive(names[c->which], 11, c->batch, &evals, 0);
+	struct outcome b = drive(names[c->which], 11, c->batch, &evals, 0);
+	cr_assert_eq(a.evaluated, b.evaluated);
+	cr_expect_arr_eq(a.order, b.order, a.evaluated * sizeof *a.order);
+	free(a.order);
+	free(b.order);
+}
+
+/*
+ * On the bowl with a budget of 8% of the space, the guided strategies
+ * must find the exact optimum far more often than random search, whose
+ * chance per seed is about 8%.
+ */
+Test(strategy, guided_beat_random_on_a_bowl, .init = setup)
+{
+	enum { SEEDS = 20 };
+	struct tune_budget budget = { TUNE_BUDGET_FRACTION, 0.08 };
+	int hits[NSTRATEGIES] = { 0 };
+	for (size_t n = 1; n < NSTRATEGIES; n++) {
+		for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+			struct outcome r = drive(names[n], seed, 4, &budget, 0);
+			hits[n] += r.best == bowl(bowl_optimum());
+			free(r.order);
+		}
+		cr_log_info("%-8s found the optimum for %d of %d seeds", names[n], hits[n], SEEDS);
+	}
+	for (size_t n = 2; n < NSTRATEGIES; n++) {
+		cr_expect_gt(hits[n], hits[1], "%s (%d) should beat random (%d)", names[n], hits[n], hits[1]);
+		cr_expect_geq(hits[n], SEEDS / 2, "%s found the optimum for only %d of %d seeds",
+		              names[n], hits[n], SEEDS);
+	}
+}
+
+/* ---- budgets -------------------------------------------------------------------- */
+
+struct budget_case {
+	char text[16];
+	int rc;
+	int kind;
+	double amount;
+};
+
+ParameterizedTestParameters(budget, parse)
+{
+	static struct budget_case cases[] = {
+		{ "100", 0, TUNE_BUDGET_EVALS, 100 },
+		{ "1", 0, TUNE_BUDGET_EVALS, 1 },
+		{ "30s", 0, TUNE_BUDGET_SECONDS, 30 },
+		{ "1.5m", 0, TUNE_BUDGET_SECONDS, 90 },
+		{ "2h", 0, TUNE_BUDGET_SECONDS, 7200 },
+		{ "10%", 0, TUNE_BUDGET_FRACTION, 0.1 },
+		{ "100%", 0, TUNE_BUDGET_FRACTION, 1 },
+		{ "0", -1, 0, 0 },
+		{ "-5", -1, 0, 0 },
+		{ "1.5", -1, 0, 0 },
+		{ "101%", -1, 0, 0 },
+		{ "10x", -1, 0, 0 },
+		{ "", -1, 0, 0 },
+		{ "s", -1, 0, 0 },
+		{ "nan", -1, 0, 0 },
+		{ "inf", -1, 0, 0 },
+	};
+	return cr_make_param_array(struct budget_case, cases, sizeof cases / sizeof *cases);
+}
+
+ParameterizedTest(struct budget_case *c, budget, parse)
+{
+	struct tune_budget b = { TUNE_BUDGET_NONE, 0 };
+	cr_assert_eq(tune_budget_parse(c->text, &b), c->rc, "'%s'", c->text);
+	if (c->rc == 0) {
+		cr_expect_eq((int)b.kind, c->kind, "'%s'", c->text);
+		cr_expect_float_eq(b.amount, c->amount, 1e-12, "'%s'", c->text);
+	}
+}
+
+Test(budget, evaluations)
+{
+	struct tune_budget b = { TUNE_BUDGET_FRACTION, 0.001 };
+	cr_expect_eq(tune_budget_evals(&b, 10), 1, "a tiny fraction still runs one point");
+	b = (struct tune_budget){ TUNE_BUDGET_FRACTION, 0.25 };
+	cr_expect_eq(tune_budget_evals(&b, 10), 3);
+	b = (struct tune_budget){ TUNE_BUDGET_EVALS, 50 };
+	cr_expect_eq(tune_budget_evals(&b, 10), 10);
+	b = (struct tune_budget){ TUNE_BUDGET_SECONDS, 5 };
+	cr_expect_eq(tune_budget_evals(&b, 10), 10);
+}
+
+Test(strategy, unknown_name, .init = setup)
+{
+	struct tune_strategy *s;
+	struct tune_strategy_opts o = { 1, 0, 1 };
+	cr_expect_eq(tune_strategy_new(&s, "bogus", &space, &o), 1);
+	cr_expect_null(s);
+	for (const char *const *n = tune_strategy_names; *n; n++) {
+		cr_assert_eq(tune_strategy_new(&s, *n, &space, &o), 0, "%s", *n);
+		tune_strategy_free(s);
+	}
+}
+
+/*
+ * Neighbours against brute force: for each parameter and direction, the
+ * nearest index along that axis that gives a valid point.
+ */
+Test(strategy, neighbours_are_nearest_valid_along_each_axis, .init = setup)
+{
+	struct tune_strategy *s;
+	struct tune_strategy_opts o = { 1, 0, 1 };
+	cr_assert_eq(tune_strategy_new(&s, "local", &space, &o), 0);
+	size_t got[2 * NP];
+	for (size_t i = 0; i < space.npoints; i++) {
+		int n = strategy_neighbours(s, i, got);
+		long want[2 * NP];
+		int nwant = 0;
+		for (int p = 0; p < NP; p++)
+			for (int dir = -1; dir <= 1; dir += 2) {
+				int c[NP] = { space_data.coords[i][0], space_data.coords[i][1],
+				              space_data.coords[i][2] };
+				for (c[p] += dir; c[p] >= 0 && c[p] < NV; c[p] += dir)
+					if (synth_valid(c[0], c[1], c[2])) {
+						want[nwant++] = space_data.index_of[c[0]][c[1]][c[2]];
+						break;
+					}
+			}
+		cr_assert_eq(n, nwant, "point %zu", i);
+		for (int k = 0; k < n; k++)
+			cr_assert_eq((long)got[k], want[k], "point %zu neighbour %d", i, k);
+	}
+	tune_strategy_free(s);
+}

@@ -1,0 +1,434 @@
+/*
+ * best.c - `spacetune best` (see best.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "tuner/best.h"
+#include "tuner/db.h"
+
+struct record {
+	struct json_object *line;  /* a reference of our own */
+	const char *space, *group_device, *status;
+	double ms;                 /* median time when "ok", else INFINITY */
+	char *group;               /* device, platform, driver and source hash */
+};
+
+struct records {
+	const struct tune_best_opts *o;
+	struct record *v;
+	size_t n, cap;
+	bool oom;
+};
+
+static const char *str_field(struct json_object *o, const char *name)
+{
+	struct json_object *v;
+	if (!json_object_object_get_ex(o, name, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static double median_ms(struct json_object *line)
+{
+	struct json_object *t, *m;
+	if (!json_object_object_get_ex(line, "time_ms", &t) || !json_object_object_get_ex(t, "median", &m) ||
+	    !m)
+		return INFINITY;
+	double x = json_object_get_double(m);
+	return isfinite(x) && x > 0 ? x : INFINITY;
+}
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return true;
+	return n == 0;
+}
+
+static int keep_line(void *user, struct json_object *line, long lineno)
+{
+	struct records *rs = user;
+	const struct tune_best_opts *o = rs->o;
+	const char *space = str_field(line, "space"), *device = str_field(line, "device");
+	const char *platform = str_field(line, "platform"), *driver = str_field(line, "driver");
+	const char *hash = str_field(line, "source_hash"), *status = str_field(line, "status");
+	(void)lineno;
+	if (!space || !device || !platform || !driver || !hash || !status)
+		return 0;  /* not a result line */
+	if (o->space && strcmp(o->space, space) != 0)
+		return 0;
+	if (o->device && !contains_nocase(device, o->device))
+		return 0;
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 256;
+		struct record *v = realloc(rs->v, cap * sizeof *v);
+		if (!v) {
+			rs->oom = true;
+			return 1;
+		}
+		rs->v = v;
+		rs->cap = cap;
+	}
+	size_t glen = strlen(device) + strlen(platform) + strlen(driver) + strlen(hash) + 4;
+	char *group = malloc(glen);
+	if (!group) {
+		rs->oom = true;
+		return 1;
+	}
+	snprintf(group, glen, "%s\x1f%s\x1f%s\x1f%s", device, platform, driver, hash);
+	struct record *r = &rs->v[rs->n++];
+	r->line = json_object_get(line);
+	r->space = space;
+	r->group_device = device;
+	r->status = status;
+	r->ms = strcmp(status, "ok") == 0 ? median_ms(line) : INFINITY;
+	r->group = group;
+	return 0;
+}
+
+static void records_release(struct records *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		free(rs->v[i].group);
+		json_object_put(rs->v[i].line);
+	}
+	free(rs->v);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* ---- writing files whole ------------------------------------------------------------ */
+
+/*
+ * Writes `text` to path through a temporary file in the same directory
+ * and a rename, so readers see the old file or the complete new one.
+ */
+static int write_whole(const char *path, const char *text, FILE *err)
+{
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 16);
+	if (!tmp)
+		return -1;
+	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	bool ok = f && fputs(text, f) >= 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
+	int saved = errno;
+	if (f)
+		ok = fclose(f) == 0 && ok;
+	else if (fd >= 0)
+		close(fd);
+	if (ok && rename(tmp, path) != 0) {
+		saved = errno;
+		ok = false;
+	}
+	if (!ok) {
+		fprintf(err, "spacetune: error: %s: cannot write: %s\n", path, strerror(saved));
+		if (fd >= 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	return ok ? 0 : -1;
+}
+
+/* ---- the C header -------------------------------------------------------------------- */
+
+/* Appends "#define NAME VALUE" for each -DNAME[=VALUE] of a build-options string,
+ * and returns the other options (caller frees) for a comment. */
+static char *defines_to_c(FILE *f, const char *options)
+{
+	char *copy = strdup(options ? options : ""), *save = NULL;
+	size_t rest_cap = strlen(options ? options : "") + 1, rest_len = 0;
+	char *rest = calloc(rest_cap, 1);
+	if (!copy || !rest) {
+		free(copy);
+		free(rest);
+		return NULL;
+	}
+	bool pending_d = false;
+	for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		const char *def = NULL;
+		if (pending_d)
+			def = tok;
+		else if (strncmp(tok, "-D", 2) == 0 && tok[2])
+			def = tok + 2;
+		pending_d = !def && strcmp(tok, "-D") == 0;
+		if (pending_d)
+			continue;
+		if (!def) {
+			rest_len += (size_t)snprintf(rest + rest_len, rest_cap - rest_len, "%s%s",
+			                             rest_len ? " " : "", tok);
+			continue;
+		}
+		const char *eq = strchr(def, '=');
+		if (eq)
+			fprintf(f, "#define %.*s %s\n", (int)(eq - def), def, eq + 1);
+		else
+			fprintf(f, "#define %s 1\n", def);
+	}
+	free(copy);
+	return rest;
+}
+
+static void guard_name(char *buf, size_t n, const char *space)
+{
+	size_t k = (size_t)snprintf(buf, n, "SPACETUNE_BEST_");
+	for (const char *c = space; *c && k + 3 < n; c++)
+		buf[k++] = isalnum((unsigned char)*c) ? (char)toupper((unsigned char)*c) : '_';
+	snprintf(buf + k, n - k, "_H");
+}
+
+static char *header_text(const struct record *best, const char *db_path)
+{
+	struct json_object *l = best->line, *params = json_object_object_get(l, "params");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	const char *kernel = str_field(l, "kernel");
+	fprintf(f, "/*\n * Best configuration of '%s' (kernel '%s') found by spacetune on\n"
+	        " * %s (%s, driver %s), source hash %s:\n * median %.6g ms",
+	        best->space, kernel ? kernel : "?", best->group_device, str_field(l, "platform"),
+	        str_field(l, "driver"), str_field(l, "source_hash"), best->ms);
+	struct json_object *metrics = json_object_object_get(l, "metrics");
+	if (metrics && json_object_is_type(metrics, json_type_object)) {
+		json_object_object_foreach(metrics, name, value)
+			if (value)
+				fprintf(f, ", %s %.6g", name, json_object_get_double(value));
+	}
+	fprintf(f, ".\n");
+	if (params && json_object_is_type(params, json_type_object)) {
+		fprintf(f, " * Parameters:");
+		json_object_object_foreach(params, name, value)
+			fprintf(f, " %s=%s", name, value ? json_object_to_json_string_ext(value, JSON_C_TO_STRING_PLAIN) : "null");
+		fprintf(f, "\n");
+	}
+	const char *global = json_object_to_json_string_ext(json_object_object_get(l, "global"), JSON_C_TO_STRING_PLAIN);
+	const char *local = json_object_to_json_string_ext(json_object_object_get(l, "local"), JSON_C_TO_STRING_PLAIN);
+	fprintf(f, " * Launch: global %s, local %s.\n", global, local);
+	fprintf(f, " * Generated by 'spacetune best' from %s.\n */\n", db_path);
+	char guard[128];
+	guard_name(guard, sizeof guard, best->space);
+	fprintf(f, "#ifndef %s\n#define %s\n\n", guard, guard);
+	char *rest = defines_to_c(f, str_field(l, "defines"));
+	if (rest && *rest)
+		fprintf(f, "\n/* Other build options: %s */\n", rest);
+	free(rest);
+	fprintf(f, "\n#endif\n");
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* ---- the JSON record ----------------------------------------------------------------- */
+
+static void copy_field(struct json_object *to, const char *as, struct json_object *from, const char *name)
+{
+	struct json_object *v = NULL;
+	json_object_object_get_ex(from, name, &v);
+	json_object_object_add(to, as, json_object_get(v));
+}
+
+/*
+ * CLTune's fields where they fit (kernel_name, time in ms, parameters,
+ * device, and a "results" list of {kernel, time, parameters}), plus ours.
+ */
+static char *json_text(const struct record *best, const size_t *by_status_n,
+                       const char *const *status_names, size_t nstatus, double median, double worst,
+                       size_t total)
+{
+	struct json_object *l = best->line, *o = json_object_new_object();
+	if (!o)
+		return NULL;
+	copy_field(o, "kernel_name", l, "kernel");
+	copy_field(o, "space", l, "space");
+	copy_field(o, "device", l, "device");
+	copy_field(o, "platform", l, "platform");
+	copy_field(o, "driver", l, "driver");
+	copy_field(o, "source_hash", l, "source_hash");
+	json_object_object_add(o, "time", tune_db_json_number(best->ms));
+	struct json_object *t = json_object_object_get(l, "time_ms");
+	copy_field(o, "time_min", t, "min");
+	copy_field(o, "parameters", l, "params");
+	copy_field(o, "defines", l, "defines");
+	copy_field(o, "global", l, "global");
+	copy_field(o, "local", l, "local");
+	copy_field(o, "metrics", l, "metrics");
+	copy_field(o, "runs", l, "runs");
+	struct json_object *summary = json_object_new_object(), *counts = json_object_new_object();
+	json_object_object_add(summary, "records", json_object_new_uint64(total));
+	json_object_object_add(summary, "median_time", tune_db_json_number(median));
+	json_object_object_add(summary, "worst_time", tune_db_json_number(worst));
+	for (size_t s = 0; s < nstatus; s++)
+		json_object_object_add(counts, status_names[s], json_object_new_uint64(by_status_n[s]));
+	json_object_object_add(summary, "status", counts);
+	json_object_object_add(o, "summary", summary);
+	struct json_object *results = json_object_new_array(), *entry = json_object_new_object();
+	copy_field(entry, "kernel", l, "kernel");
+	json_object_object_add(entry, "time", tune_db_json_number(best->ms));
+	copy_field(entry, "parameters", l, "params");
+	json_object_array_add(results, entry);
+	json_object_object_add(o, "results", results);
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+	                                               JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t n = s ? strlen(s) : 0;
+	char *text = s ? malloc(n + 2) : NULL;
+	if (text) {
+		memcpy(text, s, n);
+		memcpy(text + n, "\n", 2);
+	}
+	json_object_put(o);
+	return text;
+}
+
+/* ---- the command --------------------------------------------------------------------- */
+
+/* Distinct status names in first-seen order, with counts. */
+struct status_counts {
+	const char *names[16];
+	size_t counts[16], n;
+};
+
+static void count_status(struct status_counts *c, const char *status)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->names[i], status) == 0) {
+			c->counts[i]++;
+			return;
+		}
+	if (c->n < 16) {
+		c->names[c->n] = status;
+		c->counts[c->n++] = 1;
+	}
+}
+
+/* Picks the space (one, or --space) or reports the choice; NULL on error. */
+static const char *pick_space(const struct records *rs)
+{
+	const struct tune_best_opts *o = rs->o;
+	const char *space = rs->v[rs->n - 1].space;
+	bool several = false;
+	for (size_t i = 0; i < rs->n; i++)
+		several |= strcmp(rs->v[i].space, space) != 0;
+	if (!several)
+		return space;
+	fprintf(o->err, "spacetune: error: %s holds several spaces; choose one with --space:", o->db_path);
+	for (size_t i = 0; i < rs->n; i++) {
+		bool first = true;
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(rs->v[j].space, rs->v[i].space) != 0;
+		if (first)
+			fprintf(o->err, " %s", rs->v[i].space);
+	}
+	fputc('\n', o->err);
+	return NULL;
+}
+
+int tune_best(const struct tune_best_opts *o)
+{
+	struct records rs = { .o = o };
+	char *err = NULL;
+	int status = 1;
+	if (tune_db_scan(o->db_path, o->err, keep_line, &rs, &err) != 0) {
+		fprintf(o->err, "spacetune: error: %s\n", err ? err : o->db_path);
+		free(err);
+		goto out;
+	}
+	if (rs.oom) {
+		fprintf(o->err, "spacetune: error: out of memory reading %s\n", o->db_path);
+		goto out;
+	}
+	if (rs.n == 0) {
+		fprintf(o->err, "spacetune: error: %s has no results%s%s%s%s\n", o->db_path,
+		        o->space ? " for space " : "", o->space ? o->space : "",
+		        o->device ? " on a device matching " : "", o->device ? o->device : "");
+		goto out;
+	}
+	const char *space = pick_space(&rs);
+	if (!space)
+		goto out;
+	/* The group of the latest record: the run the user most likely means. */
+	const char *group = rs.v[rs.n - 1].group;
+	struct status_counts sc = { .n = 0 };
+	size_t in_group = 0, others = 0, nok = 0;
+	double *times = malloc(rs.n * sizeof *times);
+	const struct record *best = NULL;
+	if (!times)
+		goto out;
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct record *r = &rs.v[i];
+		if (strcmp(r->group, group) != 0) {
+			others++;
+			continue;
+		}
+		in_group++;
+		count_status(&sc, r->status);
+		if (isfinite(r->ms)) {
+			times[nok++] = r->ms;
+			if (!best || r->ms < best->ms)
+				best = r;
+		}
+	}
+	if (others)
+		fprintf(o->err, "spacetune: note: using the %zu records of the latest device and source "
+		        "hash; %zu others left out (narrow with --device)\n", in_group, others);
+	fprintf(o->out, "%s on %s: %zu records,", space, rs.v[rs.n - 1].group_device, in_group);
+	for (size_t s = 0; s < sc.n; s++)
+		fprintf(o->out, " %s %zu", sc.names[s], sc.counts[s]);
+	fputc('\n', o->out);
+	if (!best) {
+		fprintf(o->err, "spacetune: error: no configuration of '%s' ran correctly\n", space);
+		free(times);
+		goto out;
+	}
+	qsort(times, nok, sizeof *times, cmp_double);
+	double median = nok % 2 ? times[nok / 2] : 0.5 * (times[nok / 2 - 1] + times[nok / 2]);
+	double worst = times[nok - 1];
+	free(times);
+	fprintf(o->out, "best   %10.4g ms\nmedian %10.4g ms  (%.2fx the best)\nworst  %10.4g ms  (%.2fx)\n",
+	        best->ms, median, median / best->ms, worst, worst / best->ms);
+	struct json_object *params = json_object_object_get(best->line, "params");
+	if (params && json_object_is_type(params, json_type_object)) {
+		fprintf(o->out, "parameters:");
+		json_object_object_foreach(params, name, value)
+			fprintf(o->out, " %s=%s", name,
+			        value ? json_object_to_json_string_ext(value, JSON_C_TO_STRING_PLAIN) : "null");
+		fputc('\n', o->out);
+	}
+	const char *defines = str_field(best->line, "defines");
+	if (defines)
+		fprintf(o->out, "build options: %s\n", defines);
+	status = 0;
+	if (o->header_path) {
+		char *text = header_text(best, o->db_path);
+		if (!text || write_whole(o->header_path, text, o->err) != 0)
+			status = 1;
+		free(text);
+	}
+	if (status == 0 && o->json_path) {
+		char *text = json_text(best, sc.counts, sc.names, sc.n, median, worst, in_group);
+		if (!text || write_whole(o->json_path, text, o->err) != 0)
+			status = 1;
+		free(text);
+	}
+out:
+	records_release(&rs);
+	return status;
+}

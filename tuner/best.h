@@ -1,0 +1,33 @@
+/*
+ * best.h - `spacetune best`: the best configuration recorded in a results
+ * database, as a summary, a C header of #defines and a JSON record.
+ * Owner: tuner/best.c.
+ *
+ * Records are grouped by space, then by device (name, platform, driver)
+ * and source hash, since times are only comparable within one group.
+ * With several spaces in the file, --space must pick one; with several
+ * groups for one space, --device narrows them and the group of the most
+ * recently written record is used (a note says how many were left out).
+ * The best is the "ok" record with the lowest median time; the summary
+ * sets it against the median and the worst "ok" time and counts records
+ * by status.  Output files are written to a temporary name and renamed,
+ * so they are either complete or absent.
+ */
+#ifndef SPACEC_TUNER_BEST_H
+#define SPACEC_TUNER_BEST_H
+
+#include <stdio.h>
+
+struct tune_best_opts {
+	const char *db_path;
+	const char *space;        /* NULL: the only space in the file */
+	const char *device;       /* NULL: any; else a case-insensitive substring */
+	const char *header_path;  /* NULL: none */
+	const char *json_path;    /* NULL: none */
+	FILE *out, *err;
+};
+
+/* 0; 1 on an error or when no configuration ran correctly (reported on err). */
+int tune_best(const struct tune_best_opts *o);
+
+#endif

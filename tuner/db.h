@@ -1,0 +1,68 @@
+/*
+ * db.h - the results database: JSONL, append-only, one line per
+ * evaluation.  Owner: tuner/db.c.
+ *
+ * Each line is written with one write(2) of the whole line and fsync'd,
+ * so after a crash the file holds whole lines plus at most one torn last
+ * line, which tune_db_open detects, reports and ignores (truncating it
+ * away before appending).  Each line holds the device, platform and
+ * driver, the source hash (kernel sources + options), the parameters,
+ * the times, metrics, status and a timestamp.
+ */
+#ifndef SPACEC_TUNER_DB_H
+#define SPACEC_TUNER_DB_H
+
+#include "tuner/eval.h"
+
+struct tune_db;
+
+/* Opens (creating) the file; loads the keys already recorded.  0 or -1 with *err. */
+int tune_db_open(struct tune_db **out, const char *path, char **err);
+void tune_db_close(struct tune_db *db);
+
+/* True if this configuration was already evaluated on this device with this source hash. */
+bool tune_db_has(const struct tune_db *db, const struct tune_device_info *dev,
+                 const char *source_hash, const struct tune_variant *v);
+
+/* Appends one evaluation (atomic line + fsync).  0 or -1 with errno. */
+int tune_db_append(struct tune_db *db, const struct tune_device_info *dev,
+                   const struct tune_variant *v, const struct tune_result *r);
+
+/*
+ * Additions (tunecli).
+ */
+
+/* The space's name written in each line's "space" field (copied). */
+int tune_db_set_space(struct tune_db *db, const char *space_name);
+
+/*
+ * Like tune_db_has, and gives the recorded median time in milliseconds,
+ * or INFINITY for an evaluation that did not end as TUNE_OK, so a
+ * resumed search can feed known results back to its strategy; and the
+ * recorded status (an enum tune_status, -1 for a name it does not know).
+ * Either pointer may be NULL.  The latest line for a configuration wins.
+ */
+bool tune_db_lookup(const struct tune_db *db, const struct tune_device_info *dev,
+                    const char *source_hash, const struct tune_variant *v, double *time_ms,
+                    int *status);
+
+/* Whole lines read at open (after dropping a torn last line). */
+long tune_db_nrecords(const struct tune_db *db);
+
+/*
+ * Reads a results file without opening it for writing (spacetune best):
+ * calls fn for every well-formed line, in file order, with the parsed
+ * object (owned by the scanner) and its line number.  Malformed lines
+ * are reported on `diag` (may be NULL) and skipped; a torn last line is
+ * reported the same way.  fn returns 0 to go on, non-zero to stop.
+ * Returns 0, or -1 with *err (malloc'd) when the file cannot be read.
+ */
+struct json_object;
+typedef int (*tune_db_line_fn)(void *user, struct json_object *line, long lineno);
+int tune_db_scan(const char *path, FILE *diag, tune_db_line_fn fn, void *user, char **err);
+
+/* A JSON number in the shortest text that reads back exactly; null (NULL)
+ * for NaN and infinities, which JSON cannot express. */
+struct json_object *tune_db_json_number(double x);
+
+#endif

@@ -1,0 +1,1113 @@
+/*
+ * eval.c - inside a worker: build (with the program-binary cache), launch,
+ * time and verify one variant; compute the reference outputs.
+ */
+#define _GNU_SOURCE
+#include "tuner/exec.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Build logs longer than this are cut: they go into every db line. */
+#define MAX_LOG 65536
+
+char *tune_strfmt(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+bool tune_write_all(int fd, const void *data, size_t n)
+{
+	const char *p = data;
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+char *tune_read_fd(int fd, size_t *len)
+{
+	size_t cap = 8192;
+	char *buf = malloc(cap);
+	*len = 0;
+	while (buf) {
+		if (cap - *len < 4096) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		ssize_t k = read(fd, buf + *len, cap - *len - 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			buf[*len] = 0;
+			return buf;
+		}
+		*len += (size_t)k;
+	}
+	free(buf);
+	return NULL;
+}
+
+double tune_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ORDER tune_status */
+static const char *const status_names[] = {
+	"ok", "build_error", "launch_error", "wrong_result", "timeout", "crashed", "skipped"
+};
+
+const char *tune_status_name(enum tune_status s)
+{
+	return (unsigned)s < sizeof status_names / sizeof status_names[0] ? status_names[s] : "?";
+}
+
+void tune_result_release(struct tune_result *r)
+{
+	free(r->error);
+	free(r->log);
+	r->error = NULL;
+	r->log = NULL;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* ---- element conversions ----------------------------------------------------- */
+
+static uint16_t half_from_float(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, sizeof x);
+	uint32_t sign = (x >> 16) & 0x8000u;
+	uint32_t mant = x & 0x7fffffu;
+	int exp = (int)((x >> 23) & 0xff);
+	if (exp == 0xff)  /* Inf or NaN */
+		return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
+	exp = exp - 127 + 15;
+	if (exp >= 31)
+		return (uint16_t)(sign | 0x7c00u);
+	if (exp <= 0) {  /* subnormal half, or zero */
+		if (exp < -10)
+			return (uint16_t)sign;
+		mant |= 0x800000u;
+		unsigned shift = (unsigned)(14 - exp);
+		uint32_t h = mant >> shift;
+		uint32_t rest = mant & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+		if (rest > halfway || (rest == halfway && (h & 1)))
+			h++;
+		return (uint16_t)(sign | h);
+	}
+	uint32_t h = ((uint32_t)exp << 10) | (mant >> 13);
+	uint32_t rest = mant & 0x1fffu;
+	if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+		h++;  /* may carry into the exponent, which rounds up correctly */
+	return (uint16_t)(sign | h);
+}
+
+static float half_to_float(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+	int exp = (h >> 10) & 0x1f;
+	uint32_t mant = h & 0x3ffu;
+	float f;
+	if (exp == 0)
+		f = ldexpf((float)mant, -24);
+	else if (exp == 31)
+		f = mant ? NAN : INFINITY;
+	else
+		f = ldexpf((float)(mant | 0x400u), exp - 25);
+	uint32_t x;
+	memcpy(&x, &f, sizeof x);
+	x |= sign;
+	memcpy(&f, &x, sizeof f);
+	return f;
+}
+
+/* Converts v to an integer type's range first: out-of-range conversion is UB. */
+static double clamp(double v, double lo, double hi)
+{
+	if (isnan(v))
+		return 0;
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void store_element(void *base, enum tune_type t, size_t k, double v)
+{
+	switch (t) {
+	case TUNE_CHAR: ((int8_t *)base)[k] = (int8_t)clamp(v, INT8_MIN, INT8_MAX); break;
+	case TUNE_UCHAR: ((uint8_t *)base)[k] = (uint8_t)clamp(v, 0, UINT8_MAX); break;
+	case TUNE_SHORT: ((int16_t *)base)[k] = (int16_t)clamp(v, INT16_MIN, INT16_MAX); break;
+	case TUNE_USHORT: ((uint16_t *)base)[k] = (uint16_t)clamp(v, 0, UINT16_MAX); break;
+	case TUNE_INT: ((int32_t *)base)[k] = (int32_t)clamp(v, INT32_MIN, INT32_MAX); break;
+	case TUNE_UINT: ((uint32_t *)base)[k] = (uint32_t)clamp(v, 0, UINT32_MAX); break;
+	/* 2^63 and 2^64 are the first doubles out of range. */
+	case TUNE_LONG: ((int64_t *)base)[k] = (int64_t)clamp(v, -0x1p63, 0x1.fffffffffffffp62); break;
+	case TUNE_ULONG: ((uint64_t *)base)[k] = (uint64_t)clamp(v, 0, 0x1.fffffffffffffp63); break;
+	case TUNE_HALF: ((uint16_t *)base)[k] = half_from_float((float)v); break;
+	case TUNE_FLOAT: ((float *)base)[k] = (float)v; break;
+	case TUNE_DOUBLE: ((double *)base)[k] = v; break;
+	}
+}
+
+static double load_element(const void *base, enum tune_type t, size_t k)
+{
+	switch (t) {
+	case TUNE_CHAR: return ((const int8_t *)base)[k];
+	case TUNE_UCHAR: return ((const uint8_t *)base)[k];
+	case TUNE_SHORT: return ((const int16_t *)base)[k];
+	case TUNE_USHORT: return ((const uint16_t *)base)[k];
+	case TUNE_INT: return ((const int32_t *)base)[k];
+	case TUNE_UINT: return ((const uint32_t *)base)[k];
+	case TUNE_LONG: return (double)((const int64_t *)base)[k];
+	case TUNE_ULONG: return (double)((const uint64_t *)base)[k];
+	case TUNE_HALF: return half_to_float(((const uint16_t *)base)[k]);
+	case TUNE_FLOAT: return ((const float *)base)[k];
+	case TUNE_DOUBLE: return ((const double *)base)[k];
+	}
+	return 0;
+}
+
+static bool is_integer_type(enum tune_type t)
+{
+	return t != TUNE_HALF && t != TUNE_FLOAT && t != TUNE_DOUBLE;
+}
+
+/* A scalar argument's bytes in its declared type. */
+union scalar {
+	int8_t c; uint8_t uc; int16_t s; uint16_t us; int32_t i; uint32_t ui;
+	int64_t l; uint64_t ul; uint16_t h; float f; double d;
+};
+
+static void scalar_value(const struct tune_arg *a, union scalar *out)
+{
+	memset(out, 0, sizeof *out);
+	/* Integers keep all 64 bits: going through a double would round them. */
+	switch (a->type) {
+	case TUNE_CHAR: out->c = (int8_t)a->i; break;
+	case TUNE_UCHAR: out->uc = (uint8_t)a->i; break;
+	case TUNE_SHORT: out->s = (int16_t)a->i; break;
+	case TUNE_USHORT: out->us = (uint16_t)a->i; break;
+	case TUNE_INT: out->i = (int32_t)a->i; break;
+	case TUNE_UINT: out->ui = (uint32_t)a->i; break;
+	case TUNE_LONG: out->l = a->i; break;
+	case TUNE_ULONG: out->ul = (uint64_t)a->i; break;
+	case TUNE_HALF: out->h = half_from_float((float)a->f); break;
+	case TUNE_FLOAT: out->f = (float)a->f; break;
+	case TUNE_DOUBLE: out->d = a->f; break;
+	}
+}
+
+/* ---- initial contents ----------------------------------------------------------- */
+
+/* splitmix64 (Steele, Lea, Flood 2014): one state word, passes BigCrush,
+ * and the sequence is fully defined by the seed, so runs are repeatable. */
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int fill_init(struct exec_arg *ea, char **err)
+{
+	const struct tune_arg *a = &ea->arg;
+	const char *name = a->name ? a->name : "?";
+	size_t size = tune_type_size(a->type);
+	if (a->count == 0 || a->count > SIZE_MAX / size) {
+		*err = tune_strfmt("buffer '%s' has an unusable size of %llu elements", name,
+		                   (unsigned long long)a->count);
+		return -1;
+	}
+	ea->bytes = (size_t)a->count * size;
+	ea->init = calloc(1, ea->bytes);
+	if (!ea->init) {
+		*err = tune_strfmt("out of memory for buffer '%s' (%zu bytes)", name, ea->bytes);
+		return -1;
+	}
+	if (a->access == TUNE_OUT)
+		return 0;
+	switch (a->init.kind) {
+	case TUNE_INIT_ZEROS:
+		break;
+	case TUNE_INIT_CONST:
+		for (size_t k = 0; k < a->count; k++)
+			store_element(ea->init, a->type, k, a->init.value);
+		break;
+	case TUNE_INIT_RANDOM: {
+		uint64_t state = a->init.seed;
+		double lo = a->init.lo, span = a->init.hi - a->init.lo;
+		for (size_t k = 0; k < a->count; k++) {
+			double u = (double)(splitmix64(&state) >> 11) * 0x1p-53;  /* [0, 1) */
+			double v = lo + span * u;
+			store_element(ea->init, a->type, k, is_integer_type(a->type) ? floor(v) : v);
+		}
+		break;
+	}
+	case TUNE_INIT_FILE: {
+		FILE *f = a->init.path ? fopen(a->init.path, "rb") : NULL;
+		if (!f) {
+			*err = tune_strfmt("cannot read '%s' for buffer '%s': %s",
+			                   a->init.path ? a->init.path : "(none)", name, strerror(errno));
+			return -1;
+		}
+		size_t got = fread(ea->init, 1, ea->bytes, f);
+		fclose(f);
+		if (got != ea->bytes) {
+			*err = tune_strfmt("'%s' holds %zu bytes; buffer '%s' needs %zu", a->init.path,
+			                   got, name, ea->bytes);
+			return -1;
+		}
+		break;
+	}
+	}
+	return 0;
+}
+
+static const char *default_cache_dir(char *buf, size_t size)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg)
+		snprintf(buf, size, "%s/spacetune", xdg);
+	else if (home && *home)
+		snprintf(buf, size, "%s/.cache/spacetune", home);
+	else
+		snprintf(buf, size, "/tmp/spacetune-cache-%ld", (long)getuid());
+	return buf;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+	char *p = strdup(path);
+	if (!p)
+		return -1;
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || *s == 0) {
+			char c = *s;
+			*s = 0;
+			if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+				free(p);
+				return -1;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return 0;
+}
+
+int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
+                     const struct tune_reference *ref, const struct tune_variant *proto, char **err)
+{
+	memset(sh, 0, sizeof *sh);
+	char buf[4096];
+	sh->sel.platform = dup_or_null(o->device.platform);
+	sh->sel.device = dup_or_null(o->device.device);
+	sh->warmup = o->warmup > 0 ? o->warmup : 0;
+	sh->repeat = o->repeat > 0 ? o->repeat : 1;
+	sh->cache_dir = strdup(o->cache_dir ? o->cache_dir : default_cache_dir(buf, sizeof buf));
+	if (ref)
+		sh->ref = *ref;
+	else
+		sh->ref.kind = TUNE_REF_NONE;
+	sh->ref.source = dup_or_null(sh->ref.source);
+	sh->ref.c_path = dup_or_null(sh->ref.c_path);
+	sh->ref.name = dup_or_null(sh->ref.name);
+	sh->ref.build_options = dup_or_null(sh->ref.build_options);
+	sh->nargs = proto->nargs;
+	sh->args = calloc(proto->nargs > 0 ? (size_t)proto->nargs : 1, sizeof *sh->args);
+	if (!sh->cache_dir || !sh->args) {
+		*err = tune_strfmt("out of memory");
+		return -1;
+	}
+	if (make_dirs(sh->cache_dir) != 0) {
+		*err = tune_strfmt("cannot create the cache directory '%s': %s", sh->cache_dir,
+		                   strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < proto->nargs; i++) {
+		struct exec_arg *ea = &sh->args[i];
+		ea->arg = proto->args[i];
+		ea->arg.name = dup_or_null(ea->arg.name);
+		ea->arg.init.path = dup_or_null(ea->arg.init.path);
+		if (ea->arg.kind == TUNE_ARG_BUFFER && fill_init(ea, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+void exec_shared_release(struct exec_shared *sh)
+{
+	free((char *)sh->sel.platform);
+	free((char *)sh->sel.device);
+	free(sh->cache_dir);
+	free((char *)sh->ref.source);
+	free((char *)sh->ref.c_path);
+	free((char *)sh->ref.name);
+	free((char *)sh->ref.build_options);
+	for (int i = 0; i < sh->nargs && sh->args; i++) {
+		free((char *)sh->args[i].arg.name);
+		free((char *)sh->args[i].arg.init.path);
+		free(sh->args[i].init);
+		free(sh->args[i].ref);
+	}
+	free(sh->args);
+	memset(sh, 0, sizeof *sh);
+}
+
+/* ---- the program-binary cache ------------------------------------------------- */
+
+/* FNV-1a then a splitmix finaliser for avalanche.  Collisions cannot give a
+ * wrong binary: each cache file holds its whole key, checked on load. */
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t hash_string(const char *s)
+{
+	uint64_t h = hash_bytes(0xcbf29ce484222325ULL, s, strlen(s));
+	return splitmix64(&h);
+}
+
+static const char cache_magic[8] = "SPTBIN1";
+
+/* The identity of a build: device, driver, options and the source's hash. */
+static char *cache_key(const struct exec_worker *w, const char *source, const char *options)
+{
+	const struct tune_device_info *d = &w->dev.info;
+	return tune_strfmt("%s\n%s\n%s\n%s\n%s\n%016llx\n", d->platform, d->name, d->driver,
+	                   d->version, options ? options : "",
+	                   (unsigned long long)hash_string(source));
+}
+
+static char *cache_path(const struct exec_worker *w, const char *key)
+{
+	return tune_strfmt("%s/%016llx.clbin", w->sh->cache_dir,
+	                   (unsigned long long)hash_string(key));
+}
+
+static bool read_exact(FILE *f, void *p, size_t n)
+{
+	return fread(p, 1, n, f) == n;
+}
+
+/* A program from the cache, built; NULL when absent, stale or unusable. */
+static cl_program cache_load(struct exec_worker *w, const char *path, const char *key,
+                             const char *options)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	cl_program prog = NULL;
+	char magic[8];
+	uint64_t keylen, binlen;
+	char *filekey = NULL;
+	unsigned char *bin = NULL;
+	size_t want = strlen(key);
+	if (!read_exact(f, magic, 8) || memcmp(magic, cache_magic, 8) != 0 ||
+	    !read_exact(f, &keylen, 8) || keylen != want)
+		goto out;
+	filekey = malloc(want + 1);
+	if (!filekey || !read_exact(f, filekey, want) || memcmp(filekey, key, want) != 0 ||
+	    !read_exact(f, &binlen, 8) || binlen == 0 || binlen > ((uint64_t)1 << 32))
+		goto out;
+	bin = malloc((size_t)binlen);
+	if (!bin || !read_exact(f, bin, (size_t)binlen))
+		goto out;
+	size_t len = (size_t)binlen;
+	const unsigned char *bins[1] = {bin};
+	cl_int rc, status;
+	prog = clCreateProgramWithBinary(w->cl.context, 1, &w->dev.device, &len, bins, &status, &rc);
+	if (prog && (rc != CL_SUCCESS || status != CL_SUCCESS ||
+	             clBuildProgram(prog, 1, &w->dev.device, options, NULL, NULL) != CL_SUCCESS)) {
+		clReleaseProgram(prog);
+		prog = NULL;
+	}
+out:
+	free(bin);
+	free(filekey);
+	fclose(f);
+	return prog;
+}
+
+/* Writes to a private temporary name and renames: readers (other workers,
+ * other runs) see the whole file or none.  Failure only costs a rebuild. */
+static void cache_store(struct exec_worker *w, cl_program prog, const char *path, const char *key)
+{
+	size_t binlen = 0;
+	if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof binlen, &binlen, NULL) != CL_SUCCESS ||
+	    binlen == 0)
+		return;
+	unsigned char *bin = malloc(binlen);
+	char *tmp = tune_strfmt("%s.tmp.%ld", path, (long)getpid());
+	unsigned char *bins[1] = {bin};
+	if (!bin || !tmp ||
+	    clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) != CL_SUCCESS)
+		goto out;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto out;
+	uint64_t keylen = strlen(key), len64 = binlen;
+	bool ok = tune_write_all(fd, cache_magic, 8) && tune_write_all(fd, &keylen, 8) &&
+	          tune_write_all(fd, key, strlen(key)) && tune_write_all(fd, &len64, 8) &&
+	          tune_write_all(fd, bin, binlen);
+	if (close(fd) != 0)
+		ok = false;
+	if (!ok || rename(tmp, path) != 0)
+		unlink(tmp);
+out:
+	free(tmp);
+	free(bin);
+	(void)w;
+}
+
+static char *build_log(const struct exec_worker *w, cl_program prog)
+{
+	size_t size = 0;
+	if (clGetProgramBuildInfo(prog, w->dev.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
+		return NULL;
+	char *log = malloc(size + 1);
+	if (!log)
+		return NULL;
+	if (clGetProgramBuildInfo(prog, w->dev.device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS)
+		size = 0;
+	log[size] = 0;
+	if (size > MAX_LOG)
+		strcpy(log + MAX_LOG - 20, "\n[log truncated]\n");
+	return log;
+}
+
+/*
+ * Builds `source` with `options` for the worker's device, through the
+ * cache.  NULL on failure with r->status = TUNE_BUILD_ERROR and the log.
+ */
+static cl_program build(struct exec_worker *w, const char *source, const char *options,
+                        struct tune_result *r)
+{
+	char *key = cache_key(w, source, options);
+	char *path = key ? cache_path(w, key) : NULL;
+	cl_program prog = path ? cache_load(w, path, key, options) : NULL;
+	if (prog) {
+		r->build_s = 0;
+		goto out;
+	}
+	double t0 = tune_now();
+	cl_int rc;
+	prog = clCreateProgramWithSource(w->cl.context, 1, &source, NULL, &rc);
+	if (!prog) {
+		r->status = TUNE_BUILD_ERROR;
+		r->error = strdup(ocl_error_name(rc));
+		goto out;
+	}
+	rc = clBuildProgram(prog, 1, &w->dev.device, options, NULL, NULL);
+	r->build_s = tune_now() - t0;
+	if (rc != CL_SUCCESS) {
+		r->status = TUNE_BUILD_ERROR;
+		r->error = strdup(ocl_error_name(rc));
+		r->log = build_log(w, prog);
+		clReleaseProgram(prog);
+		prog = NULL;
+		goto out;
+	}
+	if (path)
+		cache_store(w, prog, path, key);
+out:
+	free(path);
+	free(key);
+	return prog;
+}
+
+/* ---- the worker's device state --------------------------------------------- */
+
+int exec_worker_open(struct exec_worker *w, struct exec_shared *sh, char **err)
+{
+	memset(w, 0, sizeof *w);
+	w->sh = sh;
+	if (ocl_select(&sh->sel, &w->dev, err) != 0)
+		return -1;
+	if (ocl_context_open(&w->cl, &w->dev, err) != 0)
+		return -1;
+	size_t n = sh->nargs > 0 ? (size_t)sh->nargs : 1;
+	w->mems = calloc(n, sizeof *w->mems);
+	w->host = calloc(n, sizeof *w->host);
+	if (!w->mems || !w->host) {
+		*err = tune_strfmt("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+void exec_worker_close(struct exec_worker *w)
+{
+	for (int i = 0; i < w->sh->nargs; i++) {
+		if (w->mems && w->mems[i])
+			clReleaseMemObject(w->mems[i]);
+		if (w->host)
+			free(w->host[i]);
+	}
+	free(w->mems);
+	free(w->host);
+	w->mems = NULL;
+	w->host = NULL;
+	ocl_context_close(&w->cl);
+}
+
+static void set_launch_error(struct tune_result *r, cl_int rc, char *detail)
+{
+	r->status = TUNE_LAUNCH_ERROR;
+	free(r->error);
+	r->error = strdup(ocl_error_name(rc));
+	free(r->log);
+	r->log = detail;
+}
+
+/* Device buffers live as long as the worker: every variant of a job has
+ * the same buffers (their sizes cannot depend on the point). */
+static cl_int ensure_buffers(struct exec_worker *w)
+{
+	for (int i = 0; i < w->sh->nargs; i++) {
+		const struct exec_arg *ea = &w->sh->args[i];
+		if (ea->arg.kind != TUNE_ARG_BUFFER || w->mems[i])
+			continue;
+		cl_int rc;
+		w->mems[i] = clCreateBuffer(w->cl.context, CL_MEM_READ_WRITE, ea->bytes, NULL, &rc);
+		if (!w->mems[i])
+			return rc;
+		if (ea->arg.access != TUNE_IN && !(w->host[i] = malloc(ea->bytes)))
+			return CL_OUT_OF_HOST_MEMORY;
+	}
+	return CL_SUCCESS;
+}
+
+/* Checks the variant against the job's layout: buffers are shared data. */
+static char *layout_mismatch(const struct exec_shared *sh, const struct tune_variant *v)
+{
+	if (v->nargs != sh->nargs)
+		return tune_strfmt("the variant has %d arguments, the job %d", v->nargs, sh->nargs);
+	for (int i = 0; i < v->nargs; i++) {
+		const struct tune_arg *a = &v->args[i], *b = &sh->args[i].arg;
+		if (a->kind != b->kind || a->type != b->type ||
+		    (a->kind == TUNE_ARG_BUFFER && (a->count != b->count || a->access != b->access)))
+			return tune_strfmt("argument %d differs from the job's layout", i);
+	}
+	return NULL;
+}
+
+/* Sets every argument; the scalars come from `args` (the variant's or the job's). */
+static cl_int set_args(struct exec_worker *w, cl_kernel k, const struct tune_arg *args, int *bad)
+{
+	for (int i = 0; i < w->sh->nargs; i++) {
+		const struct tune_arg *a = &args[i];
+		cl_int rc = CL_SUCCESS;
+		size_t size = tune_type_size(a->type);
+		if (a->kind == TUNE_ARG_SCALAR) {
+			union scalar s;
+			scalar_value(a, &s);
+			rc = clSetKernelArg(k, (cl_uint)i, size, &s);
+		} else if (a->kind == TUNE_ARG_BUFFER) {
+			rc = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &w->mems[i]);
+		} else {
+			rc = clSetKernelArg(k, (cl_uint)i, (size_t)a->count * size, NULL);
+		}
+		if (rc != CL_SUCCESS) {
+			*bad = i;
+			return rc;
+		}
+	}
+	return CL_SUCCESS;
+}
+
+/* Device limits a launch must respect; drivers differ in how (or whether)
+ * they report a violation, so check before enqueueing. */
+static cl_int check_geometry(struct exec_worker *w, cl_kernel k, int dim, const size_t *global,
+                             const size_t *local, char **detail)
+{
+	if (dim < 1 || dim > 3) {
+		*detail = tune_strfmt("work_dim %d", dim);
+		return CL_INVALID_WORK_DIMENSION;
+	}
+	for (int d = 0; d < dim; d++)
+		if (global[d] == 0) {
+			*detail = tune_strfmt("global size %d is 0", d);
+			return CL_INVALID_GLOBAL_WORK_SIZE;
+		}
+	if (local[0] == 0)
+		return CL_SUCCESS;
+	size_t kernel_max = 0, item_max[3] = {0, 0, 0}, product = 1;
+	clGetKernelWorkGroupInfo(k, w->dev.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
+	                         &kernel_max, NULL);
+	clGetDeviceInfo(w->dev.device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_max, item_max, NULL);
+	for (int d = 0; d < dim; d++) {
+		if (local[d] == 0 || global[d] % local[d] != 0) {
+			*detail = tune_strfmt("global size %zu is not a multiple of local size %zu (dimension %d)",
+			                      global[d], local[d], d);
+			return CL_INVALID_WORK_GROUP_SIZE;
+		}
+		if (item_max[d] && local[d] > item_max[d]) {
+			*detail = tune_strfmt("local size %zu exceeds the device's %zu in dimension %d",
+			                      local[d], item_max[d], d);
+			return CL_INVALID_WORK_ITEM_SIZE;
+		}
+		product *= local[d];
+	}
+	if (kernel_max && product > kernel_max) {
+		*detail = tune_strfmt("work-group of %zu items exceeds the kernel's limit of %zu "
+		                      "(CL_KERNEL_WORK_GROUP_SIZE)", product, kernel_max);
+		return CL_INVALID_WORK_GROUP_SIZE;
+	}
+	return CL_SUCCESS;
+}
+
+/* Resets the written buffers, then launches once; the event is the kernel's. */
+static cl_int launch(struct exec_worker *w, cl_kernel k, int dim, const size_t *global,
+                     const size_t *local, cl_event *ev)
+{
+	for (int i = 0; i < w->sh->nargs; i++) {
+		const struct exec_arg *ea = &w->sh->args[i];
+		if (ea->arg.kind != TUNE_ARG_BUFFER || ea->arg.access == TUNE_IN)
+			continue;
+		cl_int rc = clEnqueueWriteBuffer(w->cl.queue, w->mems[i], CL_FALSE, 0, ea->bytes,
+		                                 ea->init, 0, NULL, NULL);
+		if (rc != CL_SUCCESS)
+			return rc;
+	}
+	cl_int rc = clEnqueueNDRangeKernel(w->cl.queue, k, (cl_uint)dim, NULL, global,
+	                                   local[0] ? local : NULL, 0, NULL, ev);
+	if (rc != CL_SUCCESS)
+		return rc;
+	rc = clWaitForEvents(1, ev);
+	cl_int status = CL_COMPLETE;
+	if (clGetEventInfo(*ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) ==
+	        CL_SUCCESS && status < 0)
+		rc = status;
+	if (rc != CL_SUCCESS) {
+		clReleaseEvent(*ev);
+		*ev = NULL;
+	}
+	return rc;
+}
+
+static cl_int upload_inputs(struct exec_worker *w)
+{
+	for (int i = 0; i < w->sh->nargs; i++) {
+		const struct exec_arg *ea = &w->sh->args[i];
+		if (ea->arg.kind != TUNE_ARG_BUFFER || ea->arg.access != TUNE_IN)
+			continue;
+		cl_int rc = clEnqueueWriteBuffer(w->cl.queue, w->mems[i], CL_FALSE, 0, ea->bytes,
+		                                 ea->init, 0, NULL, NULL);
+		if (rc != CL_SUCCESS)
+			return rc;
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int read_outputs(struct exec_worker *w)
+{
+	for (int i = 0; i < w->sh->nargs; i++) {
+		const struct exec_arg *ea = &w->sh->args[i];
+		if (ea->arg.kind != TUNE_ARG_BUFFER || ea->arg.access == TUNE_IN)
+			continue;
+		cl_int rc = clEnqueueReadBuffer(w->cl.queue, w->mems[i], CL_TRUE, 0, ea->bytes,
+		                                w->host[i], 0, NULL, NULL);
+		if (rc != CL_SUCCESS)
+			return rc;
+	}
+	return CL_SUCCESS;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * W warm-up and R timed runs, outputs reset before each, inside the device
+ * lock.  The outputs of the last run are left in w->host.
+ */
+static void time_runs(struct exec_worker *w, cl_kernel k, const struct tune_variant *v,
+                      struct tune_result *r)
+{
+	int total = w->sh->warmup + w->sh->repeat;
+	double *times = calloc((size_t)w->sh->repeat, sizeof *times);
+	if (!times) {
+		set_launch_error(r, CL_OUT_OF_HOST_MEMORY, NULL);
+		return;
+	}
+	if (w->lock.acquire && w->lock.acquire(w->lock.user) != 0) {
+		w->lost_parent = true;
+		free(times);
+		return;
+	}
+	cl_int rc = upload_inputs(w);
+	for (int run = 0; run < total && rc == CL_SUCCESS; run++) {
+		cl_event ev = NULL;
+		rc = launch(w, k, v->work_dim, v->global, v->local, &ev);
+		if (rc != CL_SUCCESS)
+			break;
+		if (run >= w->sh->warmup) {
+			cl_ulong start = 0, end = 0;
+			rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+			if (rc == CL_SUCCESS)
+				rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+			times[r->runs++] = end > start ? (double)(end - start) * 1e-6 : 0.0;
+		}
+		clReleaseEvent(ev);
+	}
+	if (rc == CL_SUCCESS)
+		rc = read_outputs(w);
+	if (rc != CL_SUCCESS) {
+		/* The kernel or the transfer failed in the driver: the context
+		 * may be broken for good, so this worker retires after reporting. */
+		w->poisoned = true;
+		set_launch_error(r, rc, NULL);
+		clFinish(w->cl.queue);
+	}
+	if (w->lock.release)
+		w->lock.release(w->lock.user);
+	if (r->runs > 0) {
+		qsort(times, (size_t)r->runs, sizeof *times, compare_doubles);
+		r->time_min_ms = times[0];
+		r->time_median_ms = r->runs % 2 ? times[r->runs / 2]
+		                              : 0.5 * (times[r->runs / 2 - 1] + times[r->runs / 2]);
+	}
+	free(times);
+}
+
+/* Compares the outputs in w->host with the reference (or only for NaN/Inf). */
+static void verify(struct exec_worker *w, const struct tune_variant *v, struct tune_result *r)
+{
+	const struct tune_reference *ref = &w->sh->ref;
+	uint64_t bad_total = 0;
+	for (int i = 0; i < w->sh->nargs; i++) {
+		const struct exec_arg *ea = &w->sh->args[i];
+		if (ea->arg.kind != TUNE_ARG_BUFFER || ea->arg.access == TUNE_IN || !v->args[i].compare)
+			continue;
+		const void *out = w->host[i], *want = ea->ref;
+		uint64_t bad = 0, nonfinite = 0;
+		for (size_t e = 0; e < ea->arg.count; e++) {
+			double x = load_element(out, ea->arg.type, e);
+			double y = want ? load_element(want, ea->arg.type, e) : 0;
+			if (!isfinite(x)) {
+				/* A NaN or Inf the reference produces too is a match. */
+				if (!want || !(isnan(x) ? isnan(y) : x == y))
+					nonfinite++;
+				continue;
+			}
+			if (!want)
+				continue;
+			double diff = fabs(x - y);
+			if (!isfinite(y) || diff > ref->abs_tol + ref->rel_tol * fabs(y))
+				bad++;
+			if (!isfinite(y))
+				continue;
+			if (diff > r->max_abs_err)
+				r->max_abs_err = diff;
+			/* Relative error where it is defined; at ref == 0 only abs counts. */
+			if (y != 0 && diff / fabs(y) > r->max_rel_err)
+				r->max_rel_err = diff / fabs(y);
+		}
+		r->nonfinite += nonfinite;
+		if ((bad || nonfinite) && !r->error)
+			r->error = tune_strfmt("'%s': %llu of %llu elements outside the tolerance, %llu not finite",
+			                       ea->arg.name ? ea->arg.name : "?", (unsigned long long)bad,
+			                       (unsigned long long)ea->arg.count,
+			                       (unsigned long long)nonfinite);
+		bad_total += bad + nonfinite;
+	}
+	if (bad_total)
+		r->status = TUNE_WRONG_RESULT;
+}
+
+void exec_worker_eval(struct exec_worker *w, const struct tune_variant *v, struct tune_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->status = TUNE_OK;
+	char *why = layout_mismatch(w->sh, v);
+	if (why) {
+		r->status = TUNE_SKIPPED;
+		r->error = why;
+		return;
+	}
+	cl_program prog = build(w, v->source, v->build_options, r);
+	if (!prog)
+		return;
+	cl_int rc;
+	cl_kernel k = clCreateKernel(prog, v->kernel_name, &rc);
+	if (!k) {
+		r->status = TUNE_BUILD_ERROR;
+		r->error = tune_strfmt("%s: no kernel '%s'", ocl_error_name(rc), v->kernel_name);
+		clReleaseProgram(prog);
+		return;
+	}
+	char *detail = NULL;
+	int bad = -1;
+	if ((rc = ensure_buffers(w)) != CL_SUCCESS) {
+		set_launch_error(r, rc, tune_strfmt("cannot allocate the job's buffers"));
+	} else if ((rc = set_args(w, k, v->args, &bad)) != CL_SUCCESS) {
+		set_launch_error(r, rc, tune_strfmt("argument %d", bad));
+	} else if ((rc = check_geometry(w, k, v->work_dim, v->global, v->local, &detail)) != CL_SUCCESS) {
+		set_launch_error(r, rc, detail);
+	} else {
+		time_runs(w, k, v, r);
+		if (r->status == TUNE_OK && !w->lost_parent)
+			verify(w, v, r);
+	}
+	clReleaseKernel(k);
+	clReleaseProgram(prog);
+}
+
+/* ---- references ------------------------------------------------------------- */
+
+static int kernel_reference(struct exec_worker *w, char **err)
+{
+	const struct tune_reference *ref = &w->sh->ref;
+	struct tune_result r = {0};
+	cl_program prog = build(w, ref->source, ref->build_options, &r);
+	if (!prog) {
+		*err = tune_strfmt("the reference kernel '%s' does not build (%s)%s%s", ref->name,
+		                   r.error ? r.error : "?", r.log ? ":\n" : "", r.log ? r.log : "");
+		tune_result_release(&r);
+		return -1;
+	}
+	cl_int rc;
+	int bad = -1;
+	char *detail = NULL;
+	cl_kernel k = clCreateKernel(prog, ref->name, &rc);
+	struct tune_arg *args = calloc((size_t)w->sh->nargs + 1, sizeof *args);
+	for (int i = 0; args && i < w->sh->nargs; i++)
+		args[i] = w->sh->args[i].arg;
+	if (!k)
+		*err = tune_strfmt("no reference kernel '%s': %s", ref->name, ocl_error_name(rc));
+	else if (!args)
+		*err = tune_strfmt("out of memory");
+	else if ((rc = ensure_buffers(w)) != CL_SUCCESS || (rc = set_args(w, k, args, &bad)) != CL_SUCCESS ||
+	         (rc = check_geometry(w, k, ref->work_dim, ref->global, ref->local, &detail)) != CL_SUCCESS)
+		*err = tune_strfmt("the reference kernel '%s' cannot be launched: %s%s%s", ref->name,
+		                   ocl_error_name(rc), detail ? ": " : "", detail ? detail : "");
+	else {
+		cl_event ev = NULL;
+		rc = upload_inputs(w);
+		if (rc == CL_SUCCESS)
+			rc = launch(w, k, ref->work_dim, ref->global, ref->local, &ev);
+		if (ev)
+			clReleaseEvent(ev);
+		if (rc == CL_SUCCESS)
+			rc = read_outputs(w);
+		if (rc != CL_SUCCESS)
+			*err = tune_strfmt("the reference kernel '%s' failed: %s", ref->name, ocl_error_name(rc));
+	}
+	free(detail);
+	free(args);
+	if (k)
+		clReleaseKernel(k);
+	clReleaseProgram(prog);
+	if (*err)
+		return -1;
+	for (int i = 0; i < w->sh->nargs; i++)
+		if (w->host[i]) {  /* the out/inout buffers: hand the read-back copies over */
+			w->sh->args[i].ref = w->host[i];
+			w->host[i] = malloc(w->sh->args[i].bytes);
+			if (!w->host[i]) {
+				*err = tune_strfmt("out of memory");
+				return -1;
+			}
+		}
+	return 0;
+}
+
+/* Runs argv (no shell), its output into *out; returns the exit status or -1. */
+static int run_command(char *const argv[], char **out)
+{
+	int pipefd[2];
+	*out = NULL;
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		return -1;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	pid_t pid;
+	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	if (rc != 0) {
+		close(pipefd[0]);
+		*out = tune_strfmt("cannot run '%s': %s", argv[0], strerror(rc));
+		return -1;
+	}
+	size_t len;
+	char *buf = tune_read_fd(pipefd[0], &len);
+	close(pipefd[0]);
+	*out = buf;
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static char *read_text_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t len;
+	char *text = tune_read_fd(fd, &len);
+	close(fd);
+	return text;
+}
+
+/* Compiles the C reference into the cache (keyed by its text) and loads it. */
+static void *load_c_reference(struct exec_worker *w, char **err)
+{
+	const struct tune_reference *ref = &w->sh->ref;
+	char *text = read_text_file(ref->c_path);
+	if (!text) {
+		*err = tune_strfmt("cannot read the C reference '%s': %s", ref->c_path, strerror(errno));
+		return NULL;
+	}
+	static const char *const compile[] = {"cc", "-O2", "-shared", "-fPIC", "-o"};
+	char *so = tune_strfmt("%s/cref-%016llx.so", w->sh->cache_dir,
+	                       (unsigned long long)hash_string(text));
+	free(text);
+	char *tmp = tune_strfmt("%s.tmp.%ld.so", so, (long)getpid());
+	void *handle = NULL;
+	if (!so || !tmp) {
+		*err = tune_strfmt("out of memory");
+		goto out;
+	}
+	if (access(so, R_OK) != 0) {
+		char *argv[] = {(char *)compile[0], (char *)compile[1], (char *)compile[2],
+		                (char *)compile[3], (char *)compile[4], tmp, (char *)ref->c_path,
+		                "-lm", NULL};
+		char *output = NULL;
+		int rc = run_command(argv, &output);
+		if (rc != 0 || rename(tmp, so) != 0) {
+			*err = tune_strfmt("cannot compile the C reference '%s' (cc -O2 -shared -fPIC)%s%s",
+			                   ref->c_path, output && *output ? ":\n" : "", output ? output : "");
+			unlink(tmp);
+			free(output);
+			goto out;
+		}
+		free(output);
+	}
+	handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	if (!handle)
+		*err = tune_strfmt("cannot load the C reference: %s", dlerror());
+out:
+	free(tmp);
+	free(so);
+	return handle;
+}
+
+static int c_reference(struct exec_worker *w, char **err)
+{
+	const struct tune_reference *ref = &w->sh->ref;
+	void *handle = load_c_reference(w, err);
+	if (!handle)
+		return -1;
+	tune_c_reference_fn fn;
+	void *sym = dlsym(handle, ref->name);
+	memcpy(&fn, &sym, sizeof fn);  /* object to function pointer, as POSIX allows */
+	int n = w->sh->nargs;
+	void **argv = calloc((size_t)n + 1, sizeof *argv);
+	union scalar *scalars = calloc((size_t)n + 1, sizeof *scalars);
+	int rc = -1;
+	if (!sym) {
+		*err = tune_strfmt("no function '%s' in the C reference '%s'", ref->name, ref->c_path);
+		goto out;
+	}
+	if (!argv || !scalars) {
+		*err = tune_strfmt("out of memory");
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		struct exec_arg *ea = &w->sh->args[i];
+		if (ea->arg.kind == TUNE_ARG_SCALAR) {
+			scalar_value(&ea->arg, &scalars[i]);
+			argv[i] = &scalars[i];
+		} else if (ea->arg.kind == TUNE_ARG_BUFFER) {
+			/* A private copy: the reference may scribble on its inputs. */
+			if (!(argv[i] = malloc(ea->bytes))) {
+				*err = tune_strfmt("out of memory");
+				goto out;
+			}
+			memcpy(argv[i], ea->init, ea->bytes);
+		}
+	}
+	int ret = fn(n, argv);
+	if (ret != 0) {
+		*err = tune_strfmt("the C reference '%s' returned %d", ref->name, ret);
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		struct exec_arg *ea = &w->sh->args[i];
+		if (ea->arg.kind == TUNE_ARG_BUFFER && ea->arg.access != TUNE_IN) {
+			ea->ref = argv[i];
+			argv[i] = NULL;
+		}
+	}
+	rc = 0;
+out:
+	for (int i = 0; argv && i < n; i++)
+		if (w->sh->args[i].arg.kind == TUNE_ARG_BUFFER)
+			free(argv[i]);
+	free(argv);
+	free(scalars);
+	dlclose(handle);
+	return rc;
+}
+
+int exec_worker_reference(struct exec_worker *w, char **err)
+{
+	*err = NULL;
+	switch (w->sh->ref.kind) {
+	case TUNE_REF_NONE:
+		return 0;
+	case TUNE_REF_KERNEL:
+		return kernel_reference(w, err);
+	case TUNE_REF_C:
+		return c_reference(w, err);
+	}
+	return 0;
+}

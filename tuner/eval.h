@@ -1,0 +1,123 @@
+/*
+ * eval.h - evaluating variants on an OpenCL device, isolated in worker
+ * processes.  Owner: tuner/eval.c, tuner/ocl.c, tuner/worker.c.
+ *
+ * A struct tune_evaluator owns a pool of `jobs` worker processes, each with
+ * its own OpenCL context on the selected device.  Builds run in parallel in
+ * the workers; timed runs are serialised on the device (one worker times at
+ * a time) so measurements do not disturb each other.  A worker that
+ * crashes, aborts or outlives the timeout is killed and replaced; only its
+ * evaluation is lost, recorded as TUNE_CRASHED or TUNE_TIMEOUT.
+ */
+#ifndef SPACEC_TUNER_EVAL_H
+#define SPACEC_TUNER_EVAL_H
+
+#include <stdio.h>
+
+#include "tuner/variant.h"
+
+enum tune_status {
+	TUNE_OK,
+	TUNE_BUILD_ERROR,   /* log holds the build log */
+	TUNE_LAUNCH_ERROR,  /* error holds the OpenCL error's name, e.g. CL_INVALID_WORK_GROUP_SIZE */
+	TUNE_WRONG_RESULT,  /* max_abs_err / max_rel_err / nonfinite say how wrong */
+	TUNE_TIMEOUT,
+	TUNE_CRASHED,       /* error holds the signal or exit status */
+	TUNE_SKIPPED        /* rejected before building (e.g. global % local != 0) */
+};
+
+const char *tune_status_name(enum tune_status s); /* "ok", "build_error", ... */
+
+struct tune_result {
+	enum tune_status status;
+	double time_median_ms, time_min_ms;  /* TUNE_OK and TUNE_WRONG_RESULT */
+	int runs;                            /* timed runs done */
+	double max_abs_err, max_rel_err;
+	uint64_t nonfinite;                  /* NaN/Inf elements in compared outputs */
+	double build_s;                      /* wall time of the build (0 if cached) */
+	char *error;                         /* short message, malloc'd or NULL */
+	char *log;                           /* build log, malloc'd or NULL */
+};
+void tune_result_release(struct tune_result *r);
+
+/* Device selection: index or case-insensitive substring of the name. */
+struct tune_device_sel {
+	const char *platform;  /* NULL: first platform with a matching device */
+	const char *device;    /* NULL: first device; both NULL: the first GPU, else the first device */
+};
+
+struct tune_device_info {
+	char platform[256], name[256], vendor[256], driver[256], version[256];
+	int platform_index, device_index;
+};
+
+/*
+ * Lists platforms and devices with their key limits to `out` (spacetune
+ * devices).  Returns the number of devices, or -1 if there is no OpenCL
+ * platform (with a message on stderr).
+ */
+int tune_list_devices(FILE *out);
+
+/*
+ * Reads one device query by spacec's name ("max_work_group_size",
+ * "max_work_item_size_x|y|z", "local_mem_size", "max_compute_units",
+ * "global_mem_size", "max_clock_frequency", "max_constant_buffer_size",
+ * "warp_size" and "registers_per_block" (NVIDIA extension),
+ * "compute_capability_major|minor" (NVIDIA), "preferred_vector_width_float",
+ * "double_fp" (0/1)).  Returns 0 and sets *value, 1 if the device does not
+ * have it, -1 on an unknown name or no device.
+ */
+int tune_device_query(const struct tune_device_sel *sel, const char *query, int64_t *value);
+
+/*
+ * Every query of one device, read at once (tune_device_query opens the
+ * device each time).  Listing and queries run in a child process: the
+ * caller never initialises OpenCL itself, so the evaluator can fork its
+ * workers safely afterwards.
+ */
+struct tune_device_props;
+int tune_device_props_read(const struct tune_device_sel *sel, struct tune_device_props **out,
+                           char **err);
+const struct tune_device_info *tune_device_props_info(const struct tune_device_props *p);
+/* As tune_device_query: 0 and *value, 1 if the device lacks it, -1 on an unknown name. */
+int tune_device_props_get(const struct tune_device_props *p, const char *query, int64_t *value);
+void tune_device_props_free(struct tune_device_props *p);
+
+struct tune_eval_opts {
+	struct tune_device_sel device;
+	int jobs;               /* worker processes (parallel builds); >= 1 */
+	int warmup, repeat;     /* runs before timing; timed runs (>= 1) */
+	double timeout_s;       /* per evaluation, build included; 0: none.  The clock
+	                           stops while the evaluation waits for a worker to
+	                           start or for its turn on the device */
+	const char *cache_dir;  /* program-binary cache; NULL: $XDG_CACHE_HOME/spacetune */
+	double reference_timeout_s; /* for computing the reference at start; 0: none */
+	const char *worker_log; /* workers' stdout+stderr appended there (driver chatter,
+	                           kernel printf, sanitizer reports); NULL: inherited */
+};
+
+struct tune_evaluator;
+
+/*
+ * Starts the workers and computes the reference outputs once (in a worker,
+ * so a crashing reference is reported, not fatal to the caller).  `proto`
+ * gives the arguments (buffers, sizes, initialisers; scalars as for every
+ * variant).  Returns 0, or -1 with a message in *err (malloc'd).
+ */
+int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opts *o,
+                         const struct tune_reference *ref, const struct tune_variant *proto,
+                         struct tune_device_info *info, char **err);
+
+/*
+ * Asynchronous interface, so the caller can keep `jobs` evaluations in
+ * flight: submit returns at once (0, or -1 if no worker is free);
+ * wait_any blocks until one submitted evaluation finishes and returns its
+ * point_index and result (-1 if none is in flight).
+ */
+int tune_evaluator_submit(struct tune_evaluator *ev, const struct tune_variant *v);
+int tune_evaluator_idle_workers(const struct tune_evaluator *ev);
+long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res);
+
+void tune_evaluator_stop(struct tune_evaluator *ev);
+
+#endif

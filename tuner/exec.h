@@ -1,0 +1,87 @@
+/*
+ * exec.h - what one worker process does (tuner/eval.c): build a variant
+ * (through the program-binary cache), launch it, time it and verify its
+ * outputs; and compute the reference outputs.  Internal to the evaluator:
+ * callers use eval.h.
+ *
+ * The parent prepares a struct exec_shared before forking any worker:
+ * the arguments' initial contents (generated once from their seeds) and,
+ * after the first worker computed them, the reference outputs.  Workers
+ * are forked, not exec'd, so they inherit all of it copy-on-write: no
+ * file or pipe transfer is needed, and a replacement worker forked after
+ * a crash sees the same data.
+ */
+#ifndef SPACEC_TUNER_EXEC_H
+#define SPACEC_TUNER_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tuner/eval.h"
+#include "tuner/ocl.h"
+
+/* printf into a new string (NULL only when out of memory). */
+char *tune_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* write(2) all of it, through EINTR; false on error. */
+bool tune_write_all(int fd, const void *data, size_t n);
+/* read(2) to EOF into a new NUL-terminated string; NULL on out of memory. */
+char *tune_read_fd(int fd, size_t *len);
+/* Monotonic clock, seconds. */
+double tune_now(void);
+
+/* One kernel argument as the job lays it out, with its host data. */
+struct exec_arg {
+	struct tune_arg arg;   /* deep copy: name and init.path owned */
+	void *init;            /* buffers: initial contents (out: zeros) */
+	size_t bytes;          /* buffers: count * element size */
+	void *ref;             /* out/inout buffers: the reference's output, or NULL */
+};
+
+struct exec_shared {
+	struct tune_device_sel sel;  /* strings owned */
+	int warmup, repeat;
+	char *cache_dir;
+	struct tune_reference ref;   /* strings owned */
+	int nargs;
+	struct exec_arg *args;
+};
+
+/* Copies everything and generates the initial contents.  0, or -1 with *err. */
+int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
+                     const struct tune_reference *ref, const struct tune_variant *proto, char **err);
+void exec_shared_release(struct exec_shared *sh);
+
+/* Brackets the timed section so that one worker at a time uses the device. */
+struct exec_lock {
+	int (*acquire)(void *user);  /* 0, or -1: the parent is gone */
+	void (*release)(void *user);
+	void *user;
+};
+
+struct exec_worker {
+	struct exec_shared *sh;
+	struct ocl_device dev;
+	struct ocl_context cl;
+	cl_mem *mems;          /* per argument, created at first use */
+	void **host;           /* per argument, read-back space */
+	struct exec_lock lock;
+	/* Set after a driver error at run time: the context may be unusable,
+	 * so the worker exits and the parent starts a fresh one. */
+	bool poisoned;
+	bool lost_parent;      /* acquire failed: exit without a result */
+};
+
+int exec_worker_open(struct exec_worker *w, struct exec_shared *sh, char **err);
+void exec_worker_close(struct exec_worker *w);
+
+/* Builds, runs, times and verifies one variant; fills *r (every field). */
+void exec_worker_eval(struct exec_worker *w, const struct tune_variant *v, struct tune_result *r);
+
+/*
+ * Runs the reference (kernel or C) with the job's arguments and stores its
+ * outputs in w->sh->args[i].ref for every out/inout buffer.  0, or -1 with
+ * *err.
+ */
+int exec_worker_reference(struct exec_worker *w, char **err);
+
+#endif

@@ -1,0 +1,442 @@
+/*
+ * ocl.c - OpenCL platforms, devices, queries and contexts for the tuner.
+ */
+#define _GNU_SOURCE
+#include "tuner/ocl.h"
+
+#include <CL/cl_ext.h>
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/exec.h"
+
+/* ORDER OpenCL error codes (CL 1.2 core, then extensions seen in practice). */
+static const struct { cl_int code; const char *name; } error_names[] = {
+	{0, "CL_SUCCESS"},
+	{-1, "CL_DEVICE_NOT_FOUND"},
+	{-2, "CL_DEVICE_NOT_AVAILABLE"},
+	{-3, "CL_COMPILER_NOT_AVAILABLE"},
+	{-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+	{-5, "CL_OUT_OF_RESOURCES"},
+	{-6, "CL_OUT_OF_HOST_MEMORY"},
+	{-7, "CL_PROFILING_INFO_NOT_AVAILABLE"},
+	{-8, "CL_MEM_COPY_OVERLAP"},
+	{-9, "CL_IMAGE_FORMAT_MISMATCH"},
+	{-10, "CL_IMAGE_FORMAT_NOT_SUPPORTED"},
+	{-11, "CL_BUILD_PROGRAM_FAILURE"},
+	{-12, "CL_MAP_FAILURE"},
+	{-13, "CL_MISALIGNED_SUB_BUFFER_OFFSET"},
+	{-14, "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST"},
+	{-15, "CL_COMPILE_PROGRAM_FAILURE"},
+	{-16, "CL_LINKER_NOT_AVAILABLE"},
+	{-17, "CL_LINK_PROGRAM_FAILURE"},
+	{-18, "CL_DEVICE_PARTITION_FAILED"},
+	{-19, "CL_KERNEL_ARG_INFO_NOT_AVAILABLE"},
+	{-30, "CL_INVALID_VALUE"},
+	{-31, "CL_INVALID_DEVICE_TYPE"},
+	{-32, "CL_INVALID_PLATFORM"},
+	{-33, "CL_INVALID_DEVICE"},
+	{-34, "CL_INVALID_CONTEXT"},
+	{-35, "CL_INVALID_QUEUE_PROPERTIES"},
+	{-36, "CL_INVALID_COMMAND_QUEUE"},
+	{-37, "CL_INVALID_HOST_PTR"},
+	{-38, "CL_INVALID_MEM_OBJECT"},
+	{-39, "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR"},
+	{-40, "CL_INVALID_IMAGE_SIZE"},
+	{-41, "CL_INVALID_SAMPLER"},
+	{-42, "CL_INVALID_BINARY"},
+	{-43, "CL_INVALID_BUILD_OPTIONS"},
+	{-44, "CL_INVALID_PROGRAM"},
+	{-45, "CL_INVALID_PROGRAM_EXECUTABLE"},
+	{-46, "CL_INVALID_KERNEL_NAME"},
+	{-47, "CL_INVALID_KERNEL_DEFINITION"},
+	{-48, "CL_INVALID_KERNEL"},
+	{-49, "CL_INVALID_ARG_INDEX"},
+	{-50, "CL_INVALID_ARG_VALUE"},
+	{-51, "CL_INVALID_ARG_SIZE"},
+	{-52, "CL_INVALID_KERNEL_ARGS"},
+	{-53, "CL_INVALID_WORK_DIMENSION"},
+	{-54, "CL_INVALID_WORK_GROUP_SIZE"},
+	{-55, "CL_INVALID_WORK_ITEM_SIZE"},
+	{-56, "CL_INVALID_GLOBAL_OFFSET"},
+	{-57, "CL_INVALID_EVENT_WAIT_LIST"},
+	{-58, "CL_INVALID_EVENT"},
+	{-59, "CL_INVALID_OPERATION"},
+	{-60, "CL_INVALID_GL_OBJECT"},
+	{-61, "CL_INVALID_BUFFER_SIZE"},
+	{-62, "CL_INVALID_MIP_LEVEL"},
+	{-63, "CL_INVALID_GLOBAL_WORK_SIZE"},
+	{-64, "CL_INVALID_PROPERTY"},
+	{-65, "CL_INVALID_IMAGE_DESCRIPTOR"},
+	{-66, "CL_INVALID_COMPILER_OPTIONS"},
+	{-67, "CL_INVALID_LINKER_OPTIONS"},
+	{-68, "CL_INVALID_DEVICE_PARTITION_COUNT"},
+	{-69, "CL_INVALID_PIPE_SIZE"},
+	{-70, "CL_INVALID_DEVICE_QUEUE"},
+	{-71, "CL_INVALID_SPEC_ID"},
+	{-72, "CL_MAX_SIZE_RESTRICTION_EXCEEDED"},
+	{-1001, "CL_PLATFORM_NOT_FOUND_KHR"},
+	{-1094, "CL_INVALID_ACCELERATOR_INTEL"},
+	{-9999, "CL_NV_ILLEGAL_ACCESS"},  /* NVIDIA: a kernel faulted (not in any header) */
+};
+
+const char *ocl_error_name(cl_int err)
+{
+	for (size_t i = 0; i < sizeof error_names / sizeof error_names[0]; i++)
+		if (error_names[i].code == err)
+			return error_names[i].name;
+	return "CL_UNKNOWN_ERROR";
+}
+
+/* ---- strings of platforms and devices ------------------------------------ */
+
+static void platform_string(cl_platform_id p, cl_platform_info what, char *buf, size_t size)
+{
+	buf[0] = 0;
+	if (clGetPlatformInfo(p, what, size - 1, buf, NULL) != CL_SUCCESS)
+		buf[0] = 0;
+	buf[size - 1] = 0;
+}
+
+static void device_string(cl_device_id d, cl_device_info what, char *buf, size_t size)
+{
+	buf[0] = 0;
+	if (clGetDeviceInfo(d, what, size - 1, buf, NULL) != CL_SUCCESS)
+		buf[0] = 0;
+	buf[size - 1] = 0;
+}
+
+static bool has_extension(cl_device_id d, const char *ext)
+{
+	size_t size = 0;
+	if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0)
+		return false;
+	char *all = malloc(size + 1);
+	if (!all)
+		return false;
+	bool found = false;
+	if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, size, all, NULL) == CL_SUCCESS) {
+		all[size] = 0;
+		size_t n = strlen(ext);
+		for (char *s = all; (s = strstr(s, ext)) != NULL; s += n)
+			if ((s == all || s[-1] == ' ') && (s[n] == 0 || s[n] == ' ')) {
+				found = true;
+				break;
+			}
+	}
+	free(all);
+	return found;
+}
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return true;
+	return n == 0;
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Does the selector `want` (index or name substring) pick item `index` named `name`? */
+static bool matches(const char *want, unsigned index, const char *name)
+{
+	if (!want)
+		return true;
+	if (all_digits(want))
+		return strtoul(want, NULL, 10) == index;
+	return contains_nocase(name, want);
+}
+
+/* Platform and device ids; the caller frees *platforms (and *devices). */
+static cl_uint get_platforms(cl_platform_id **out)
+{
+	cl_uint n = 0;
+	*out = NULL;
+	if (clGetPlatformIDs(0, NULL, &n) != CL_SUCCESS || n == 0)
+		return 0;
+	*out = calloc(n, sizeof **out);
+	if (!*out || clGetPlatformIDs(n, *out, &n) != CL_SUCCESS) {
+		free(*out);
+		*out = NULL;
+		return 0;
+	}
+	return n;
+}
+
+static cl_uint get_devices(cl_platform_id p, cl_device_id **out)
+{
+	cl_uint n = 0;
+	*out = NULL;
+	if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, NULL, &n) != CL_SUCCESS || n == 0)
+		return 0;
+	*out = calloc(n, sizeof **out);
+	if (!*out || clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, n, *out, &n) != CL_SUCCESS) {
+		free(*out);
+		*out = NULL;
+		return 0;
+	}
+	return n;
+}
+
+static void fill_info(struct ocl_device *d, unsigned pi, unsigned di)
+{
+	struct tune_device_info *info = &d->info;
+	memset(info, 0, sizeof *info);
+	platform_string(d->platform, CL_PLATFORM_NAME, info->platform, sizeof info->platform);
+	device_string(d->device, CL_DEVICE_NAME, info->name, sizeof info->name);
+	device_string(d->device, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+	device_string(d->device, CL_DRIVER_VERSION, info->driver, sizeof info->driver);
+	device_string(d->device, CL_DEVICE_VERSION, info->version, sizeof info->version);
+	info->platform_index = (int)pi;
+	info->device_index = (int)di;
+}
+
+static bool is_gpu(cl_device_id d)
+{
+	cl_device_type type = 0;
+	return clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
+	       (type & CL_DEVICE_TYPE_GPU);
+}
+
+int ocl_select(const struct tune_device_sel *sel, struct ocl_device *out, char **err)
+{
+	cl_platform_id *plats;
+	cl_uint np = get_platforms(&plats);
+	if (np == 0) {
+		*err = tune_strfmt("no OpenCL platform found");
+		return -1;
+	}
+	/* Pass 0 takes only GPUs when nothing is asked for; pass 1 takes any device. */
+	bool choose_gpu = !sel->platform && !sel->device;
+	for (int pass = choose_gpu ? 0 : 1; pass < 2; pass++) {
+		for (cl_uint pi = 0; pi < np; pi++) {
+			char pname[256];
+			platform_string(plats[pi], CL_PLATFORM_NAME, pname, sizeof pname);
+			if (!matches(sel->platform, pi, pname))
+				continue;
+			cl_device_id *devs;
+			cl_uint nd = get_devices(plats[pi], &devs);
+			for (cl_uint di = 0; di < nd; di++) {
+				char dname[256];
+				device_string(devs[di], CL_DEVICE_NAME, dname, sizeof dname);
+				if (!matches(sel->device, di, dname) || (pass == 0 && !is_gpu(devs[di])))
+					continue;
+				out->platform = plats[pi];
+				out->device = devs[di];
+				fill_info(out, pi, di);
+				free(devs);
+				free(plats);
+				return 0;
+			}
+			free(devs);
+		}
+	}
+	free(plats);
+	*err = tune_strfmt("no OpenCL device matches platform '%s' device '%s'",
+	                   sel->platform ? sel->platform : "(any)", sel->device ? sel->device : "(any)");
+	return -1;
+}
+
+/* ---- queries ---------------------------------------------------------------- */
+
+enum query_kind { Q_UINT, Q_ULONG, Q_SIZE, Q_WORK_ITEM, Q_BOOL_FP64, Q_NV };
+
+static const struct query {
+	const char *name;
+	cl_device_info param;
+	enum query_kind kind;
+	int dim;  /* Q_WORK_ITEM */
+} queries[] = {
+	{"max_work_group_size", CL_DEVICE_MAX_WORK_GROUP_SIZE, Q_SIZE, 0},
+	{"max_work_item_size_x", CL_DEVICE_MAX_WORK_ITEM_SIZES, Q_WORK_ITEM, 0},
+	{"max_work_item_size_y", CL_DEVICE_MAX_WORK_ITEM_SIZES, Q_WORK_ITEM, 1},
+	{"max_work_item_size_z", CL_DEVICE_MAX_WORK_ITEM_SIZES, Q_WORK_ITEM, 2},
+	{"local_mem_size", CL_DEVICE_LOCAL_MEM_SIZE, Q_ULONG, 0},
+	{"max_compute_units", CL_DEVICE_MAX_COMPUTE_UNITS, Q_UINT, 0},
+	{"global_mem_size", CL_DEVICE_GLOBAL_MEM_SIZE, Q_ULONG, 0},
+	{"max_clock_frequency", CL_DEVICE_MAX_CLOCK_FREQUENCY, Q_UINT, 0},
+	{"max_constant_buffer_size", CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, Q_ULONG, 0},
+	{"warp_size", CL_DEVICE_WARP_SIZE_NV, Q_NV, 0},
+	{"registers_per_block", CL_DEVICE_REGISTERS_PER_BLOCK_NV, Q_NV, 0},
+	{"compute_capability_major", CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, Q_NV, 0},
+	{"compute_capability_minor", CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, Q_NV, 0},
+	{"preferred_vector_width_float", CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, Q_UINT, 0},
+	{"double_fp", CL_DEVICE_DOUBLE_FP_CONFIG, Q_BOOL_FP64, 0},
+};
+
+int ocl_query_count(void)
+{
+	return (int)(sizeof queries / sizeof queries[0]);
+}
+
+const char *ocl_query_name(int i)
+{
+	return i >= 0 && i < ocl_query_count() ? queries[i].name : NULL;
+}
+
+int ocl_query(cl_device_id dev, const char *name, int64_t *value)
+{
+	const struct query *q = NULL;
+	for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++)
+		if (strcmp(queries[i].name, name) == 0)
+			q = &queries[i];
+	if (!q)
+		return -1;
+	switch (q->kind) {
+	case Q_NV:  /* a cl_uint, where the extension exists */
+		if (!has_extension(dev, "cl_nv_device_attribute_query"))
+			return 1;
+		/* fall through */
+	case Q_UINT: {
+		cl_uint v;
+		if (clGetDeviceInfo(dev, q->param, sizeof v, &v, NULL) != CL_SUCCESS)
+			return 1;
+		*value = v;
+		return 0;
+	}
+	case Q_ULONG: {
+		cl_ulong v;
+		if (clGetDeviceInfo(dev, q->param, sizeof v, &v, NULL) != CL_SUCCESS)
+			return 1;
+		*value = v > INT64_MAX ? INT64_MAX : (int64_t)v;
+		return 0;
+	}
+	case Q_SIZE: {
+		size_t v;
+		if (clGetDeviceInfo(dev, q->param, sizeof v, &v, NULL) != CL_SUCCESS)
+			return 1;
+		*value = (int64_t)v;
+		return 0;
+	}
+	case Q_WORK_ITEM: {
+		size_t v[3] = {1, 1, 1};
+		cl_uint dims = 3;
+		clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims, &dims, NULL);
+		if (dims > 3)
+			dims = 3;
+		if ((cl_uint)q->dim >= dims ||
+		    clGetDeviceInfo(dev, q->param, dims * sizeof v[0], v, NULL) != CL_SUCCESS)
+			return 1;
+		*value = (int64_t)v[q->dim];
+		return 0;
+	}
+	case Q_BOOL_FP64: {
+		cl_device_fp_config v = 0;
+		if (clGetDeviceInfo(dev, q->param, sizeof v, &v, NULL) != CL_SUCCESS)
+			v = 0;
+		*value = v != 0;
+		return 0;
+	}
+	}
+	return -1;
+}
+
+/* ---- listing -------------------------------------------------------------- */
+
+static void list_device(FILE *out, cl_device_id d, unsigned di)
+{
+	char name[256], driver[256], version[256];
+	device_string(d, CL_DEVICE_NAME, name, sizeof name);
+	device_string(d, CL_DRIVER_VERSION, driver, sizeof driver);
+	device_string(d, CL_DEVICE_VERSION, version, sizeof version);
+	cl_device_type type = 0;
+	clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+	const char *tname = type & CL_DEVICE_TYPE_GPU ? "GPU" : type & CL_DEVICE_TYPE_CPU ? "CPU"
+	                    : type & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator" : "other";
+	fprintf(out, "  device %u: %s [%s]\n", di, name, tname);
+	fprintf(out, "    version: %s; driver %s\n", version, driver);
+	int64_t v[sizeof queries / sizeof queries[0]];
+	int have[sizeof queries / sizeof queries[0]];
+	for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++)
+		have[i] = ocl_query(d, queries[i].name, &v[i]) == 0;
+	/* Indices follow the ORDER of `queries`. */
+	fprintf(out, "    compute units: %lld at %lld MHz; global memory: %lld MiB; "
+	        "constant buffer: %lld KiB\n", (long long)v[5], (long long)v[7],
+	        (long long)(v[6] >> 20), (long long)(v[8] >> 10));
+	fprintf(out, "    max work-group size: %lld; max work-item sizes: %lld x %lld x %lld; "
+	        "local memory: %lld KiB\n", (long long)v[0], (long long)v[1],
+	        have[2] ? (long long)v[2] : 1LL, have[3] ? (long long)v[3] : 1LL,
+	        (long long)(v[4] >> 10));
+	fprintf(out, "    preferred float vector width: %lld; double precision: %s\n",
+	        (long long)v[13], v[14] ? "yes" : "no");
+	if (have[9])
+		fprintf(out, "    NVIDIA: compute capability %lld.%lld; warp size %lld; "
+		        "registers per block %lld\n", (long long)v[11], (long long)v[12],
+		        (long long)v[9], (long long)v[10]);
+}
+
+int ocl_list(FILE *out)
+{
+	cl_platform_id *plats;
+	cl_uint np = get_platforms(&plats);
+	if (np == 0) {
+		fprintf(stderr, "spacetune: no OpenCL platform found\n");
+		return -1;
+	}
+	int total = 0;
+	for (cl_uint pi = 0; pi < np; pi++) {
+		char name[256], vendor[256], version[256];
+		platform_string(plats[pi], CL_PLATFORM_NAME, name, sizeof name);
+		platform_string(plats[pi], CL_PLATFORM_VENDOR, vendor, sizeof vendor);
+		platform_string(plats[pi], CL_PLATFORM_VERSION, version, sizeof version);
+		fprintf(out, "platform %u: %s (%s; %s)\n", pi, name, vendor, version);
+		cl_device_id *devs;
+		cl_uint nd = get_devices(plats[pi], &devs);
+		if (nd == 0)
+			fprintf(out, "  no devices\n");
+		for (cl_uint di = 0; di < nd; di++)
+			list_device(out, devs[di], di);
+		free(devs);
+		total += (int)nd;
+	}
+	free(plats);
+	return total;
+}
+
+/* ---- contexts ------------------------------------------------------------- */
+
+int ocl_context_open(struct ocl_context *c, const struct ocl_device *d, char **err)
+{
+	cl_int rc;
+	cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
+	c->queue = NULL;
+	c->context = clCreateContext(props, 1, &d->device, NULL, NULL, &rc);
+	if (!c->context) {
+		*err = tune_strfmt("cannot create an OpenCL context on '%s': %s", d->info.name,
+		                   ocl_error_name(rc));
+		return -1;
+	}
+	c->queue = clCreateCommandQueue(c->context, d->device, CL_QUEUE_PROFILING_ENABLE, &rc);
+	if (!c->queue) {
+		*err = tune_strfmt("cannot create a profiling queue on '%s': %s", d->info.name,
+		                   ocl_error_name(rc));
+		clReleaseContext(c->context);
+		c->context = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void ocl_context_close(struct ocl_context *c)
+{
+	if (c->queue) {
+		clFinish(c->queue);
+		clReleaseCommandQueue(c->queue);
+	}
+	if (c->context)
+		clReleaseContext(c->context);
+	c->queue = NULL;
+	c->context = NULL;
+}

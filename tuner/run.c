@@ -1,0 +1,404 @@
+/*
+ * run.c - `spacetune run` (see run.h): the loop that keeps `jobs`
+ * evaluations in flight, the progress line, and the final summary.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tuner/db.h"
+#include "tuner/job.h"
+#include "tuner/run.h"
+
+/* Plain progress lines (not a terminal) at most this often. */
+static const double plain_interval_s = 5.0, live_interval_s = 0.2;
+
+enum { NSTATUS = TUNE_SKIPPED + 1 };
+
+struct progress {
+	FILE *err;
+	bool live;
+	double start, last_print;
+	size_t planned, done, reused;
+	size_t by_status[NSTATUS];
+	double best_ms;
+	long best_point;
+	bool drawn;           /* a live line is on the screen */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void format_duration(char *buf, size_t n, double s)
+{
+	if (!isfinite(s) || s < 0)
+		snprintf(buf, n, "?");
+	else if (s < 3600)
+		snprintf(buf, n, "%d:%02d", (int)s / 60, (int)s % 60);
+	else
+		snprintf(buf, n, "%d:%02d:%02d", (int)(s / 3600), (int)s / 60 % 60, (int)s % 60);
+}
+
+/* "ok", "build_error", ...: the abbreviations the progress line uses. */
+static const char *const short_status[NSTATUS] = {
+	[TUNE_OK] = "ok", [TUNE_BUILD_ERROR] = "build", [TUNE_LAUNCH_ERROR] = "launch",
+	[TUNE_WRONG_RESULT] = "wrong", [TUNE_TIMEOUT] = "timeout", [TUNE_CRASHED] = "crash",
+	[TUNE_SKIPPED] = "skip",
+};
+
+static void progress_print(struct progress *p, double seconds_budget, bool final)
+{
+	double t = now_s(), elapsed = t - p->start;
+	if (!final && t - p->last_print < (p->live ? live_interval_s : plain_interval_s))
+		return;
+	p->last_print = t;
+	size_t evaluated = p->done - p->reused;
+	double rate = elapsed > 0 ? evaluated / elapsed : 0;
+	double eta = rate > 0 ? (double)(p->planned - p->done) / rate : INFINITY;
+	if (seconds_budget > 0 && seconds_budget - elapsed < eta)
+		eta = seconds_budget - elapsed > 0 ? seconds_budget - elapsed : 0;
+	char line[512], eta_text[32];
+	int n = snprintf(line, sizeof line, "[%zu/%zu]", p->done, p->planned);
+	if (isfinite(p->best_ms))
+		n += snprintf(line + n, sizeof line - (size_t)n, " best %.4g ms", p->best_ms);
+	else
+		n += snprintf(line + n, sizeof line - (size_t)n, " best -");
+	n += snprintf(line + n, sizeof line - (size_t)n, " | ok %zu", p->by_status[TUNE_OK]);
+	for (int s = 1; s < NSTATUS; s++)
+		if (p->by_status[s])
+			n += snprintf(line + n, sizeof line - (size_t)n, " %s %zu", short_status[s],
+			              p->by_status[s]);
+	if (p->reused)
+		n += snprintf(line + n, sizeof line - (size_t)n, " | %zu from db", p->reused);
+	format_duration(eta_text, sizeof eta_text, final ? 0 : eta);
+	snprintf(line + n, sizeof line - (size_t)n, " | %.3g eval/s | ETA %s", rate, eta_text);
+	if (p->live)
+		fprintf(p->err, "\r\033[K%s%s", line, final ? "\n" : "");
+	else
+		fprintf(p->err, "spacetune: %s\n", line);
+	p->drawn = p->live && !final;
+	fflush(p->err);
+}
+
+/* Ends a live line before other output goes to the same terminal. */
+static void progress_break(struct progress *p)
+{
+	if (p->drawn) {
+		fputc('\n', p->err);
+		p->drawn = false;
+	}
+}
+
+/* status: an enum tune_status, or NSTATUS for a failure of unknown kind
+ * (one taken from the database). */
+static void progress_count(struct progress *p, long point, int status, double ms)
+{
+	p->done++;
+	if (status >= 0 && status < NSTATUS)
+		p->by_status[status]++;
+	if (status == TUNE_OK && ms < p->best_ms) {
+		p->best_ms = ms;
+		p->best_point = point;
+	}
+}
+
+/* ---- the job as a strategy's space ---------------------------------------------- */
+
+static double job_value(void *user, size_t i, int p)
+{
+	return tune_job_point_value(user, i, p);
+}
+
+static int job_values(void *user, int p, const double **values)
+{
+	return tune_job_param_values(user, p, values);
+}
+
+static long job_find(void *user, const double *values)
+{
+	return tune_job_find_point(user, values);
+}
+
+/* ---- device queries during loading ------------------------------------------------ */
+
+static int query_device(void *user, const char *query, int64_t *value)
+{
+	return tune_device_props_get(user, query, value);
+}
+
+/* ---- the run ---------------------------------------------------------------------- */
+
+struct run {
+	const struct tune_run_opts *o;
+	struct tune_device_props *props;
+	struct tune_job *job;
+	struct tune_evaluator *ev;
+	struct tune_db *db;
+	struct tune_space space;
+	struct tune_strategy *strategy;
+	struct tune_search search;
+	struct tune_device_info info;
+	struct progress progress;
+	size_t inflight;
+	int status;
+	/* Identity of a point the job could not even evaluate (see identify()). */
+	const char **names, **texts;
+	char (*text_buf)[32];
+};
+
+/*
+ * A variant the job rejects early may come back without its identity;
+ * the database line and the resume key still need the parameters, so
+ * they are filled from the numeric values (strings show as their index).
+ */
+static void identify(struct run *r, size_t point, struct tune_variant *v)
+{
+	if (v->param_names && v->source_hash)
+		return;
+	int np = tune_job_nparams(r->job);
+	for (int p = 0; p < np && r->names; p++) {
+		r->names[p] = tune_job_param_name(r->job, p);
+		snprintf(r->text_buf[p], sizeof r->text_buf[p], "%.17g", tune_job_point_value(r->job, point, p));
+		r->texts[p] = r->text_buf[p];
+	}
+	v->point_index = point;
+	v->nparams = r->names ? np : 0;
+	v->param_names = r->names;
+	v->param_values = r->texts;
+	v->source_hash = tune_job_source_hash(r->job);
+	v->kernel_name = tune_job_kernel_name(r->job);
+}
+
+static double cost_of(const struct tune_result *r)
+{
+	return r->status == TUNE_OK && isfinite(r->time_median_ms) ? r->time_median_ms : INFINITY;
+}
+
+static int record(struct run *r, size_t point, const struct tune_variant *v,
+                  const struct tune_result *res)
+{
+	if (tune_db_append(r->db, &r->info, v, res) != 0) {
+		progress_break(&r->progress);
+		fprintf(r->o->err, "spacetune: error: %s: cannot write: %s\n", r->o->db_path,
+		        strerror(errno));
+		return -1;
+	}
+	progress_count(&r->progress, (long)point, (int)res->status, cost_of(res));
+	tune_search_report(&r->search, point, cost_of(res));
+	return 0;
+}
+
+/* Hands one proposed point to the evaluator, or settles it at once. */
+static int dispatch(struct run *r, size_t point)
+{
+	struct tune_variant v;
+	const char *why = NULL;
+	int launchable = tune_job_variant(r->job, point, &v, &why);
+	if (launchable != 0)
+		identify(r, point, &v);
+	double known;
+	int known_status;
+	if (tune_db_lookup(r->db, &r->info, tune_job_source_hash(r->job), &v, &known, &known_status)) {
+		r->progress.reused++;
+		progress_count(&r->progress, (long)point, known_status < 0 ? NSTATUS : known_status, known);
+		tune_search_report(&r->search, point, known);
+		return 0;
+	}
+	if (launchable != 0) {
+		/* Recorded, so a resumed run skips it too and the count adds up. */
+		struct tune_result res = { .status = TUNE_SKIPPED,
+		                           .error = (char *)(why ? why : "cannot be launched") };
+		return record(r, point, &v, &res);
+	}
+	if (tune_evaluator_submit(r->ev, &v) != 0) {
+		progress_break(&r->progress);
+		fprintf(r->o->err, "spacetune: error: the evaluator refused a configuration\n");
+		return -1;
+	}
+	r->inflight++;
+	return 0;
+}
+
+static int collect(struct run *r)
+{
+	struct tune_result res;
+	memset(&res, 0, sizeof res);
+	long point = tune_evaluator_wait_any(r->ev, &res);
+	if (point < 0) {
+		progress_break(&r->progress);
+		fprintf(r->o->err, "spacetune: error: lost track of the evaluations in flight\n");
+		r->inflight = 0;
+		return -1;
+	}
+	r->inflight--;
+	struct tune_variant v;
+	const char *why;
+	tune_job_variant(r->job, (size_t)point, &v, &why);
+	int rc = record(r, (size_t)point, &v, &res);
+	tune_result_release(&res);
+	return rc;
+}
+
+static int search_loop(struct run *r)
+{
+	const struct tune_run_opts *o = r->o;
+	size_t capacity = o->eval.jobs > 0 ? (size_t)o->eval.jobs : 1;
+	for (;;) {
+		double elapsed = now_s() - r->progress.start;
+		while (!*o->interrupted && r->inflight < capacity) {
+			size_t point;
+			if (tune_search_next(&r->search, elapsed, &point, 1) == 0)
+				break;
+			if (dispatch(r, point) != 0)
+				return -1;
+		}
+		progress_print(&r->progress, r->search.seconds, false);
+		if (r->inflight == 0)
+			break;
+		if (collect(r) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void print_summary(struct run *r, double elapsed)
+{
+	const struct progress *p = &r->progress;
+	FILE *out = r->o->out;
+	size_t evaluated = p->done - p->reused;
+	fprintf(out, "%s: %zu configurations", tune_job_name(r->job), p->done);
+	if (p->reused)
+		fprintf(out, " (%zu already in %s)", p->reused, r->o->db_path);
+	fprintf(out, ", %zu evaluated in %.1f s on %s\n", evaluated, elapsed, r->info.name);
+	fprintf(out, "status:");
+	for (int s = 0; s < NSTATUS; s++)
+		if (p->by_status[s])
+			fprintf(out, " %s %zu", tune_status_name((enum tune_status)s), p->by_status[s]);
+	fputc('\n', out);
+	if (p->best_point < 0) {
+		fprintf(out, "best: none (no configuration ran correctly)\n");
+		return;
+	}
+	struct tune_variant v;
+	const char *why;
+	if (tune_job_variant(r->job, (size_t)p->best_point, &v, &why) != 0)
+		return;
+	fprintf(out, "best: %.4g ms", p->best_ms);
+	for (int m = 0; m < v.nmetrics; m++)
+		fprintf(out, ", %s %.4g", v.metrics[m].name, v.metrics[m].per_run / (p->best_ms * 1e-3) * 1e-9);
+	fputc('\n', out);
+	for (int i = 0; i < v.nparams; i++)
+		fprintf(out, "%s%s=%s", i ? " " : "  ", v.param_names[i], v.param_values[i]);
+	if (v.nparams)
+		fputc('\n', out);
+}
+
+static int start(struct run *r)
+{
+	const struct tune_run_opts *o = r->o;
+	char *err = NULL;
+	/* The device first: a missing one is the commonest failure, and the
+	 * job's `query(...)` parameters are bound from it. */
+	if (tune_device_props_read(&o->eval.device, &r->props, &err) != 0) {
+		fprintf(o->err, "spacetune: error: %s (see 'spacetune devices')\n",
+		        err ? err : "no OpenCL device");
+		free(err);
+		return -1;
+	}
+	struct tune_job_opts jo = {
+		.space_path = o->space_path, .nsets = o->nsets, .sets = o->sets,
+		.query = query_device, .query_user = r->props, .diag = o->err,
+	};
+	int rc = tune_job_load(&jo, &r->job);
+	if (rc != 0) {
+		if (rc < 0)
+			fprintf(o->err, "spacetune: error: out of memory loading '%s'\n", o->space_path);
+		return -1;
+	}
+	size_t n = tune_job_npoints(r->job);
+	size_t np = (size_t)tune_job_nparams(r->job);
+	r->names = calloc(np + 1, sizeof *r->names);
+	r->texts = calloc(np + 1, sizeof *r->texts);
+	r->text_buf = calloc(np + 1, sizeof *r->text_buf);
+	if (!r->names || !r->texts || !r->text_buf) {
+		fprintf(o->err, "spacetune: error: out of memory\n");
+		return -1;
+	}
+	/* The evaluator needs one launchable variant as the prototype of the
+	 * arguments (buffers do not depend on the point). */
+	struct tune_variant proto;
+	const char *why = NULL;
+	size_t first = 0;
+	while (first < n && tune_job_variant(r->job, first, &proto, &why) != 0)
+		first++;
+	if (first == n) {
+		fprintf(o->err, "%s: error: no configuration of the space can be launched%s%s\n",
+		        o->space_path, why ? ": " : "", why ? why : "");
+		return -1;
+	}
+	if (tune_evaluator_start(&r->ev, &o->eval, tune_job_reference(r->job), &proto, &r->info,
+	                         &err) != 0) {
+		fprintf(o->err, "spacetune: error: %s\n", err ? err : "cannot start the evaluator");
+		free(err);
+		r->ev = NULL;
+		return -1;
+	}
+	if (tune_db_open(&r->db, o->db_path, &err) != 0) {
+		fprintf(o->err, "spacetune: error: %s\n", err ? err : o->db_path);
+		free(err);
+		return -1;
+	}
+	if (tune_db_set_space(r->db, tune_job_name(r->job)) != 0)
+		return -1;
+	r->space = (struct tune_space){ n, tune_job_nparams(r->job), r->job, job_value, job_values,
+	                                job_find };
+	struct tune_strategy_opts so = { o->seed, tune_budget_evals(&o->budget, n), o->eval.jobs };
+	rc = tune_strategy_new(&r->strategy, o->strategy, &r->space, &so);
+	if (rc != 0) {
+		fprintf(o->err, rc > 0 ? "spacetune: error: unknown strategy '%s'\n"
+		                       : "spacetune: error: out of memory (strategy '%s')\n", o->strategy);
+		return -1;
+	}
+	tune_search_init(&r->search, r->strategy, &o->budget, n);
+	return 0;
+}
+
+int tune_run(const struct tune_run_opts *o)
+{
+	struct run r = { .o = o, .status = 0 };
+	r.progress = (struct progress){ .err = o->err, .live = o->live_progress, .best_ms = INFINITY,
+	                                .best_point = -1 };
+	if (start(&r) != 0) {
+		r.status = 1;
+	} else {
+		r.progress.start = r.progress.last_print = now_s();
+		r.progress.planned = r.search.planned;
+		if (search_loop(&r) != 0)
+			r.status = 1;
+		/* Whatever happened, what is in flight is drained so no worker is left. */
+		while (r.inflight > 0 && collect(&r) == 0)
+			;
+		progress_print(&r.progress, r.search.seconds, true);
+		print_summary(&r, now_s() - r.progress.start);
+		if (r.status == 0 && *o->interrupted) {
+			fprintf(o->err, "spacetune: interrupted; run the same command again to resume\n");
+			r.status = 130;
+		}
+	}
+	tune_strategy_free(r.strategy);
+	tune_db_close(r.db);
+	if (r.ev)
+		tune_evaluator_stop(r.ev);
+	tune_job_free(r.job);
+	tune_device_props_free(r.props);
+	free(r.names);
+	free(r.texts);
+	free(r.text_buf);
+	return r.status;
+}

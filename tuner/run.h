@@ -1,0 +1,44 @@
+/*
+ * run.h - `spacetune run`: load a tuning job, search its space with a
+ * strategy under a budget, evaluate on an OpenCL device, record every
+ * evaluation in the results database.  Owner: tuner/run.c.
+ *
+ * Order of work, so that a bad input leaves nothing behind: the device is
+ * checked, the job loaded (device queries bound), the evaluator started
+ * (reference computed) and only then the database opened.  Configurations
+ * already in the database for the same device and source hash are not
+ * evaluated again: their recorded cost is fed to the strategy, and they
+ * count towards an evaluation budget, so re-running an interrupted
+ * command completes the original plan.
+ */
+#ifndef SPACEC_TUNER_RUN_H
+#define SPACEC_TUNER_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tuner/eval.h"
+#include "tuner/strategy.h"
+
+struct tune_run_opts {
+	const char *space_path;
+	const char *db_path;
+	const char *strategy;
+	struct tune_budget budget;
+	uint64_t seed;
+	int nsets;
+	const char *const *sets;      /* "NAME=VALUE" */
+	struct tune_eval_opts eval;   /* device, jobs, warmup, repeat, timeout */
+	bool live_progress;           /* redraw one line (a terminal) or print plain lines */
+	FILE *out;                    /* the final summary */
+	FILE *err;                    /* progress and errors */
+	/* Set asynchronously (SIGINT/SIGTERM): stop submitting, drain, report. */
+	volatile sig_atomic_t *interrupted;
+};
+
+/* 0 when the search ran to its end, 1 on an error (reported), 130 when interrupted. */
+int tune_run(const struct tune_run_opts *o);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * spacetune - the OpenCL kernel tuner over a .space file's tune: section.
+ *
+ *   spacetune devices                 platforms, devices and their limits
+ *   spacetune run FILE.space [...]    search, evaluate, record (run.h)
+ *   spacetune best [--db F] [...]     the best recorded configuration (best.h)
+ *
+ * Exit status: 0 done, 1 an error (diagnosed), 2 a usage error,
+ * 130 interrupted (what was recorded stays; the same command resumes).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "tuner/best.h"
+#include "tuner/eval.h"
+#include "tuner/run.h"
+#include "tuner/strategy.h"
+
+enum exit_code { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+/* Defaults, documented in usage() and docs/spacetune.1. */
+#define DEFAULT_DB "results.jsonl"
+#define DEFAULT_STRATEGY "exhaustive"
+enum { DEFAULT_REPEAT = 10, DEFAULT_WARMUP = 1, DEFAULT_SEED = 1 };
+static const double default_timeout_s = 10.0;
+
+static void usage(FILE *out)
+{
+	fputs("usage: spacetune devices\n"
+	      "       spacetune run FILE.space [OPTIONS]\n"
+	      "       spacetune best [--db FILE] [--space NAME] [--device D] [--header FILE.h] [--json FILE.json]\n"
+	      "\n"
+	      "Options of 'run':\n"
+	      "  --platform P        OpenCL platform, by index or name substring\n"
+	      "  --device D          device, by index or name substring (default: the first GPU)\n"
+	      "  --db FILE           results database, appended to (default " DEFAULT_DB ")\n"
+	      "  --strategy NAME     exhaustive (default), random, anneal, pso, genetic, local\n"
+	      "  --budget B          N evaluations, Ns/Nm/Nh of wall time, or P% of the space\n"
+	      "                      (default: the whole space)\n"
+	      "  --seed S            seed of the randomised strategies (default 1)\n"
+	      "  --set NAME=VALUE    bind a setting or device parameter (repeatable)\n"
+	      "  --repeat R          timed runs per configuration (default 10)\n"
+	      "  --warmup W          untimed runs before them (default 1)\n"
+	      "  --jobs J            worker processes: parallel builds (default: online cores)\n"
+	      "  --timeout SECONDS   per configuration, build included (default 10; 0: none)\n"
+	      "\n"
+	      "Options of 'best':\n"
+	      "  --db FILE           results database to read (default " DEFAULT_DB ")\n"
+	      "  --space NAME        the space to report when the file holds several\n"
+	      "  --device D          only records of devices whose name contains D\n"
+	      "  --header FILE.h     write the best configuration as #defines\n"
+	      "  --json FILE.json    write it as a JSON record (CLTune's fields where they fit)\n"
+	      "\n"
+	      "  -h, --help          show this help\n"
+	      "  --version           show the version\n", out);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fputs("spacetune: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n(see 'spacetune --help')\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int parse_int(const char *text, int lo, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (end == text || *end || errno || v < lo || v > 1000000)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* First SIGINT/SIGTERM: finish what is in flight and stop; a second one kills. */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+enum {
+	OPT_PLATFORM = 256, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
+	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_HEADER, OPT_JSON, OPT_SPACE, OPT_VERSION
+};
+
+static const struct option run_options[] = {
+	{ "platform", required_argument, NULL, OPT_PLATFORM },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "strategy", required_argument, NULL, OPT_STRATEGY },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static bool known_strategy(const char *name)
+{
+	for (const char *const *n = tune_strategy_names; *n; n++)
+		if (strcmp(*n, name) == 0)
+			return true;
+	return false;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	struct tune_run_opts o = {
+		.db_path = DEFAULT_DB, .strategy = DEFAULT_STRATEGY,
+		.budget = { TUNE_BUDGET_NONE, 0 }, .seed = DEFAULT_SEED,
+		.eval = { .jobs = cores > 0 ? (int)cores : 1, .warmup = DEFAULT_WARMUP,
+		          .repeat = DEFAULT_REPEAT, .timeout_s = default_timeout_s },
+		.out = stdout, .err = stderr, .interrupted = &interrupted,
+	};
+	const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+	if (!sets) {
+		fputs("spacetune: out of memory\n", stderr);
+		return EXIT_INPUT;
+	}
+	int c, rc = EXIT_USAGE;
+	char *end;
+	while ((c = getopt_long(argc, argv, "h", run_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_PLATFORM: o.eval.device.platform = optarg; break;
+		case OPT_DEVICE: o.eval.device.device = optarg; break;
+		case OPT_DB: o.db_path = optarg; break;
+		case OPT_STRATEGY:
+			if (!known_strategy(optarg)) {
+				bad_usage("unknown strategy '%s'", optarg);
+				goto out;
+			}
+			o.strategy = optarg;
+			break;
+		case OPT_BUDGET:
+			if (tune_budget_parse(optarg, &o.budget) != 0) {
+				bad_usage("bad --budget '%s': want N, Ns, Nm, Nh or P%%", optarg);
+				goto out;
+			}
+			break;
+		case OPT_SEED:
+			errno = 0;
+			o.seed = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || errno || *optarg == '-') {
+				bad_usage("bad --seed '%s'", optarg);
+				goto out;
+			}
+			break;
+		case OPT_SET:
+			if (!strchr(optarg, '=')) {
+				bad_usage("bad --set '%s': want NAME=VALUE", optarg);
+				goto out;
+			}
+			sets[o.nsets++] = optarg;
+			break;
+		case OPT_REPEAT:
+			if (parse_int(optarg, 1, &o.eval.repeat) != 0) {
+				bad_usage("bad --repeat '%s': want a count >= 1", optarg);
+				goto out;
+			}
+			break;
+		case OPT_WARMUP:
+			if (parse_int(optarg, 0, &o.eval.warmup) != 0) {
+				bad_usage("bad --warmup '%s': want a count >= 0", optarg);
+				goto out;
+			}
+			break;
+		case OPT_JOBS:
+			if (parse_int(optarg, 1, &o.eval.jobs) != 0) {
+				bad_usage("bad --jobs '%s': want a count >= 1", optarg);
+				goto out;
+			}
+			break;
+		case OPT_TIMEOUT:
+			errno = 0;
+			o.eval.timeout_s = strtod(optarg, &end);
+			if (end == optarg || *end || errno || !(o.eval.timeout_s >= 0)) {
+				bad_usage("bad --timeout '%s': want seconds >= 0", optarg);
+				goto out;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			rc = EXIT_OK;
+			goto out;
+		default:
+			goto out;
+		}
+	}
+	if (optind + 1 != argc) {
+		bad_usage("%s", optind == argc ? "'run' needs a .space file" : "'run' takes one .space file");
+		goto out;
+	}
+	o.space_path = argv[optind];
+	o.sets = sets;
+	o.live_progress = isatty(STDERR_FILENO);
+	catch_signals();
+	rc = tune_run(&o);
+out:
+	free(sets);
+	return rc;
+}
+
+static const struct option best_options[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "space", required_argument, NULL, OPT_SPACE },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "header", required_argument, NULL, OPT_HEADER },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cmd_best(int argc, char **argv)
+{
+	struct tune_best_opts o = { .db_path = DEFAULT_DB, .out = stdout, .err = stderr };
+	int c;
+	while ((c = getopt_long(argc, argv, "h", best_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_DB: o.db_path = optarg; break;
+		case OPT_SPACE: o.space = optarg; break;
+		case OPT_DEVICE: o.device = optarg; break;
+		case OPT_HEADER: o.header_path = optarg; break;
+		case OPT_JSON: o.json_path = optarg; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind != argc)
+		return bad_usage("'best' takes no file argument: '%s' (use --db)", argv[optind]);
+	return tune_best(&o);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(stderr), EXIT_USAGE;
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "--version") == 0) {
+		printf("spacetune %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	if (strcmp(cmd, "devices") == 0) {
+		if (argc != 2)
+			return bad_usage("'devices' takes no arguments: '%s'", argv[2]);
+		return tune_list_devices(stdout) < 0 ? EXIT_INPUT : EXIT_OK;
+	}
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "best") == 0)
+		return cmd_best(argc - 1, argv + 1);
+	return bad_usage("unknown command '%s'", cmd);
+}

@@ -1,0 +1,384 @@
+/*
+ * strategy.c - the strategy framework: point bookkeeping, the random
+ * generator, neighbourhoods, snapping to valid points, budgets and the
+ * budgeted search (see strategy.h).  The strategies themselves live in
+ * strategy_basic.c, strategy_anneal.c, strategy_pso.c,
+ * strategy_genetic.c and strategy_local.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/strategy_int.h"
+
+/* ORDER STRATEGIES */
+static const struct strategy_ops *const all_strategies[] = {
+	&strategy_exhaustive, &strategy_random, &strategy_anneal, &strategy_pso,
+	&strategy_genetic, &strategy_local,
+};
+
+/* ORDER STRATEGIES */
+const char *const tune_strategy_names[] = {
+	"exhaustive", "random", "anneal", "pso", "genetic", "local", NULL
+};
+
+/* ---- random numbers ---------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+void rng_seed(struct rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+double rng_uniform(struct rng *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+size_t rng_below(struct rng *r, size_t n)
+{
+	/* Lemire's rejection keeps the draw unbiased for any n. */
+	uint64_t limit = -(uint64_t)n % n, x;
+	do
+		x = rng_next(r);
+	while (x < limit);
+	return (size_t)(x % n);
+}
+
+/* ---- points ---------------------------------------------------------------- */
+
+bool strategy_take(struct tune_strategy *s, size_t point, size_t *out, size_t *n)
+{
+	if (point >= s->space->npoints || s->state[point] != POINT_UNSEEN)
+		return false;
+	s->state[point] = POINT_PENDING;
+	s->nunseen--;
+	s->npending++;
+	out[(*n)++] = point;
+	return true;
+}
+
+long strategy_random_unseen(struct tune_strategy *s)
+{
+	size_t n = s->space->npoints;
+	if (s->nunseen == 0)
+		return -1;
+	/* Rejection while unseen points are common; then a scan from a random
+	 * start, so the cost stays bounded when few are left. */
+	for (int tries = 0; tries < 32; tries++) {
+		size_t i = rng_below(&s->rng, n);
+		if (s->state[i] == POINT_UNSEEN)
+			return (long)i;
+	}
+	size_t start = rng_below(&s->rng, n);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (start + k) % n;
+		if (s->state[i] == POINT_UNSEEN)
+			return (long)i;
+	}
+	return -1;
+}
+
+static int value_index(const double *values, int n, double x)
+{
+	int lo = 0, hi = n - 1;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (values[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const uint32_t *strategy_coords(struct tune_strategy *s, size_t point)
+{
+	const struct tune_space *sp = s->space;
+	size_t np = (size_t)sp->nparams;
+	if (!s->coords) {
+		if (np && sp->npoints > SIZE_MAX / np / sizeof *s->coords)
+			return NULL;
+		s->coords = malloc(sp->npoints * np * sizeof *s->coords + 1);
+		if (!s->coords)
+			return NULL;
+		for (size_t i = 0; i < sp->npoints; i++)
+			for (size_t p = 0; p < np; p++)
+				s->coords[i * np + p] = (uint32_t)value_index(
+					s->values[p], s->nvalues[p], sp->value(sp->user, i, (int)p));
+	}
+	return s->coords + point * np;
+}
+
+long strategy_at(struct tune_strategy *s, const uint32_t *coords)
+{
+	for (int p = 0; p < s->space->nparams; p++)
+		s->value_scratch[p] = s->values[p][coords[p]];
+	return s->space->find(s->space->user, s->value_scratch);
+}
+
+int strategy_neighbours(struct tune_strategy *s, size_t point, size_t *out)
+{
+	int np = s->space->nparams, count = 0;
+	const uint32_t *c = strategy_coords(s, point);
+	uint32_t *at = s->coord_scratch;
+	if (!c)
+		return 0;
+	for (int p = 0; p < np; p++) {
+		for (int dir = -1; dir <= 1; dir += 2) {
+			memcpy(at, c, (size_t)np * sizeof *at);
+			for (long k = (long)c[p] + dir; k >= 0 && k < s->nvalues[p]; k += dir) {
+				at[p] = (uint32_t)k;
+				long q = strategy_at(s, at);
+				if (q >= 0) {
+					out[count++] = (size_t)q;
+					break;
+				}
+			}
+		}
+	}
+	return count;
+}
+
+long strategy_nearest_unseen(struct tune_strategy *s, const double *position)
+{
+	const struct tune_space *sp = s->space;
+	int np = sp->nparams;
+	if (s->nunseen == 0)
+		return -1;
+	/* The grid point under the position, when valid and unseen, is the answer. */
+	uint32_t *grid = s->coord_scratch;
+	for (int p = 0; p < np; p++) {
+		double x = position[p] * (s->nvalues[p] - 1);
+		long k = lround(x < 0 ? 0 : x);
+		grid[p] = (uint32_t)(k >= s->nvalues[p] ? s->nvalues[p] - 1 : k);
+	}
+	long direct = strategy_at(s, grid);
+	if (direct >= 0 && s->state[direct] == POINT_UNSEEN)
+		return direct;
+	if (!strategy_coords(s, 0))
+		return strategy_random_unseen(s);
+	size_t n = sp->npoints, start = rng_below(&s->rng, n);
+	long best = -1;
+	double best_d = INFINITY;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (start + k) % n;
+		if (s->state[i] != POINT_UNSEEN)
+			continue;
+		const uint32_t *c = s->coords + i * (size_t)np;
+		double d = 0;
+		for (int p = 0; p < np && d < best_d; p++) {
+			double span = s->nvalues[p] > 1 ? s->nvalues[p] - 1 : 1;
+			double diff = c[p] / span - position[p];
+			d += diff * diff;
+		}
+		if (d < best_d) {
+			best_d = d;
+			best = (long)i;
+		}
+	}
+	return best;
+}
+
+/* ---- the public interface ------------------------------------------------------ */
+
+int tune_strategy_new(struct tune_strategy **out, const char *name,
+                      const struct tune_space *space, const struct tune_strategy_opts *o)
+{
+	*out = NULL;
+	const struct strategy_ops *ops = NULL;
+	for (size_t i = 0; i < sizeof all_strategies / sizeof *all_strategies; i++)
+		if (strcmp(all_strategies[i]->name, name) == 0)
+			ops = all_strategies[i];
+	if (!ops)
+		return 1;
+	struct tune_strategy *s = calloc(1, sizeof *s);
+	if (!s)
+		return -1;
+	s->ops = ops;
+	s->space = space;
+	s->opts = *o;
+	if (s->opts.batch < 1)
+		s->opts.batch = 1;
+	if (s->opts.budget == 0 || s->opts.budget > space->npoints)
+		s->opts.budget = space->npoints;
+	rng_seed(&s->rng, o->seed);
+	s->nunseen = space->npoints;
+	s->state = calloc(space->npoints + 1, 1);
+	s->cost = malloc((space->npoints + 1) * sizeof *s->cost);
+	s->nvalues = calloc((size_t)space->nparams + 1, sizeof *s->nvalues);
+	s->values = calloc((size_t)space->nparams + 1, sizeof *s->values);
+	s->value_scratch = calloc((size_t)space->nparams + 1, sizeof *s->value_scratch);
+	s->coord_scratch = calloc((size_t)space->nparams + 1, sizeof *s->coord_scratch);
+	if (!s->state || !s->cost || !s->nvalues || !s->values || !s->value_scratch ||
+	    !s->coord_scratch)
+		goto fail;
+	for (int p = 0; p < space->nparams; p++)
+		s->nvalues[p] = space->values(space->user, p, &s->values[p]);
+	if (ops->init && ops->init(s) != 0)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	s->ops = NULL;
+	tune_strategy_free(s);
+	return -1;
+}
+
+void tune_strategy_free(struct tune_strategy *s)
+{
+	if (!s)
+		return;
+	if (s->ops && s->ops->release)
+		s->ops->release(s);
+	free(s->state);
+	free(s->cost);
+	free(s->nvalues);
+	free(s->values);
+	free(s->coords);
+	free(s->value_scratch);
+	free(s->coord_scratch);
+	free(s);
+}
+
+size_t tune_strategy_propose(struct tune_strategy *s, size_t *points, size_t max)
+{
+	if (max == 0 || s->nunseen == 0)
+		return 0;
+	size_t n = s->ops->propose(s, points, max);
+	/* A strategy that waits for nothing and offers nothing would end the
+	 * search early; it is topped up at random so every strategy covers
+	 * the space when the budget allows. */
+	if (n == 0 && s->npending == 0) {
+		long i = strategy_random_unseen(s);
+		if (i >= 0)
+			strategy_take(s, (size_t)i, points, &n);
+	}
+	return n;
+}
+
+void tune_strategy_report(struct tune_strategy *s, size_t point, double cost)
+{
+	if (point >= s->space->npoints || s->state[point] != POINT_PENDING)
+		return;
+	if (isnan(cost))
+		cost = INFINITY;
+	s->state[point] = POINT_DONE;
+	s->cost[point] = cost;
+	s->npending--;
+	if (s->ops->report)
+		s->ops->report(s, point, cost);
+}
+
+size_t tune_strategy_in_flight(const struct tune_strategy *s)
+{
+	return s->npending;
+}
+
+/* ---- budgets and the budgeted search ------------------------------------------- */
+
+int tune_budget_parse(const char *text, struct tune_budget *b)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(text, &end);
+	if (end == text || errno || !isfinite(x) || x <= 0)
+		return -1;
+	if (strcmp(end, "") == 0) {
+		if (x != floor(x))
+			return -1;
+		b->kind = TUNE_BUDGET_EVALS;
+		b->amount = x;
+	} else if (strcmp(end, "s") == 0 || strcmp(end, "m") == 0 || strcmp(end, "h") == 0) {
+		b->kind = TUNE_BUDGET_SECONDS;
+		b->amount = x * (*end == 'h' ? 3600 : *end == 'm' ? 60 : 1);
+	} else if (strcmp(end, "%") == 0 && x <= 100) {
+		b->kind = TUNE_BUDGET_FRACTION;
+		b->amount = x / 100;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+size_t tune_budget_evals(const struct tune_budget *b, size_t npoints)
+{
+	switch (b->kind) {
+	case TUNE_BUDGET_EVALS:
+		return b->amount < (double)npoints ? (size_t)b->amount : npoints;
+	case TUNE_BUDGET_FRACTION: {
+		/* At least one point, so a tiny fraction of a small space still runs. */
+		double n = ceil(b->amount * (double)npoints);
+		return n < 1 ? 1 : n < (double)npoints ? (size_t)n : npoints;
+	}
+	case TUNE_BUDGET_NONE:
+	case TUNE_BUDGET_SECONDS:
+		break;
+	}
+	return npoints;
+}
+
+void tune_search_init(struct tune_search *q, struct tune_strategy *s,
+                      const struct tune_budget *b, size_t npoints)
+{
+	memset(q, 0, sizeof *q);
+	q->strategy = s;
+	q->planned = tune_budget_evals(b, npoints);
+	q->seconds = b->kind == TUNE_BUDGET_SECONDS ? b->amount : 0;
+}
+
+static bool out_of_time(const struct tune_search *q, double elapsed_s)
+{
+	return q->seconds > 0 && elapsed_s >= q->seconds;
+}
+
+size_t tune_search_next(struct tune_search *q, double elapsed_s, size_t *points, size_t max)
+{
+	if (out_of_time(q, elapsed_s) || q->proposed >= q->planned)
+		return 0;
+	if (max > q->planned - q->proposed)
+		max = q->planned - q->proposed;
+	size_t n = tune_strategy_propose(q->strategy, points, max);
+	q->proposed += n;
+	return n;
+}
+
+void tune_search_report(struct tune_search *q, size_t point, double cost)
+{
+	q->reported++;
+	tune_strategy_report(q->strategy, point, cost);
+}
+
+bool tune_search_done(struct tune_search *q, double elapsed_s)
+{
+	if (tune_strategy_in_flight(q->strategy) > 0)
+		return false;
+	return out_of_time(q, elapsed_s) || q->proposed >= q->planned || q->strategy->nunseen == 0;
+}

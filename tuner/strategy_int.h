@@ -1,0 +1,80 @@
+/*
+ * strategy_int.h - what the strategies share (tuner/strategy.c), not part
+ * of the public API.  Each strategy file defines one struct strategy_ops.
+ *
+ * A point's "coordinates" are the indices of its parameter values in the
+ * sorted distinct values of each parameter; the geometric strategies
+ * (PSO, genetic) move in that integer grid and snap back to valid points.
+ */
+#ifndef SPACEC_TUNER_STRATEGY_INT_H
+#define SPACEC_TUNER_STRATEGY_INT_H
+
+#include "tuner/strategy.h"
+
+enum point_state { POINT_UNSEEN, POINT_PENDING, POINT_DONE };
+
+struct rng {
+	uint64_t s[4];
+};
+
+struct strategy_ops {
+	const char *name;
+	/* Allocates s->impl; 0 or -1. */
+	int (*init)(struct tune_strategy *s);
+	/* Proposes up to max points, each taken with strategy_take(). */
+	size_t (*propose)(struct tune_strategy *s, size_t *out, size_t max);
+	/* A reported cost; s->cost[point] is already set. */
+	void (*report)(struct tune_strategy *s, size_t point, double cost);
+	void (*release)(struct tune_strategy *s);
+};
+
+struct tune_strategy {
+	const struct strategy_ops *ops;
+	const struct tune_space *space;
+	struct tune_strategy_opts opts;
+	struct rng rng;
+	uint8_t *state;          /* enum point_state per point */
+	double *cost;            /* valid where state is POINT_DONE */
+	size_t nunseen, npending;
+	int *nvalues;            /* per parameter */
+	const double **values;   /* per parameter, sorted */
+	uint32_t *coords;        /* npoints * nparams, filled on first use */
+	double *value_scratch;   /* nparams: strategy_at's argument to find() */
+	uint32_t *coord_scratch; /* nparams: positions being probed */
+	void *impl;
+};
+
+/* xoshiro256** seeded through splitmix64: fast, and the same on every host. */
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+double rng_uniform(struct rng *r);           /* [0, 1) */
+size_t rng_below(struct rng *r, size_t n);   /* [0, n), n > 0 */
+
+/* Marks an unseen point pending and stores it at out[*n]; false if it was not unseen. */
+bool strategy_take(struct tune_strategy *s, size_t point, size_t *out, size_t *n);
+
+/* A random unseen point, or -1 when none is left. */
+long strategy_random_unseen(struct tune_strategy *s);
+
+/* The coordinates of a point (nparams entries); NULL on allocation failure. */
+const uint32_t *strategy_coords(struct tune_strategy *s, size_t point);
+
+/* The point at these coordinates, or -1 if that combination is not valid. */
+long strategy_at(struct tune_strategy *s, const uint32_t *coords);
+
+/*
+ * The valid neighbours of a point (see strategy.h), at most 2 * nparams,
+ * written to out; returns the count.
+ */
+int strategy_neighbours(struct tune_strategy *s, size_t point, size_t *out);
+
+/*
+ * The unseen point nearest to a position in coordinate space (each axis
+ * scaled to [0, 1]), ties broken at random; -1 when none is left.
+ */
+long strategy_nearest_unseen(struct tune_strategy *s, const double *position);
+
+extern const struct strategy_ops strategy_exhaustive, strategy_random, strategy_anneal,
+	strategy_pso, strategy_genetic, strategy_local;
+
+#endif

@@ -1,0 +1,1365 @@
+/*
+ * worker.c - the evaluator's worker processes: spawning, the socket
+ * protocol, the device lock, timeouts and crash recovery; and the device
+ * listing and queries, which run in a child for the same reason workers
+ * are forked: the calling process must never initialise OpenCL.
+ *
+ * Protocol: every message is a 16-byte header {u32 type, u32 0, u64 length}
+ * and a payload, over a SOCK_STREAM socketpair (one per worker).
+ *
+ *   parent -> worker: EVAL(variant)  GRANT  REFERENCE
+ *   worker -> parent: HELLO(device info) | HELLO_FAIL(message)
+ *                     ACQUIRE ... RELEASE   (around the timed runs)
+ *                     RESULT(result)  REF_DONE(outputs) | REF_FAIL(message)
+ *
+ * The parent reads without blocking into a per-worker buffer and acts only
+ * on complete messages, so a worker dying mid-message is seen as EOF, never
+ * as a hang.  Sends use MSG_NOSIGNAL: a dead peer gives EPIPE, not SIGPIPE.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "tuner/exec.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HAVE_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_LSAN 1
+#endif
+#endif
+#ifdef HAVE_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
+enum msg_type {
+	MSG_EVAL = 1, MSG_GRANT, MSG_REFERENCE,
+	MSG_HELLO = 16, MSG_HELLO_FAIL, MSG_ACQUIRE, MSG_RELEASE, MSG_RESULT, MSG_REF_DONE,
+	MSG_REF_FAIL
+};
+
+struct msg_header {
+	uint32_t type, zero;
+	uint64_t len;
+};
+
+/* Payloads beyond this are a protocol error (reference outputs may be big). */
+#define MAX_MSG ((uint64_t)1 << 36)
+/* How long a worker may take to start (driver initialisation) or to accept a message. */
+#define START_LIMIT_S 300.0
+#define SEND_STALL_S 60.0
+/* Consecutive workers dying before they are ready: then the device is unusable. */
+#define MAX_FAILED_STARTS 3
+
+/* ---- serialisation -------------------------------------------------------------- */
+
+struct wbuf {
+	char *p;
+	size_t len, cap;
+	bool failed;
+};
+
+static void wb_put(struct wbuf *b, const void *data, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n)
+			cap *= 2;
+		char *p = realloc(b->p, cap);
+		if (!p) {
+			b->failed = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static void wb_u64(struct wbuf *b, uint64_t v) { wb_put(b, &v, sizeof v); }
+static void wb_f64(struct wbuf *b, double v) { wb_put(b, &v, sizeof v); }
+
+static void wb_str(struct wbuf *b, const char *s)
+{
+	if (!s) {
+		wb_u64(b, UINT64_MAX);
+		return;
+	}
+	size_t n = strlen(s);
+	wb_u64(b, n);
+	wb_put(b, s, n + 1);
+}
+
+struct rbuf {
+	const char *p;
+	size_t len, pos;
+	bool bad;
+};
+
+static void rb_get(struct rbuf *b, void *out, size_t n)
+{
+	if (b->bad || b->len - b->pos < n) {
+		b->bad = true;
+		memset(out, 0, n);
+		return;
+	}
+	memcpy(out, b->p + b->pos, n);
+	b->pos += n;
+}
+
+static uint64_t rb_u64(struct rbuf *b) { uint64_t v; rb_get(b, &v, sizeof v); return v; }
+static double rb_f64(struct rbuf *b) { double v; rb_get(b, &v, sizeof v); return v; }
+
+/* A string inside the buffer (NUL-terminated there), or NULL. */
+static const char *rb_str(struct rbuf *b)
+{
+	uint64_t n = rb_u64(b);
+	if (b->bad || n == UINT64_MAX)
+		return NULL;
+	if (n >= b->len - b->pos || b->p[b->pos + n] != 0) {
+		b->bad = true;
+		return NULL;
+	}
+	const char *s = b->p + b->pos;
+	b->pos += n + 1;
+	return s;
+}
+
+static void encode_variant(struct wbuf *b, const struct tune_variant *v)
+{
+	wb_str(b, v->source);
+	wb_str(b, v->kernel_name);
+	wb_str(b, v->build_options);
+	wb_u64(b, (uint64_t)v->work_dim);
+	for (int d = 0; d < 3; d++) {
+		wb_u64(b, v->global[d]);
+		wb_u64(b, v->local[d]);
+	}
+	wb_u64(b, (uint64_t)v->nargs);
+	for (int i = 0; i < v->nargs; i++) {
+		const struct tune_arg *a = &v->args[i];
+		wb_u64(b, a->kind);
+		wb_u64(b, a->type);
+		wb_str(b, a->name);
+		wb_u64(b, (uint64_t)a->i);
+		wb_f64(b, a->f);
+		wb_u64(b, a->count);
+		wb_u64(b, a->access);
+		wb_u64(b, a->init.kind);
+		wb_u64(b, a->init.seed);
+		wb_f64(b, a->init.lo);
+		wb_f64(b, a->init.hi);
+		wb_f64(b, a->init.value);
+		wb_str(b, a->init.path);
+		wb_u64(b, a->compare);
+	}
+}
+
+/* Strings point into the message; *args is malloc'd.  0, or -1 if malformed. */
+static int decode_variant(struct rbuf *b, struct tune_variant *v, struct tune_arg **args)
+{
+	memset(v, 0, sizeof *v);
+	v->source = rb_str(b);
+	v->kernel_name = rb_str(b);
+	v->build_options = rb_str(b);
+	v->work_dim = (int)rb_u64(b);
+	for (int d = 0; d < 3; d++) {
+		v->global[d] = (size_t)rb_u64(b);
+		v->local[d] = (size_t)rb_u64(b);
+	}
+	uint64_t n = rb_u64(b);
+	if (b->bad || n > b->len / 8 || !v->source || !v->kernel_name)
+		return -1;
+	*args = calloc(n + 1, sizeof **args);
+	if (!*args)
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		struct tune_arg *a = &(*args)[i];
+		a->kind = (enum tune_arg_kind)rb_u64(b);
+		a->type = (enum tune_type)rb_u64(b);
+		a->name = rb_str(b);
+		a->i = (int64_t)rb_u64(b);
+		a->f = rb_f64(b);
+		a->count = rb_u64(b);
+		a->access = (enum tune_access)rb_u64(b);
+		a->init.kind = (enum tune_init_kind)rb_u64(b);
+		a->init.seed = rb_u64(b);
+		a->init.lo = rb_f64(b);
+		a->init.hi = rb_f64(b);
+		a->init.value = rb_f64(b);
+		a->init.path = rb_str(b);
+		a->compare = rb_u64(b) != 0;
+		if (a->kind > TUNE_ARG_LOCAL || a->type > TUNE_DOUBLE)
+			b->bad = true;
+	}
+	v->nargs = (int)n;
+	v->args = *args;
+	return b->bad ? -1 : 0;
+}
+
+static void encode_result(struct wbuf *b, const struct tune_result *r)
+{
+	wb_u64(b, r->status);
+	wb_f64(b, r->time_median_ms);
+	wb_f64(b, r->time_min_ms);
+	wb_u64(b, (uint64_t)r->runs);
+	wb_f64(b, r->max_abs_err);
+	wb_f64(b, r->max_rel_err);
+	wb_u64(b, r->nonfinite);
+	wb_f64(b, r->build_s);
+	wb_str(b, r->error);
+	wb_str(b, r->log);
+}
+
+/* After the result, one flag: the worker retires (its context may be broken). */
+
+static int decode_result(struct rbuf *b, struct tune_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->status = (enum tune_status)rb_u64(b);
+	r->time_median_ms = rb_f64(b);
+	r->time_min_ms = rb_f64(b);
+	r->runs = (int)rb_u64(b);
+	r->max_abs_err = rb_f64(b);
+	r->max_rel_err = rb_f64(b);
+	r->nonfinite = rb_u64(b);
+	r->build_s = rb_f64(b);
+	const char *error = rb_str(b), *log = rb_str(b);
+	if (b->bad || r->status > TUNE_SKIPPED)
+		return -1;
+	r->error = error ? strdup(error) : NULL;
+	r->log = log ? strdup(log) : NULL;
+	return 0;
+}
+
+/* ---- blocking I/O (the worker's side) ------------------------------------------ */
+
+static int send_all(int fd, const void *data, size_t n)
+{
+	const char *p = data;
+	while (n > 0) {
+		ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int send_msg(int fd, uint32_t type, const void *payload, size_t len)
+{
+	struct msg_header h = {type, 0, len};
+	return send_all(fd, &h, sizeof h) == 0 && send_all(fd, payload, len) == 0 ? 0 : -1;
+}
+
+static int recv_all(int fd, void *data, size_t n)
+{
+	char *p = data;
+	while (n > 0) {
+		ssize_t k = recv(fd, p, n, 0);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* One message; *payload is malloc'd and NUL-terminated.  -1 on EOF or error. */
+static int recv_msg(int fd, uint32_t *type, char **payload, size_t *len)
+{
+	struct msg_header h;
+	*payload = NULL;
+	if (recv_all(fd, &h, sizeof h) != 0 || h.len > MAX_MSG)
+		return -1;
+	char *p = malloc((size_t)h.len + 1);
+	if (!p || recv_all(fd, p, (size_t)h.len) != 0) {
+		free(p);
+		return -1;
+	}
+	p[h.len] = 0;
+	*type = h.type;
+	*payload = p;
+	*len = (size_t)h.len;
+	return 0;
+}
+
+/* ---- the worker process ----------------------------------------------------------- */
+
+/* Leaves a forked child: reports leaks first under ASan, since _exit skips
+ * the atexit check, and exit() would run the parent's atexit handlers. */
+static _Noreturn void child_exit(int code)
+{
+#ifdef HAVE_LSAN
+	__lsan_do_leak_check();
+#endif
+	_exit(code);
+}
+
+/* What every forked child does first. */
+static void child_setup(pid_t parent)
+{
+#ifdef __linux__
+	/* A worker stuck in a kernel must not outlive a parent killed with -9. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+#else
+	(void)parent;
+#endif
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* fork() with the parent's stdio flushed (or the child could write its
+ * buffered output again); the child comes back set up. */
+static pid_t fork_child(void)
+{
+	fflush(NULL);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0)
+		child_setup(parent);
+	return pid;
+}
+
+/* The worker's end of the device lock. */
+struct lock_user {
+	int fd;
+	bool trace;  /* SPACETUNE_TRACE_LOCK: log the held intervals (tests check them) */
+};
+
+static void trace_lock(const struct lock_user *u, const char *what)
+{
+	if (!u->trace)
+		return;
+	char line[128];
+	int n = snprintf(line, sizeof line, "spacetune-lock %ld %s %.9f\n", (long)getpid(), what,
+	                 tune_now());
+	/* One write: lines from several workers never interleave (O_APPEND). */
+	if (n > 0 && (size_t)n < sizeof line)
+		tune_write_all(2, line, (size_t)n);
+}
+
+static int lock_acquire(void *user)
+{
+	struct lock_user *u = user;
+	uint32_t type;
+	char *payload;
+	size_t len;
+	if (send_msg(u->fd, MSG_ACQUIRE, NULL, 0) != 0 || recv_msg(u->fd, &type, &payload, &len) != 0)
+		return -1;
+	free(payload);
+	if (type != MSG_GRANT)
+		return -1;
+	trace_lock(u, "acquired");
+	return 0;
+}
+
+static void lock_release(void *user)
+{
+	struct lock_user *u = user;
+	trace_lock(u, "released");
+	send_msg(u->fd, MSG_RELEASE, NULL, 0);
+}
+
+static void send_text(int fd, uint32_t type, const char *text)
+{
+	send_msg(fd, type, text ? text : "", text ? strlen(text) : 0);
+}
+
+static void worker_eval_message(struct exec_worker *w, int fd, const char *payload, size_t len)
+{
+	struct rbuf b = {payload, len, 0, false};
+	struct tune_variant v;
+	struct tune_arg *args = NULL;
+	struct tune_result r;
+	if (decode_variant(&b, &v, &args) != 0) {
+		memset(&r, 0, sizeof r);
+		r.status = TUNE_SKIPPED;
+		r.error = tune_strfmt("malformed variant message");
+	} else {
+		exec_worker_eval(w, &v, &r);
+	}
+	free(args);
+	if (w->lost_parent) {
+		tune_result_release(&r);
+		return;
+	}
+	struct wbuf out = {0};
+	encode_result(&out, &r);
+	wb_u64(&out, w->poisoned);
+	tune_result_release(&r);
+	if (out.failed || send_msg(fd, MSG_RESULT, out.p, out.len) != 0)
+		w->lost_parent = true;
+	free(out.p);
+}
+
+static void worker_reference_message(struct exec_worker *w, int fd)
+{
+	char *err = NULL;
+	if (exec_worker_reference(w, &err) != 0) {
+		send_text(fd, MSG_REF_FAIL, err ? err : "out of memory");
+		free(err);
+		return;
+	}
+	struct wbuf out = {0};
+	for (int i = 0; i < w->sh->nargs; i++) {
+		const struct exec_arg *ea = &w->sh->args[i];
+		wb_u64(&out, ea->ref ? ea->bytes : 0);
+		if (ea->ref)
+			wb_put(&out, ea->ref, ea->bytes);
+	}
+	if (out.failed)
+		send_text(fd, MSG_REF_FAIL, "out of memory for the reference outputs");
+	else
+		send_msg(fd, MSG_REF_DONE, out.p, out.len);
+	free(out.p);
+}
+
+static _Noreturn void worker_main(struct exec_shared *sh, int fd)
+{
+	struct exec_worker w;
+	char *err = NULL;
+	if (exec_worker_open(&w, sh, &err) != 0) {
+		send_text(fd, MSG_HELLO_FAIL, err ? err : "out of memory");
+		free(err);
+		if (w.sh)
+			exec_worker_close(&w);
+		close(fd);
+		child_exit(1);
+	}
+	const char *trace = getenv("SPACETUNE_TRACE_LOCK");
+	struct lock_user lock = {fd, trace && *trace && strcmp(trace, "0") != 0};
+	w.lock = (struct exec_lock){lock_acquire, lock_release, &lock};
+	send_msg(fd, MSG_HELLO, &w.dev.info, sizeof w.dev.info);
+	for (;;) {
+		uint32_t type;
+		char *payload;
+		size_t len;
+		if (recv_msg(fd, &type, &payload, &len) != 0)
+			break;  /* the parent closed the socket: stop */
+		if (type == MSG_EVAL)
+			worker_eval_message(&w, fd, payload, len);
+		else if (type == MSG_REFERENCE)
+			worker_reference_message(&w, fd);
+		free(payload);
+		if (w.poisoned || w.lost_parent || (type != MSG_EVAL && type != MSG_REFERENCE))
+			break;
+	}
+	exec_worker_close(&w);
+	close(fd);
+	child_exit(0);
+}
+
+/* ---- the parent's view of its workers -------------------------------------------- */
+
+struct worker {
+	pid_t pid;            /* 0: no process */
+	int fd;               /* -1: none */
+	bool ready;           /* HELLO seen */
+	bool busy;            /* an evaluation is in flight */
+	bool waiting_lock, holding_lock;
+	bool eof;             /* the socket reached EOF: handle after the buffered messages */
+	bool retiring;        /* said it exits after its result: replace it */
+	long point;
+	/* The evaluation's clock: runs (deadline set) while building and timing,
+	 * stops (remaining kept) while starting or waiting for the device lock. */
+	double deadline, remaining;
+	double started;       /* when it was forked: a start-up that never ends is a crash */
+	char *in;             /* bytes received, not yet handled */
+	size_t inlen, incap;
+};
+
+struct tune_evaluator {
+	struct exec_shared sh;
+	double timeout_s;
+	int nworkers;
+	struct worker *w;
+	int lock_holder;      /* worker index, or -1 */
+	int *lock_queue;      /* FIFO of worker indices waiting for the lock */
+	int nqueue;
+	int failed_starts;
+	char *start_error;    /* why the last worker could not start */
+	bool broken;          /* too many failed starts: no more respawns */
+	char *worker_log;     /* workers' stdout and stderr, or NULL: inherited */
+};
+
+static const struct { int sig; const char *name; } signal_names[] = {
+	{SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"},
+	{SIGILL, "SIGILL"}, {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
+	{SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"}, {SIGPIPE, "SIGPIPE"}, {SIGXCPU, "SIGXCPU"},
+	{SIGHUP, "SIGHUP"}, {SIGQUIT, "SIGQUIT"},
+};
+
+static char *describe_status(int status)
+{
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0]; i++)
+			if (signal_names[i].sig == sig)
+				return tune_strfmt("%s", signal_names[i].name);
+		return tune_strfmt("signal %d", sig);
+	}
+	if (WIFEXITED(status))
+		return tune_strfmt("worker exited with status %d", WEXITSTATUS(status));
+	return tune_strfmt("worker ended (status %#x)", status);
+}
+
+/* waitpid, giving the process `grace` seconds before SIGKILL. */
+static int reap(pid_t pid, double grace)
+{
+	int status = 0;
+	double until = tune_now() + grace;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, grace > 0 ? WNOHANG : 0);
+		if (r == pid)
+			return status;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return 0;  /* not our child any more: nothing to reap */
+		if (tune_now() >= until) {
+			kill(pid, SIGKILL);
+			grace = 0;
+			continue;
+		}
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int spawn(struct tune_evaluator *ev, int i)
+{
+	struct worker *w = &ev->w[i];
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return -1;
+	pid_t pid = fork_child();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		if (ev->worker_log) {
+			int fd = open(ev->worker_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+				close(fd);
+			}
+		}
+		/* Other workers' sockets: a copy here would hide their EOF. */
+		for (int j = 0; j < ev->nworkers; j++)
+			if (ev->w[j].fd >= 0)
+				close(ev->w[j].fd);
+		worker_main(&ev->sh, sv[1]);
+	}
+	close(sv[1]);
+	w->pid = pid;
+	w->fd = sv[0];
+	w->ready = w->busy = w->waiting_lock = w->holding_lock = w->eof = w->retiring = false;
+	w->deadline = w->remaining = 0;
+	w->started = tune_now();
+	w->inlen = 0;
+	return 0;
+}
+
+/* Sends one message to a worker; gives up if it stops reading for SEND_STALL_S. */
+static int parent_send(struct worker *w, uint32_t type, const void *payload, size_t len)
+{
+	struct msg_header h = {type, 0, len};
+	const void *parts[2] = {&h, payload};
+	size_t sizes[2] = {sizeof h, len};
+	for (int p = 0; p < 2; p++) {
+		const char *data = parts[p];
+		size_t n = sizes[p];
+		while (n > 0) {
+			ssize_t k = send(w->fd, data, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (k > 0) {
+				data += k;
+				n -= (size_t)k;
+				continue;
+			}
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+				struct pollfd pfd = {w->fd, POLLOUT, 0};
+				int rc = poll(&pfd, 1, (int)(SEND_STALL_S * 1000));
+				if (rc > 0 || (rc < 0 && errno == EINTR))
+					continue;
+			}
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Reads what is available; sets w->eof on EOF or error. */
+static void parent_read(struct worker *w)
+{
+	for (;;) {
+		if (w->incap - w->inlen < 65536) {
+			size_t cap = w->incap ? w->incap * 2 : 131072;
+			char *p = realloc(w->in, cap);
+			if (!p) {
+				w->eof = true;  /* treat as lost: cannot hold its messages */
+				return;
+			}
+			w->in = p;
+			w->incap = cap;
+		}
+		ssize_t k = recv(w->fd, w->in + w->inlen, w->incap - w->inlen, MSG_DONTWAIT);
+		if (k > 0) {
+			w->inlen += (size_t)k;
+			continue;
+		}
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		w->eof = true;
+		return;
+	}
+}
+
+/* The first complete message in w->in: 1 and its parts, 0 if none yet, -1 if malformed. */
+static int take_message(struct worker *w, uint32_t *type, struct rbuf *payload, size_t *consumed)
+{
+	struct msg_header h;
+	if (w->inlen < sizeof h)
+		return 0;
+	memcpy(&h, w->in, sizeof h);
+	if (h.len > MAX_MSG || h.zero != 0)
+		return -1;
+	if (w->inlen - sizeof h < h.len)
+		return 0;
+	*type = h.type;
+	*payload = (struct rbuf){w->in + sizeof h, (size_t)h.len, 0, false};
+	*consumed = sizeof h + (size_t)h.len;
+	return 1;
+}
+
+static void drop_message(struct worker *w, size_t consumed)
+{
+	memmove(w->in, w->in + consumed, w->inlen - consumed);
+	w->inlen -= consumed;
+}
+
+static void arm_clock(struct tune_evaluator *ev, struct worker *w)
+{
+	if (ev->timeout_s > 0)
+		w->deadline = tune_now() + w->remaining;
+}
+
+static void stop_clock(struct tune_evaluator *ev, struct worker *w)
+{
+	if (ev->timeout_s > 0 && w->deadline > 0) {
+		w->remaining = w->deadline - tune_now();
+		if (w->remaining < 0)
+			w->remaining = 0;
+	}
+	w->deadline = 0;
+}
+
+static void grant_next(struct tune_evaluator *ev)
+{
+	while (ev->lock_holder < 0 && ev->nqueue > 0) {
+		int i = ev->lock_queue[0];
+		memmove(ev->lock_queue, ev->lock_queue + 1, (size_t)--ev->nqueue * sizeof *ev->lock_queue);
+		struct worker *w = &ev->w[i];
+		w->waiting_lock = false;
+		w->holding_lock = true;
+		ev->lock_holder = i;
+		arm_clock(ev, w);
+		/* On failure the worker is gone; its EOF releases the lock. */
+		parent_send(w, MSG_GRANT, NULL, 0);
+	}
+}
+
+static void release_lock_of(struct tune_evaluator *ev, int i)
+{
+	struct worker *w = &ev->w[i];
+	if (w->holding_lock) {
+		w->holding_lock = false;
+		ev->lock_holder = -1;
+	}
+	if (w->waiting_lock) {
+		for (int q = 0; q < ev->nqueue; q++)
+			if (ev->lock_queue[q] == i) {
+				memmove(ev->lock_queue + q, ev->lock_queue + q + 1,
+				        (size_t)(ev->nqueue - q - 1) * sizeof *ev->lock_queue);
+				ev->nqueue--;
+				break;
+			}
+		w->waiting_lock = false;
+	}
+	grant_next(ev);
+}
+
+/*
+ * A worker is gone (EOF, protocol error) or must go (timeout): kill and
+ * reap it, start a fresh one, and if it had an evaluation in flight fill
+ * *res and return 1.
+ */
+static int worker_lost(struct tune_evaluator *ev, int i, bool timed_out, struct tune_result *res,
+                       long *point)
+{
+	struct worker *w = &ev->w[i];
+	if (timed_out || !w->eof)
+		kill(w->pid, SIGKILL);
+	/* After EOF the worker is exiting (or wedged in the driver): a short grace. */
+	int status = reap(w->pid, w->eof && !timed_out ? 5.0 : 0);
+	close(w->fd);
+	w->fd = -1;
+	w->pid = 0;
+	release_lock_of(ev, i);
+	int produced = 0;
+	if (!w->ready) {
+		if (++ev->failed_starts >= MAX_FAILED_STARTS)
+			ev->broken = true;
+		if (!ev->start_error)  /* HELLO_FAIL says more than the exit status */
+			ev->start_error = describe_status(status);
+	}
+	if (w->busy) {
+		memset(res, 0, sizeof *res);
+		if (timed_out) {
+			res->status = TUNE_TIMEOUT;
+			res->error = tune_strfmt("no result after %g s", ev->timeout_s);
+		} else {
+			res->status = TUNE_CRASHED;
+			res->error = !w->ready && ev->start_error
+			             ? tune_strfmt("worker failed to start: %s", ev->start_error)
+			             : describe_status(status);
+		}
+		*point = w->point;
+		w->busy = false;
+		produced = 1;
+	}
+	w->inlen = 0;
+	w->eof = false;
+	if (!ev->broken)
+		spawn(ev, i);  /* on failure the slot stays empty; submit retries */
+	return produced;
+}
+
+/* Handles one buffered message of worker i: 1 = a result in *res, 0 = none or
+ * not complete yet (*more says whether one was handled), -1 = protocol error. */
+static int handle_message(struct tune_evaluator *ev, int i, struct tune_result *res, long *point,
+                          bool *more)
+{
+	struct worker *w = &ev->w[i];
+	uint32_t type;
+	struct rbuf b;
+	size_t consumed;
+	*more = false;
+	int got = take_message(w, &type, &b, &consumed);
+	if (got <= 0)
+		return got;
+	*more = true;
+	int rc = 0;
+	switch (type) {
+	case MSG_HELLO:
+		w->ready = true;
+		ev->failed_starts = 0;
+		free(ev->start_error);
+		ev->start_error = NULL;
+		if (w->busy)
+			arm_clock(ev, w);
+		break;
+	case MSG_HELLO_FAIL:
+		free(ev->start_error);
+		ev->start_error = strndup(b.p, b.len);
+		break;
+	case MSG_ACQUIRE:
+		if (!w->busy || w->waiting_lock || w->holding_lock) {
+			rc = -1;
+			break;
+		}
+		stop_clock(ev, w);
+		w->waiting_lock = true;
+		ev->lock_queue[ev->nqueue++] = i;
+		grant_next(ev);
+		break;
+	case MSG_RELEASE:
+		if (!w->holding_lock) {
+			rc = -1;
+			break;
+		}
+		release_lock_of(ev, i);
+		break;
+	case MSG_RESULT:
+		if (!w->busy || decode_result(&b, res) != 0) {
+			rc = -1;
+			break;
+		}
+		release_lock_of(ev, i);
+		*point = w->point;
+		w->busy = false;
+		w->deadline = 0;
+		if (rb_u64(&b) != 0)
+			w->retiring = true;
+		rc = 1;
+		break;
+	default:
+		rc = -1;
+	}
+	drop_message(w, consumed);
+	if (w->retiring) {
+		/* Replace it now, so that no evaluation is sent to a process on its way out. */
+		kill(w->pid, SIGKILL);
+		reap(w->pid, 0);
+		close(w->fd);
+		w->fd = -1;
+		w->pid = 0;
+		w->retiring = false;
+		spawn(ev, i);
+	}
+	return rc;
+}
+
+static bool any_busy(const struct tune_evaluator *ev)
+{
+	for (int i = 0; i < ev->nworkers; i++)
+		if (ev->w[i].busy)
+			return true;
+	return false;
+}
+
+long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res)
+{
+	long point = -1;
+	memset(res, 0, sizeof *res);
+	struct pollfd *pfds = calloc((size_t)ev->nworkers, sizeof *pfds);
+	int *idx = calloc((size_t)ev->nworkers, sizeof *idx);
+	if (!pfds || !idx)
+		goto out;
+	for (;;) {
+		/* 1. What is already buffered, then the EOFs behind it. */
+		for (int i = 0; i < ev->nworkers; i++) {
+			if (ev->w[i].pid == 0)
+				continue;
+			bool more = true;
+			while (more) {
+				int rc = handle_message(ev, i, res, &point, &more);
+				if (rc == 1)
+					goto out;
+				if (rc < 0) {
+					ev->w[i].eof = true;
+					break;
+				}
+			}
+			if (ev->w[i].eof && worker_lost(ev, i, false, res, &point))
+				goto out;
+		}
+		if (!any_busy(ev))
+			goto out;
+		/* 2. Timeouts. */
+		double now = tune_now(), next = -1;
+		for (int i = 0; i < ev->nworkers; i++) {
+			struct worker *w = &ev->w[i];
+			if (w->busy && !w->ready && w->pid > 0) {
+				if (now >= w->started + START_LIMIT_S) {
+					free(ev->start_error);
+					ev->start_error = tune_strfmt("the device did not open within %g s",
+					                              START_LIMIT_S);
+					if (worker_lost(ev, i, false, res, &point))
+						goto out;
+					continue;
+				}
+				if (next < 0 || w->started + START_LIMIT_S < next)
+					next = w->started + START_LIMIT_S;
+			}
+			if (!w->busy || w->deadline <= 0)
+				continue;
+			if (w->deadline <= now) {
+				if (worker_lost(ev, i, true, res, &point))
+					goto out;
+				continue;
+			}
+			if (next < 0 || w->deadline < next)
+				next = w->deadline;
+		}
+		/* 3. Wait for input. */
+		int n = 0;
+		for (int i = 0; i < ev->nworkers; i++)
+			if (ev->w[i].fd >= 0) {
+				pfds[n] = (struct pollfd){ev->w[i].fd, POLLIN, 0};
+				idx[n++] = i;
+			}
+		int ms = next < 0 ? -1 : (int)((next - now) * 1000) + 1;
+		int rc = poll(pfds, (nfds_t)n, ms);
+		if (rc < 0 && errno != EINTR)
+			goto out;
+		for (int k = 0; rc > 0 && k < n; k++)
+			if (pfds[k].revents)
+				parent_read(&ev->w[idx[k]]);
+	}
+out:
+	free(pfds);
+	free(idx);
+	return point;
+}
+
+int tune_evaluator_idle_workers(const struct tune_evaluator *ev)
+{
+	int n = 0;
+	for (int i = 0; i < ev->nworkers; i++)
+		if (!ev->w[i].busy && (ev->w[i].pid > 0 || !ev->broken))
+			n++;
+	return n;
+}
+
+int tune_evaluator_submit(struct tune_evaluator *ev, const struct tune_variant *v)
+{
+	struct wbuf b = {0};
+	encode_variant(&b, v);
+	if (b.failed) {
+		free(b.p);
+		return -1;
+	}
+	int rc = -1;
+	/* Two tries: a worker found dead on sending is replaced once. */
+	for (int attempt = 0; attempt < 2 && rc != 0; attempt++) {
+		int i;
+		for (i = 0; i < ev->nworkers; i++)
+			if (!ev->w[i].busy && (ev->w[i].pid > 0 || (!ev->broken && spawn(ev, i) == 0)))
+				break;
+		if (i == ev->nworkers)
+			break;
+		struct worker *w = &ev->w[i];
+		if (parent_send(w, MSG_EVAL, b.p, b.len) != 0) {
+			struct tune_result ignored;
+			long p;
+			w->eof = true;
+			worker_lost(ev, i, false, &ignored, &p);
+			continue;
+		}
+		w->busy = true;
+		w->point = (long)v->point_index;
+		w->remaining = ev->timeout_s;
+		w->deadline = 0;
+		if (w->ready)
+			arm_clock(ev, w);
+		rc = 0;
+	}
+	free(b.p);
+	return rc;
+}
+
+/* ---- start and stop ---------------------------------------------------------------- */
+
+/* Waits for one message from worker i (start-up only); 0, -1 on EOF/garbage, -2 on time out. */
+static int start_recv(struct tune_evaluator *ev, int i, double limit, uint32_t *type,
+                      char **payload, size_t *len)
+{
+	struct worker *w = &ev->w[i];
+	double until = limit > 0 ? tune_now() + limit : 0;
+	for (;;) {
+		struct rbuf b;
+		size_t consumed;
+		int got = take_message(w, type, &b, &consumed);
+		if (got < 0)
+			return -1;
+		if (got > 0) {
+			*payload = malloc(b.len + 1);
+			if (!*payload)
+				return -1;
+			memcpy(*payload, b.p, b.len);
+			(*payload)[b.len] = 0;
+			*len = b.len;
+			drop_message(w, consumed);
+			return 0;
+		}
+		if (w->eof)
+			return -1;
+		int ms = -1;
+		if (until > 0) {
+			double left = until - tune_now();
+			if (left <= 0)
+				return -2;
+			ms = (int)(left * 1000) + 1;
+		}
+		struct pollfd pfd = {w->fd, POLLIN, 0};
+		int rc = poll(&pfd, 1, ms);
+		if (rc < 0 && errno != EINTR)
+			return -1;
+		if (rc > 0)
+			parent_read(w);
+	}
+}
+
+static int store_reference(struct tune_evaluator *ev, const char *payload, size_t len)
+{
+	struct rbuf b = {payload, len, 0, false};
+	for (int i = 0; i < ev->sh.nargs; i++) {
+		struct exec_arg *ea = &ev->sh.args[i];
+		uint64_t n = rb_u64(&b);
+		if (n == 0)
+			continue;
+		if (n != ea->bytes || (ea->ref = malloc(ea->bytes)) == NULL)
+			return -1;
+		rb_get(&b, ea->ref, ea->bytes);
+	}
+	return b.bad ? -1 : 0;
+}
+
+/* Worker 0: device info, then the reference.  0, or -1 with *err. */
+static int start_first_worker(struct tune_evaluator *ev, double ref_limit,
+                              struct tune_device_info *info, char **err)
+{
+	uint32_t type;
+	char *payload = NULL;
+	size_t len;
+	if (spawn(ev, 0) != 0) {
+		*err = tune_strfmt("cannot start a worker process: %s", strerror(errno));
+		return -1;
+	}
+	int rc = start_recv(ev, 0, START_LIMIT_S, &type, &payload, &len);
+	if (rc != 0 || type != MSG_HELLO || len != sizeof *info) {
+		if (rc == 0 && type == MSG_HELLO_FAIL)
+			*err = strdup(payload);
+		else if (rc == -2)
+			*err = tune_strfmt("the worker did not open the device within %g s", START_LIMIT_S);
+		else {
+			kill(ev->w[0].pid, SIGKILL);
+			char *why = describe_status(reap(ev->w[0].pid, 0));
+			ev->w[0].pid = 0;
+			*err = tune_strfmt("the worker failed while opening the device: %s", why);
+			free(why);
+		}
+		free(payload);
+		return -1;
+	}
+	ev->w[0].ready = true;
+	if (info)
+		memcpy(info, payload, sizeof *info);
+	free(payload);
+	if (ev->sh.ref.kind == TUNE_REF_NONE)
+		return 0;
+	if (parent_send(&ev->w[0], MSG_REFERENCE, NULL, 0) != 0 ||
+	    (rc = start_recv(ev, 0, ref_limit, &type, &payload, &len)) != 0) {
+		if (rc == -2) {
+			*err = tune_strfmt("the reference did not finish within %g s", ref_limit);
+		} else {
+			kill(ev->w[0].pid, SIGKILL);
+			char *why = describe_status(reap(ev->w[0].pid, 0));
+			ev->w[0].pid = 0;
+			*err = tune_strfmt("the reference crashed its worker: %s", why);
+			free(why);
+		}
+		return -1;
+	}
+	if (type != MSG_REF_DONE || store_reference(ev, payload, len) != 0) {
+		*err = type == MSG_REF_FAIL ? strdup(payload) : tune_strfmt("malformed reference outputs");
+		free(payload);
+		return -1;
+	}
+	free(payload);
+	return 0;
+}
+
+int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opts *o,
+                         const struct tune_reference *ref, const struct tune_variant *proto,
+                         struct tune_device_info *info, char **err)
+{
+	*out = NULL;
+	*err = NULL;
+	struct tune_evaluator *ev = calloc(1, sizeof *ev);
+	if (!ev) {
+		*err = tune_strfmt("out of memory");
+		return -1;
+	}
+	ev->lock_holder = -1;
+	ev->worker_log = o->worker_log ? strdup(o->worker_log) : NULL;
+	ev->timeout_s = o->timeout_s > 0 ? o->timeout_s : 0;
+	ev->nworkers = o->jobs > 0 ? o->jobs : 1;
+	ev->w = calloc((size_t)ev->nworkers, sizeof *ev->w);
+	ev->lock_queue = calloc((size_t)ev->nworkers, sizeof *ev->lock_queue);
+	if (!ev->w || !ev->lock_queue) {
+		free(ev->w);
+		free(ev->lock_queue);
+		free(ev);
+		*err = tune_strfmt("out of memory");
+		return -1;
+	}
+	for (int i = 0; i < ev->nworkers; i++)
+		ev->w[i].fd = -1;
+	if (exec_shared_init(&ev->sh, o, ref, proto, err) != 0 ||
+	    start_first_worker(ev, o->reference_timeout_s, info, err) != 0) {
+		if (!*err)
+			*err = tune_strfmt("out of memory");
+		tune_evaluator_stop(ev);
+		return -1;
+	}
+	/* Forked after the reference: they inherit its outputs. */
+	for (int i = 1; i < ev->nworkers; i++)
+		spawn(ev, i);
+	*out = ev;
+	return 0;
+}
+
+void tune_evaluator_stop(struct tune_evaluator *ev)
+{
+	if (!ev)
+		return;
+	/* Busy workers may sit in a kernel for ever: kill them.  Idle ones see
+	 * EOF and exit by themselves (running their leak check). */
+	for (int i = 0; i < ev->nworkers; i++) {
+		struct worker *w = &ev->w[i];
+		if (w->pid > 0 && w->busy)
+			kill(w->pid, SIGKILL);
+		if (w->fd >= 0)
+			close(w->fd);
+		w->fd = -1;
+	}
+	for (int i = 0; i < ev->nworkers; i++) {
+		struct worker *w = &ev->w[i];
+		if (w->pid > 0) {
+			int status = reap(w->pid, 10.0);
+			if (!w->busy && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+				char *why = describe_status(status);
+				fprintf(stderr, "spacetune: warning: worker %d ended badly: %s\n", i,
+				        why ? why : "?");
+				free(why);
+			}
+		}
+		free(w->in);
+	}
+	exec_shared_release(&ev->sh);
+	free(ev->start_error);
+	free(ev->worker_log);
+	free(ev->lock_queue);
+	free(ev->w);
+	free(ev);
+}
+
+/* ---- listing and queries, in a child -------------------------------------------- */
+
+/*
+ * Runs fn in a forked child that writes its answer to a pipe; collects it.
+ * Returns 0 with *out (malloc'd, NUL-terminated) or -1 with *err.
+ */
+static int run_in_child(void (*fn)(void *arg, int fd), void *arg, char **out, size_t *outlen,
+                        char **err)
+{
+	int p[2];
+	*out = NULL;
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		*err = tune_strfmt("pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork_child();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		*err = tune_strfmt("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		fn(arg, p[1]);
+		close(p[1]);
+		child_exit(0);
+	}
+	close(p[1]);
+	struct worker w = {.pid = pid, .fd = p[0]};
+	double until = tune_now() + START_LIMIT_S;
+	while (!w.eof) {
+		struct pollfd pfd = {p[0], POLLIN, 0};
+		double left = until - tune_now();
+		if (left <= 0)
+			break;
+		int rc = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (rc <= 0)
+			continue;
+		/* recv does not work on a pipe: read it here. */
+		char buf[65536];
+		ssize_t k = read(p[0], buf, sizeof buf);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			w.eof = true;
+			break;
+		}
+		if (w.inlen + (size_t)k + 1 > w.incap) {
+			size_t cap = (w.inlen + (size_t)k + 1) * 2;
+			char *np = realloc(w.in, cap);
+			if (!np)
+				break;
+			w.in = np;
+			w.incap = cap;
+		}
+		memcpy(w.in + w.inlen, buf, (size_t)k);
+		w.inlen += (size_t)k;
+	}
+	close(p[0]);
+	if (!w.eof)
+		kill(pid, SIGKILL);
+	int status = reap(pid, w.eof ? 10.0 : 0);
+	if (!w.eof || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char *why = describe_status(status);
+		*err = tune_strfmt("the OpenCL driver failed in a child process: %s", why ? why : "?");
+		free(why);
+		free(w.in);
+		return -1;
+	}
+	if (!w.in)
+		w.in = calloc(1, 1);
+	else
+		w.in[w.inlen] = 0;
+	*out = w.in;
+	*outlen = w.inlen;
+	return *out ? 0 : -1;
+}
+
+static void list_in_child(void *arg, int fd)
+{
+	(void)arg;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int count = -1;
+	if (mem) {
+		count = ocl_list(mem);
+		fclose(mem);
+	}
+	tune_write_all(fd, &count, sizeof count);
+	if (text)
+		tune_write_all(fd, text, len);
+	free(text);
+}
+
+int tune_list_devices(FILE *out)
+{
+	char *buf, *err = NULL;
+	size_t len;
+	if (run_in_child(list_in_child, NULL, &buf, &len, &err) != 0) {
+		fprintf(stderr, "spacetune: %s\n", err ? err : "out of memory");
+		free(err);
+		return -1;
+	}
+	int count = -1;
+	if (len >= sizeof count) {
+		memcpy(&count, buf, sizeof count);
+		fwrite(buf + sizeof count, 1, len - sizeof count, out);
+	}
+	free(buf);
+	return count;
+}
+
+#define MAX_QUERIES 32
+
+struct tune_device_props {
+	struct tune_device_info info;
+	int nqueries;
+	int64_t value[MAX_QUERIES];
+	int have[MAX_QUERIES];  /* ocl_query's answer: 0 has it, 1 lacks it */
+};
+
+static void props_in_child(void *arg, int fd)
+{
+	const struct tune_device_sel *sel = arg;
+	struct ocl_device dev;
+	char *err = NULL;
+	if (ocl_select(sel, &dev, &err) != 0) {
+		tune_write_all(fd, "E", 1);
+		tune_write_all(fd, err ? err : "?", err ? strlen(err) : 1);
+		free(err);
+		return;
+	}
+	struct tune_device_props p;
+	memset(&p, 0, sizeof p);
+	p.info = dev.info;
+	p.nqueries = ocl_query_count() < MAX_QUERIES ? ocl_query_count() : MAX_QUERIES;
+	for (int q = 0; q < p.nqueries; q++)
+		p.have[q] = ocl_query(dev.device, ocl_query_name(q), &p.value[q]);
+	tune_write_all(fd, "P", 1);
+	tune_write_all(fd, &p, sizeof p);
+}
+
+int tune_device_props_read(const struct tune_device_sel *sel, struct tune_device_props **out,
+                           char **err)
+{
+	char *buf;
+	size_t len;
+	*out = NULL;
+	*err = NULL;
+	if (run_in_child(props_in_child, (void *)sel, &buf, &len, err) != 0)
+		return -1;
+	if (len != 1 + sizeof **out || buf[0] != 'P') {
+		*err = len > 1 && buf[0] == 'E' ? strdup(buf + 1) : tune_strfmt("no OpenCL device");
+		free(buf);
+		return -1;
+	}
+	*out = malloc(sizeof **out);
+	if (*out)
+		memcpy(*out, buf + 1, sizeof **out);
+	else
+		*err = tune_strfmt("out of memory");
+	free(buf);
+	return *out ? 0 : -1;
+}
+
+const struct tune_device_info *tune_device_props_info(const struct tune_device_props *p)
+{
+	return &p->info;
+}
+
+int tune_device_props_get(const struct tune_device_props *p, const char *query, int64_t *value)
+{
+	for (int q = 0; q < p->nqueries; q++)
+		if (strcmp(ocl_query_name(q), query) == 0) {
+			if (p->have[q] != 0)
+				return 1;
+			*value = p->value[q];
+			return 0;
+		}
+	return -1;
+}
+
+void tune_device_props_free(struct tune_device_props *p)
+{
+	free(p);
+}
+
+int tune_device_query(const struct tune_device_sel *sel, const char *query, int64_t *value)
+{
+	bool known = false;
+	for (int q = 0; q < ocl_query_count(); q++)
+		known |= strcmp(ocl_query_name(q), query) == 0;
+	if (!known)
+		return -1;
+	struct tune_device_props *p;
+	char *err = NULL;
+	if (tune_device_props_read(sel, &p, &err) != 0) {
+		free(err);
+		return -1;
+	}
+	int rc = tune_device_props_get(p, query, value);
+	tune_device_props_free(p);
+	return rc;
+}
