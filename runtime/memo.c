@@ -1,9 +1,11 @@
 /*
  * memo.c - the memo tables of factorized sub-nests (see spacert.h).
  *
- * An open-addressing hash table of pointers to entries; each entry is one
- * allocation (header, key, statistics deltas) and its points are a second
- * one, so growing the table never moves an entry a caller holds.  The
+ * An open-addressing hash table of (hash, entry) slots; each entry (header,
+ * key, statistics deltas) is carved from 1 MiB chunks, so growing the table
+ * never moves an entry a caller holds, entries made one after another sit
+ * together, and starting over frees nothing but the listed points (the
+ * chunks are reused).  Points are one allocation per entry.  The
  * table watches its own hit rate: a sub-nest whose input tuples rarely
  * repeat is cheaper to enumerate every time than to remember, so after a
  * trial window with few hits the table stops inserting and hands out its
@@ -18,12 +20,28 @@
 #define MEMO_MAX_BYTES ((size_t)64 << 20)   /* per table; then it starts over */
 #define MEMO_TRIAL 4096                     /* lookups before judging the hit rate */
 
+/* Entries are carved from chunks of this size (an entry never spans two). */
+#define MEMO_CHUNK ((size_t)1 << 20)
+
+struct memo_slot {
+	uint64_t hash;                  /* 0: empty */
+	struct sprt_memo_entry *e;
+};
+
+struct memo_chunk {
+	struct memo_chunk *next;
+	size_t used;
+	_Alignas(16) unsigned char data[];
+};
+
 struct sprt_memo {
 	int nkey, nstats, width;
 	size_t cap, n;                  /* slots (a power of two), entries */
-	struct sprt_memo_entry **slots;
-	uint64_t *hashes;               /* per slot, so probing reads no entry */
-	size_t entry_bytes, max_entries;
+	struct memo_slot *slots;        /* hash and entry side by side: one cache line per probe */
+	size_t entry_size;              /* header, key, statistics deltas (rounded up) */
+	size_t entry_bytes, max_entries;/* what an entry costs, with its slots */
+	struct memo_chunk *chunks;      /* the first one is being filled */
+	struct memo_chunk *spare;       /* emptied by a clear, reused before malloc */
 	struct sprt_memo_entry *scratch;/* for uncacheable keys */
 	uint64_t lookups, hits;
 	bool bypass;                    /* too few hits: stopped inserting */
@@ -60,34 +78,48 @@ static sprt_val *entry_key(struct sprt_memo_entry *e)
 	return (sprt_val *)(e + 1);
 }
 
-static struct sprt_memo_entry *entry_new(const struct sprt_memo *m, const sprt_val *key)
+static void entry_init(const struct sprt_memo *m, struct sprt_memo_entry *e, const sprt_val *key)
 {
-	size_t size = sizeof(struct sprt_memo_entry) + sizeof(sprt_val) * (size_t)m->nkey +
-		      sizeof(uint64_t) * (size_t)m->nstats;
-	struct sprt_memo_entry *e = calloc(1, size);
-	if (!e)
-		return NULL;
+	memset(e, 0, m->entry_size);
 	if (m->nkey)
 		memcpy(entry_key(e), key, sizeof(sprt_val) * (size_t)m->nkey);
 	e->stats = (uint64_t *)(entry_key(e) + m->nkey);
+}
+
+/* A fresh entry from the chunks (NULL: out of memory). */
+static struct sprt_memo_entry *entry_new(struct sprt_memo *m, const sprt_val *key)
+{
+	struct memo_chunk *c = m->chunks;
+	if (!c || c->used + m->entry_size > MEMO_CHUNK - sizeof(*c)) {
+		c = m->spare;
+		if (c)
+			m->spare = c->next;
+		else if (!(c = malloc(MEMO_CHUNK)))
+			return NULL;
+		c->used = 0;
+		c->next = m->chunks;
+		m->chunks = c;
+	}
+	struct sprt_memo_entry *e = (struct sprt_memo_entry *)(void *)(c->data + c->used);
+	c->used += m->entry_size;
+	entry_init(m, e, key);
 	return e;
 }
 
-static void entry_free(struct sprt_memo_entry *e)
-{
-	if (e) {
-		free(e->points);
-		free(e);
-	}
-}
-
-/* Forgets every entry (the table keeps its size). */
+/* Forgets every entry (the table keeps its size, the chunks are reused). */
 static void memo_clear(struct sprt_memo *m)
 {
 	for (size_t i = 0; i < m->cap; i++) {
-		entry_free(m->slots[i]);
-		m->slots[i] = NULL;
-		m->hashes[i] = 0;
+		if (m->slots[i].e)
+			free(m->slots[i].e->points);
+		m->slots[i].e = NULL;
+		m->slots[i].hash = 0;
+	}
+	while (m->chunks) {
+		struct memo_chunk *c = m->chunks;
+		m->chunks = c->next;
+		c->next = m->spare;
+		m->spare = c;
 	}
 	m->n = 0;
 }
@@ -95,26 +127,19 @@ static void memo_clear(struct sprt_memo *m)
 static int memo_grow(struct sprt_memo *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 1024;
-	struct sprt_memo_entry **slots = calloc(cap, sizeof(*slots));
-	uint64_t *hashes = calloc(cap, sizeof(*hashes));
-	if (!slots || !hashes) {
-		free(slots);
-		free(hashes);
+	struct memo_slot *slots = calloc(cap, sizeof(*slots));
+	if (!slots)
 		return SPRT_ENOMEM;
-	}
 	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->slots[i])
+		if (!m->slots[i].e)
 			continue;
-		size_t j = (size_t)m->hashes[i] & (cap - 1);
-		while (slots[j])
+		size_t j = (size_t)m->slots[i].hash & (cap - 1);
+		while (slots[j].e)
 			j = (j + 1) & (cap - 1);
 		slots[j] = m->slots[i];
-		hashes[j] = m->hashes[i];
 	}
 	free(m->slots);
-	free(m->hashes);
 	m->slots = slots;
-	m->hashes = hashes;
 	m->cap = cap;
 	return 0;
 }
@@ -137,15 +162,18 @@ int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nst
 		m->nkey = nkey;
 		m->nstats = nstats;
 		m->width = width;
+		m->entry_size = sizeof(struct sprt_memo_entry) + sizeof(sprt_val) * (size_t)nkey +
+				sizeof(uint64_t) * (size_t)nstats;
+		m->entry_size = (m->entry_size + 15) & ~(size_t)15;
 		/* An entry, its two slots, and the points it may hold. */
-		m->entry_bytes = sizeof(struct sprt_memo_entry) + sizeof(sprt_val) * (size_t)nkey +
-				 sizeof(uint64_t) * (size_t)nstats + 2 * (sizeof(void *) + sizeof(uint64_t));
+		m->entry_bytes = m->entry_size + 2 * sizeof(struct memo_slot);
 		m->max_entries = MEMO_MAX_BYTES / m->entry_bytes;
-		m->scratch = entry_new(m, key);
+		m->scratch = malloc(m->entry_size);
 		if (!m->scratch) {
 			free(m);
 			return -SPRT_ENOMEM;
 		}
+		entry_init(m, m->scratch, key);
 		*mp = m;
 	}
 	/* A list's contents can change under the same pointer: never a key. */
@@ -168,10 +196,10 @@ int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nst
 	const uint64_t h = key_hash(key, nkey);
 	if (m->cap) {
 		size_t j = (size_t)h & (m->cap - 1);
-		for (; m->hashes[j]; j = (j + 1) & (m->cap - 1)) {
-			if (m->hashes[j] != h)
+		for (; m->slots[j].e; j = (j + 1) & (m->cap - 1)) {
+			if (m->slots[j].hash != h)
 				continue;
-			struct sprt_memo_entry *e = m->slots[j];
+			struct sprt_memo_entry *e = m->slots[j].e;
 			const sprt_val *k = entry_key(e);
 			bool same = true;
 			for (int i = 0; i < nkey && same; i++)
@@ -191,10 +219,10 @@ int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nst
 	if (!e)
 		return -SPRT_ENOMEM;
 	size_t j = (size_t)h & (m->cap - 1);
-	while (m->hashes[j])
+	while (m->slots[j].e)
 		j = (j + 1) & (m->cap - 1);
-	m->slots[j] = e;
-	m->hashes[j] = h;
+	m->slots[j].e = e;
+	m->slots[j].hash = h;
 	m->n++;
 	*out = e;
 	return 0;
@@ -225,7 +253,12 @@ void sprt_memo_free(struct sprt_memo *m)
 		return;
 	memo_clear(m);
 	free(m->slots);
-	free(m->hashes);
-	entry_free(m->scratch);
+	while (m->spare) {
+		struct memo_chunk *c = m->spare;
+		m->spare = c->next;
+		free(c);
+	}
+	free(m->scratch->points);
+	free(m->scratch);
 	free(m);
 }

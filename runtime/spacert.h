@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define SPRT_ABI_VERSION 2
+#define SPRT_ABI_VERSION 3
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -196,6 +196,12 @@ struct sprt_ctx {
 	 */
 	struct sprt_par *par;
 	int par_level;
+	/*
+	 * Set by a caller that will not read `stats` (count, list): generated
+	 * code may then skip work done only for them, such as replaying a
+	 * memo hit's statistics.  valid and candidates stay exact.
+	 */
+	bool no_stats;
 };
 
 /* Sets up a context with no bindings, counting only.  0 or SPRT_ENOMEM. */

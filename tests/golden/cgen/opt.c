@@ -607,7 +607,7 @@ static int count_0(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 	return 0;
 }
 
-/* Sub-nest 0 from its memo table; a hit replays its statistics. */
+/* Sub-nest 0 from its memo table; a hit replays its statistics (unless nobody reads them). */
 static int fac_0(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
 {
 	static const int rows[2] = { 4, 5 };
@@ -617,15 +617,15 @@ static int fac_0(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 	if (found < 0)
 		return found;
 	if (found) {
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
 			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
 			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
 			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
 		}
 		ctx->candidates += e->stats[6];
 	} else {
-		uint64_t before[7];
-		for (int i = 0; i < 2; i++) {
+		uint64_t before[7] = { 0 };
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
 			before[3 * i] = ctx->stats[rows[i]].evaluated;
 			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
 			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
@@ -634,7 +634,7 @@ static int fac_0(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 		const int rc = count_0(ctx, st, e, ctx->emit != NULL);
 		if (rc)
 			return rc;
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
 			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
 			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
 			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
@@ -761,7 +761,7 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 	return 0;
 }
 
-/* Sub-nest 1 from its memo table; a hit replays its statistics. */
+/* Sub-nest 1 from its memo table; a hit replays its statistics (unless nobody reads them). */
 static int fac_1(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
 {
 	static const int rows[6] = { 1, 2, 3, 6, 7, 8 };
@@ -771,15 +771,15 @@ static int fac_1(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 	if (found < 0)
 		return found;
 	if (found) {
-		for (int i = 0; i < 6; i++) {
+		for (int i = 0; i < 6 && !ctx->no_stats; i++) {
 			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
 			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
 			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
 		}
 		ctx->candidates += e->stats[18];
 	} else {
-		uint64_t before[19];
-		for (int i = 0; i < 6; i++) {
+		uint64_t before[19] = { 0 };
+		for (int i = 0; i < 6 && !ctx->no_stats; i++) {
 			before[3 * i] = ctx->stats[rows[i]].evaluated;
 			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
 			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
@@ -788,7 +788,7 @@ static int fac_1(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 		const int rc = count_1(ctx, st, e, ctx->emit != NULL);
 		if (rc)
 			return rc;
-		for (int i = 0; i < 6; i++) {
+		for (int i = 0; i < 6 && !ctx->no_stats; i++) {
 			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
 			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
 			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
@@ -855,7 +855,7 @@ static int count_2(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 	return 0;
 }
 
-/* Sub-nest 2 from its memo table; a hit replays its statistics. */
+/* Sub-nest 2 from its memo table; a hit replays its statistics (unless nobody reads them). */
 static int fac_2(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
 {
 	static const int rows[2] = { 9, 10 };
@@ -865,15 +865,15 @@ static int fac_2(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 	if (found < 0)
 		return found;
 	if (found) {
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
 			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
 			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
 			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
 		}
 		ctx->candidates += e->stats[6];
 	} else {
-		uint64_t before[7];
-		for (int i = 0; i < 2; i++) {
+		uint64_t before[7] = { 0 };
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
 			before[3 * i] = ctx->stats[rows[i]].evaluated;
 			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
 			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
@@ -882,7 +882,7 @@ static int fac_2(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 		const int rc = count_2(ctx, st, e, ctx->emit != NULL);
 		if (rc)
 			return rc;
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
 			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
 			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
 			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
