@@ -1690,6 +1690,12 @@ void sema_set_loop_order(struct sema_program *prog, bool level_sets_only)
 	place(prog);
 }
 
+void sema_set_loop_order_to(struct sema_program *prog, struct sema_def *const *order)
+{
+	memmove(prog->loop_order, order, sizeof(void *) * (size_t)prog->niters);
+	place(prog);
+}
+
 /* ---- scheduling ------------------------------------------------------------ */
 
 static int expr_cost(const struct ast_expr *e)

@@ -420,6 +420,7 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 		goto done;
 	}
 	ctx->progress = isatty(STDERR_FILENO) && !getenv("CI");
+	ctx->no_stats = o->cmd != CMD_STATS;
 	double t0 = sprt_now_();
 	ctx->progress_start = t0;
 	int e = sprt_run(ctx, sink, &o->run);

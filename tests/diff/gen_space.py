@@ -370,6 +370,30 @@ class Gen:
             self.ints += [a, b]
             self.lines.append("%s %s = %s > %s" % (cls, name, b, self.int_atom()))
 
+    def subnest(self):
+        """Iterators joined only among themselves and to one outer value:
+        factorization counts them once per value of that input (domain
+        errors and soft constraints inside included), and a subexpression
+        that can fail is shared by two of their definitions (CSE)."""
+        r = self.r
+        outer = r.choice([x for x in self.ints if x.startswith("it")] or ["dv"])
+        a, b = self.fresh("it"), self.fresh("it")
+        self.lines.append("%s = range(0, %s %% 4 + 2)" % (a, outer))
+        self.lines.append("%s = range(%d, %s + 3)" % (b, r.randint(-2, 1), a))
+        cls = r.choice(["hard", "soft", "correct"])
+        self.features.add("factor_subnest")
+        # (a - 1) is 0 for a == 1: a division by zero inside the sub-nest
+        sub = "(%s * %s // (%s - 1))" % (outer, b, a)
+        d = self.fresh("d")
+        self.lines.append("%s = %s + %s" % (d, sub, r.choice(["1", b, outer])))
+        self.features.add("cse_error")
+        self.lines.append("%s %s = %s %% 3 == %s or %s > %d" % (cls, self.fresh("c"), sub, r.randint(0, 2), d,
+                                                               r.randint(2, 12)))
+        if r.random() < 0.5:
+            # a free iterator nobody constrains: a sub-nest of its own
+            self.features.add("factor_free")
+            self.lines.append("%s = range(%d, %d)" % (self.fresh("it"), r.randint(-1, 1), r.randint(2, 4)))
+
     def space(self):
         r = self.r
         self.lines.append('"""random space"""')
@@ -410,6 +434,8 @@ class Gen:
                 self.constraint()
             if r.random() < 0.5:
                 self.opt_constraint(name)
+        if r.random() < 0.5:
+            self.subnest()
         # derived values nobody reads still count: keep them read
         used = " + ".join(x for x in self.ints + self.nums if not x.startswith("it") and x != "dv") or "0"
         self.lines.append("soft keep_all = %s == -12345" % used)

@@ -156,7 +156,8 @@ done
 # Every transformation must have fired on some random space, and every
 # construct must have been generated (when this run had random seeds).
 [ "$SEEDS" -gt 0 ] || { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
-for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering; do
+for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering \
+	factorization common_subexpression; do
 	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
 		fail=$((fail + 1))
 		echo "FAIL no random space made -O2 apply '$t'"
@@ -167,7 +168,7 @@ for feat in dependent_range negative_step algebra cond_iterable list_repeat clos
 	    ssa require constraint_def class_hard class_soft class_correct truediv floordiv mod pow \
 	    overflow short_circuit chained_compare in \
 	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat opt_congruence \
-	    opt_filter; do
+	    opt_filter factor_subnest factor_free cse_error; do
 	case " $all " in
 	*" $feat "*) ;;
 	*) fail=$((fail + 1)); echo "FAIL the generator never produced '$feat'" ;;

@@ -264,6 +264,9 @@ struct space_state {
 	sprt_val unroll_iter;
 	struct sprt_vec unroll_scratch[1];
 	sprt_val blk_x_iter;
+	/* Common subexpressions: the value, and whether it is known at this point. */
+	int64_t cse_7;
+	bool cse_ok_7;
 };
 
 /*
@@ -279,7 +282,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 283 "<stdout>"
+#line 286 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -294,7 +297,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 298 "<stdout>"
+#line 301 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -312,7 +315,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 316 "<stdout>"
+#line 319 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -329,7 +332,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 333 "<stdout>"
+#line 336 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -346,7 +349,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 350 "<stdout>"
+#line 353 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -368,7 +371,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 372 "<stdout>"
+#line 375 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -387,7 +390,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 391 "<stdout>"
+#line 394 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -406,7 +409,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 410 "<stdout>"
+#line 413 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -425,7 +428,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 429 "<stdout>"
+#line 432 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -439,12 +442,17 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_i_floordiv(st->blk_x, st->dim_x, &_t1));
-	TRY(sprt_i_mul(_t1, st->unroll, &_t2));
+	/* -O2: common subexpression 7 (line 10, column 8; 1 use, level 1) */
+	if (!st->cse_ok_7) {
+		TRY(sprt_i_floordiv(st->blk_x, st->dim_x, &_t1));
+		st->cse_7 = _t1;
+		st->cse_ok_7 = true;
+	}
+	TRY(sprt_i_mul(st->cse_7, st->unroll, &_t2));
 	*out = _t2;
 	return 0;
 }
-#line 448 "<stdout>"
+#line 456 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -459,7 +467,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 463 "<stdout>"
+#line 471 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -575,6 +583,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->blk_x = (int64_t)((uint64_t)start_blk_x + i_blk_x * (uint64_t)step_blk_x);
+			st->cse_ok_7 = false;
 			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
 				continue;
 			/* loop 2: unroll */
