@@ -404,7 +404,16 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 	FILE *out = stdout;
 	char *tmp_path = NULL;
 	int status = 0;
-	if (o->output) {
+	struct stat out_st;
+	if (o->output && !stat(o->output, &out_st) && !S_ISREG(out_st.st_mode)) {
+		/* A device or a pipe (/dev/null, a FIFO): nothing to replace
+		 * atomically, and renaming over it would destroy it. */
+		out = fopen(o->output, "wb");
+		if (!out) {
+			fprintf(stderr, "%s: error: cannot open '%s': %s\n", o->prog, o->output, strerror(errno));
+			return 1;
+		}
+	} else if (o->output) {
 		out = open_beside(o->output, &tmp_path);
 		if (!out) {
 			fprintf(stderr, "%s: error: cannot create a file beside '%s': %s\n", o->prog, o->output,
@@ -469,6 +478,9 @@ done:
 		if (status)
 			unlink(tmp_path);
 		free(tmp_path);
+	} else if (out != stdout && fclose(out) && !status) {
+		fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->output, strerror(errno));
+		status = 1;
 	}
 	return status;
 }

@@ -89,7 +89,7 @@ static void usage(FILE *out)
 	      "  -fno-factorization, -fno-cse, -fno-domain-filtering\n"
 	      "                      switch one loop transformation off\n"
 	      "  -fno-typed-values   hold every value tagged (no int64_t state)\n"
-	      "  -o FILE             output of 'emit'\n"
+	      "  -o FILE             output of 'emit' and 'list' (written beside, then renamed)\n"
 	      "  -v, --verbose       say how the enumerator was built and how long it ran\n"
 	      "  -Werror             treat warnings as errors\n"
 	      "  -Wno-NAME           silence one warning (e.g. -Wno-unused)\n"
@@ -577,7 +577,7 @@ static int run_compiled(const struct cli *cli, const struct sema_program *prog, 
 	free(text);
 	if (cli->verbose)
 		fprintf(stderr, "spacec: enumerator built with %s in %.3f s\n", h.backend, h.compile_seconds);
-	int max = 14 + 2 * (cli->nbindings + cli->ndisabled);
+	int max = 16 + 2 * (cli->nbindings + cli->ndisabled);
 	char **args = calloc((size_t)max + 1, sizeof(char *));
 	int k = 0;
 	args[k++] = (char *)argv0;
@@ -608,6 +608,10 @@ static int run_compiled(const struct cli *cli, const struct sema_program *prog, 
 		args[k++] = "--ordered";
 	if (cli->verbose)
 		args[k++] = "--timing";
+	if (!strcmp(cli->command, "list") && cli->output && strcmp(cli->output, "-")) {
+		args[k++] = "--output";
+		args[k++] = (char *)cli->output;
+	}
 	if (cli->shard) {
 		args[k++] = "--shard";
 		args[k++] = (char *)cli->shard;

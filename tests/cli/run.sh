@@ -122,6 +122,17 @@ expect_status "--threads without a value" 2 "$SPACEC" count "$T/small.space" --t
 	{ bad "two shards: $(cat "$T/s0" "$T/s1" "$T/err")"; }
 "$SPACEC" list --threads 3 --ordered "$T/small.space" > "$T/o3" && "$SPACEC" list --threads 1 "$T/small.space" > "$T/o1" &&
 	cmp -s "$T/o1" "$T/o3" && ok "--ordered lists as one thread does" || bad "--ordered"
+# list -o: a regular file is replaced atomically; a FIFO (like /dev/null) is
+# written in place and must survive (renaming over it would destroy it)
+"$SPACEC" list -o "$T/listed.csv" "$T/small.space" && "$SPACEC" list "$T/small.space" > "$T/listed2.csv" &&
+	cmp -s "$T/listed.csv" "$T/listed2.csv" && ok "list -o FILE" || bad "list -o FILE"
+mkfifo "$T/fifo" && { cat "$T/fifo" > "$T/from_fifo" & reader=$!; } &&
+	"$SPACEC" list -o "$T/fifo" "$T/small.space" && wait "$reader" && [ -p "$T/fifo" ] &&
+	cmp -s "$T/from_fifo" "$T/listed2.csv" && ok "list -o FIFO writes through and keeps the FIFO" ||
+	bad "list -o FIFO"
+"$SPACEC" count -v "$T/small.space" 2> "$T/err" > /dev/null &&
+	grep -q "enumerated in [0-9.]* s (4 valid points)" "$T/err" && ok "count -v prints the enumeration time" ||
+	bad "count -v: $(cat "$T/err")"
 # the standalone enumerator takes the same options
 CC=${CC:-cc}
 if $CC -std=c11 -DSPACEC_MAIN -I"$top_srcdir/runtime" "$T/small.c" "$top_srcdir"/runtime/*.c -o "$T/small" \
