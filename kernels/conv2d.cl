@@ -28,11 +28,23 @@
  *                                segment across the FS taps in registers)
  *   HFS                          filter half size (default 3): 1, 3, 5 ->
  *                                3x3, 7x7, 11x11 filters
+ *   FREG                         0 (default)/1, with UNR=1: copy the filter
+ *                                into private memory (registers) once,
+ *                                instead of a constant-memory read per tap
+ *   SLIDE                        0 (default)/1, with UNR=1: work-item ty owns
+ *                                the Ywpt *consecutive* output rows
+ *                                ty*Ywpt .. ty*Ywpt + Ywpt-1, and slides
+ *                                down the Ywpt + 2*HFS input rows they need,
+ *                                loading each row segment once and applying
+ *                                it to every (output row, filter row) pair
+ *                                that uses it: Ywpt + 2*HFS row loads
+ *                                instead of Ywpt * FS
  *
  * Requirements (spaces/conv2d_cltune.space, checked below with #error):
  *   Xwpt % VW == 0                      (vw_divides_wpt)
  *   LOCAL != 2 or (2*HFS) % VW == 0     (vw_divides_halo)
  *   PAD == 0 or LOCAL != 0              (padding_needs_local; harmless anyway)
+ *   FREG == 0 and SLIDE == 0 unless UNR == 1
  *
  * ---------------------------------------------------------------------------
  * LAUNCH GEOMETRY (W, H: output width and height; integer arithmetic):
@@ -60,8 +72,8 @@
  *
  * Work distribution (all modes): a work-group computes a tile of
  * (Xwg*Xwpt) x (Ywg*Ywpt) outputs.  Work-item (tx, ty) owns, in that tile,
- * rows  ty + wy*Ywg  (wy < Ywpt)  and the Xwpt/VW vectors starting at
- * columns  (tx + j*Xwg)*VW  (j < Xwpt/VW).  Interleaving the work-items
+ * rows  ty + wy*Ywg  (wy < Ywpt; ty*Ywpt + wy with SLIDE)  and the Xwpt/VW
+ * vectors starting at columns  (tx + j*Xwg)*VW  (j < Xwpt/VW).  Interleaving the work-items
  * (rather than giving each a contiguous block) keeps every global load and
  * store of a work-group contiguous, i.e. coalesced, for any Xwpt.
  */
@@ -114,6 +126,12 @@
 #ifndef HFS
 #define HFS 3
 #endif
+#ifndef FREG
+#define FREG 0
+#endif
+#ifndef SLIDE
+#define SLIDE 0
+#endif
 
 #if !defined(TBX) || !defined(TBY) || !defined(WPTX) || !defined(WPTY)
 #error "conv2d.cl needs Xwg, Ywg, Xwpt, Ywpt (or TBX, TBY, WPTX, WPTY)"
@@ -133,6 +151,12 @@
 #endif
 #if LOCAL < 0 || LOCAL > 2
 #error "LOCAL must be 0, 1 or 2"
+#endif
+#if (FREG != 0 && FREG != 1) || (SLIDE != 0 && SLIDE != 1)
+#error "FREG and SLIDE must be 0 or 1"
+#endif
+#if (FREG || SLIDE) && !UNR
+#error "FREG and SLIDE need the unrolled filter loops (UNR=1)"
 #endif
 
 /* ---- geometry ---------------------------------------------------------- */
@@ -242,7 +266,51 @@ void conv2d(const int W, const int H,
         for (int x = 0; x < WPTX; x++)
             acc[wy][x] = 0.0f;
 
-#if UNR
+#if FREG
+    /* The whole filter in registers (the unrolled loops index it with
+     * constants). */
+    float freg[FS * FS];
+#pragma unroll
+    for (int t = 0; t < FS * FS; t++)
+        freg[t] = filter[t];
+#define TAP(fy, fx) freg[(fy) * FS + (fx)]
+#else
+/* the tap is a broadcast from constant memory */
+#define TAP(fy, fx) filter[(fy) * FS + (fx)]
+#endif
+
+#if SLIDE
+    /* Input row ir (relative to this work-item's first output row) feeds
+     * output row wy through filter row ir - wy: load its segment once and
+     * apply it to all of them.  The per-output sum order (fy, then fx)
+     * is the one of the loops below. */
+#pragma unroll
+    for (int ir = 0; ir < WPTY + 2 * HFS; ir++) {
+        const int r = ty * WPTY + ir;
+#pragma unroll
+        for (int j = 0; j < NVX; j++) {
+            const int c = (tx + j * TBX) * VW;
+            float seg[VW + 2 * HFS];
+#pragma unroll
+            for (int t = 0; t < VW + 2 * HFS; t++)
+                seg[t] = *IN_AT(r, c + t);
+#pragma unroll
+            for (int wy = 0; wy < WPTY; wy++) {
+                const int fy = ir - wy;
+                if (fy >= 0 && fy < FS) {
+#pragma unroll
+                    for (int fx = 0; fx < FS; fx++) {
+                        const float f = TAP(fy, fx);
+#pragma unroll
+                        for (int v = 0; v < VW; v++)
+                            acc[wy][j * VW + v] = fma(seg[fx + v], f, acc[wy][j * VW + v]);
+                    }
+                }
+            }
+        }
+    }
+#define OUT_ROW(wy) (ty * WPTY + (wy))
+#elif UNR
     /* Unrolled: for each filter row, a work-item's VW neighbouring outputs
      * need the VW + 2*HFS inputs of one row segment.  Load that segment
      * once into registers and reuse it for all FS taps (the fully unrolled
@@ -262,8 +330,7 @@ void conv2d(const int W, const int H,
                     seg[t] = *IN_AT(r, c + t);
 #pragma unroll
                 for (int fx = 0; fx < FS; fx++) {
-                    /* the tap is a broadcast from constant memory */
-                    const float f = filter[fy * FS + fx];
+                    const float f = TAP(fy, fx);
 #pragma unroll
                     for (int v = 0; v < VW; v++)
                         acc[wy][j * VW + v] = fma(seg[fx + v], f, acc[wy][j * VW + v]);
@@ -300,6 +367,9 @@ void conv2d(const int W, const int H,
         }
     }
 #endif
+#ifndef OUT_ROW
+#define OUT_ROW(wy) (ty + (wy) * TBY)
+#endif
 
     __global float *gout = out + y0 * W + x0;
 #pragma unroll
@@ -307,5 +377,5 @@ void conv2d(const int W, const int H,
 #pragma unroll
         for (int j = 0; j < NVX; j++)
             VSTORE(VLOAD(&acc[wy][j * VW]),
-                   gout + (ty + wy * TBY) * W + (tx + j * TBX) * VW);
+                   gout + OUT_ROW(wy) * W + (tx + j * TBX) * VW);
 }

@@ -31,6 +31,22 @@
  *   PAD_A, PAD_B   extra elements per local-memory row (default: 1 when the
  *                  operand is transposed, to break the bank conflicts of the
  *                  transposing stores; 0 otherwise).
+ *   DBUF           0 (default)/1: double-buffered local tiles.  The next tile
+ *                  is stored into the other buffer while the current one is
+ *                  multiplied, so one barrier per K step instead of two (the
+ *                  stores of step t+1 and the reads of step t touch different
+ *                  buffers; the barrier ending step t-1 separates step t's
+ *                  stores from step t-1's reads of that buffer).  Doubles the
+ *                  local memory.  PRE_A/PRE_B then choose whether the next
+ *                  tile's global loads are issued before the multiply (1) or
+ *                  after it (0, fewer live registers).
+ *   VEC_B          1 (default), 2, 4: read B from local memory VEC_B values
+ *                  at a time.  Work-item ty then owns VEC_B *consecutive*
+ *                  columns of C per register block (columns
+ *                  (ty + jv*DIM_N)*VEC_B + v), so one vector local load
+ *                  replaces VEC_B scalar ones.  Needs THR_N % VEC_B == 0 and
+ *                  (BLK_N + PAD_B) % VEC_B == 0 (aligned vector reads; the
+ *                  local tiles are then aligned to the vector).
  *
  * Correctness constraints (exactly spaces/gemm_beast.space cant_reshape_*,
  * checked below with #error):
@@ -95,6 +111,12 @@
 #ifndef PAD_B
 #define PAD_B (TRANS_B ? 1 : 0)
 #endif
+#ifndef DBUF
+#define DBUF 0
+#endif
+#ifndef VEC_B
+#define VEC_B 1
+#endif
 
 #if !defined(DIM_M) || !defined(DIM_N) || !defined(BLK_M) || !defined(BLK_N) || \
     !defined(BLK_K) || !defined(DIM_M_A) || !defined(DIM_N_A) ||               \
@@ -139,6 +161,15 @@
 #if EXT0_B % (DIM_M_B * DIM_VEC) != 0 || EXT1_B % DIM_N_B != 0
 #error "cant_reshape_b2: the B reading shape does not tile the B tile"
 #endif
+#if DBUF != 0 && DBUF != 1
+#error "DBUF must be 0 or 1"
+#endif
+#if VEC_B != 1 && VEC_B != 2 && VEC_B != 4
+#error "VEC_B must be 1, 2 or 4"
+#endif
+#if THR_N % VEC_B != 0 || (BLK_N + PAD_B) % VEC_B != 0
+#error "VEC_B must divide THR_N and the local row pitch BLK_N + PAD_B"
+#endif
 
 /* Loads per work-item per tile: (vectors along extent 0) x (rows along 1). */
 #define LDA0 (EXT0_A / (DIM_M_A * DIM_VEC))
@@ -173,18 +204,44 @@ typedef REAL realM;
 #endif
 #define THR_MV (THR_M / VM)           /* vector accumulators per column */
 
+/* Reads of B from local memory, VEC_B columns at a time. */
+#if VEC_B == 1
+#define LD_B(p, out) ((out)[0] = *(p))
+#define SB_ALIGN
+#else
+typedef CAT(REAL, VEC_B) realB;
+#define LD_B(p, out) CAT(vstore, VEC_B)(*(__local const realB *)(p), 0, (out))
+#define SB_ALIGN __attribute__((aligned(VEC_B * sizeof(REAL))))
+#endif
+/* Column of C (within the tile) of this work-item's accumulator column j:
+ * ty + j*DIM_N for scalar reads; VEC_B consecutive columns per vector. */
+#define COL_N(j) ((ty + ((j) / VEC_B) * DIM_N) * VEC_B + (j) % VEC_B)
+
+/* The local buffer being written (SA_W, SB_W) and read (SA_R, SB_R). */
+#if DBUF
+#define SA_W sA[wbuf]
+#define SB_W sB[wbuf]
+#define SA_R sA[wbuf ^ 1]
+#define SB_R sB[wbuf ^ 1]
+#else
+#define SA_W sA
+#define SB_W sB
+#define SA_R sA
+#define SB_R sB
+#endif
+
 /* Local tiles are kept k-major whatever the storage order: sA[k][m],
  * sB[k][n], so the inner product loop reads one row of each per k.  An
  * element (e0, e1) of a *stored* tile maps to: */
 #if TRANS_A
-#define SA_AT(e0, e1) sA[(e0)][(e1)]   /* stored (k, m) */
+#define SA_AT(e0, e1) SA_W[(e0)][(e1)]   /* stored (k, m) */
 #else
-#define SA_AT(e0, e1) sA[(e1)][(e0)]   /* stored (m, k) */
+#define SA_AT(e0, e1) SA_W[(e1)][(e0)]   /* stored (m, k) */
 #endif
 #if TRANS_B
-#define SB_AT(e0, e1) sB[(e1)][(e0)]   /* stored (n, k) */
+#define SB_AT(e0, e1) SB_W[(e1)][(e0)]   /* stored (n, k) */
 #else
-#define SB_AT(e0, e1) sB[(e0)][(e1)]   /* stored (k, n) */
+#define SB_AT(e0, e1) SB_W[(e0)][(e1)]   /* stored (k, n) */
 #endif
 
 /* Global -> registers: this work-item's share of one stored tile.
@@ -209,6 +266,23 @@ typedef REAL realM;
             AT(((r0) + i * (DM)) * DIM_VEC + v, (r1) + j * (DN)) = t_[v];   \
     }
 
+/* Register-blocked outer products on the local tiles SA_R, SB_R.  Work-item
+ * tx owns rows (tx + i*DIM_M)*VM .. +VM-1: consecutive work-items read
+ * consecutive local addresses (no bank conflicts); its columns are COL_N(j),
+ * a broadcast within a row of work-items. */
+#define MULTIPLY_TILE()                                                      \
+    _Pragma("unroll") for (int k = 0; k < BLK_K; k++) {                     \
+        realM ra[THR_MV];                                                    \
+        REAL rb[THR_N];                                                      \
+        _Pragma("unroll") for (int i = 0; i < THR_MV; i++)                  \
+            ra[i] = VLOAD_M(&SA_R[k][(tx + i * DIM_M) * VM]);               \
+        _Pragma("unroll") for (int j = 0; j < THR_N / VEC_B; j++)           \
+            LD_B(&SB_R[k][(ty + j * DIM_N) * VEC_B], &rb[j * VEC_B]);       \
+        _Pragma("unroll") for (int i = 0; i < THR_MV; i++)                  \
+        _Pragma("unroll") for (int j = 0; j < THR_N; j++)                   \
+            acc[i][j] = fma(ra[i], (realM)rb[j], acc[i][j]);                \
+    }
+
 __kernel __attribute__((reqd_work_group_size(DIM_M, DIM_N, 1)))
 void gemm(const int M, const int N, const int K, const REAL alpha,
           __global const REAL *restrict A, const int lda,
@@ -222,8 +296,14 @@ void gemm(const int M, const int N, const int K, const REAL alpha,
     const int n0 = get_group_id(1) * BLK_N;
 
     /* k-major tiles; BLK_M/BLK_N (+pad) per row. */
-    __local REAL sA[BLK_K][BLK_M + PAD_A];
-    __local REAL sB[BLK_K][BLK_N + PAD_B];
+#if DBUF
+    __local REAL sA[2][BLK_K][BLK_M + PAD_A] SB_ALIGN;
+    __local REAL sB[2][BLK_K][BLK_N + PAD_B] SB_ALIGN;
+    int wbuf = 0;                     /* the buffer stored into next */
+#else
+    __local REAL sA[BLK_K][BLK_M + PAD_A] SB_ALIGN;
+    __local REAL sB[BLK_K][BLK_N + PAD_B] SB_ALIGN;
+#endif
 
     /* Reading shapes: the same work-items, renumbered. */
     const int a0 = tid % DIM_M_A, a1 = tid / DIM_M_A;
@@ -255,6 +335,45 @@ void gemm(const int M, const int N, const int K, const REAL alpha,
         for (int j = 0; j < THR_N; j++)
             acc[i][j] = (realM)0;
 
+#if DBUF
+    /* Stage the first tile into buffer 0; each step then multiplies buffer
+     * wbuf^1 while the next tile goes into buffer wbuf. */
+    LOAD_TILE(rgA, pA, lda, a0, a1, LDA0, LDA1, DIM_M_A, DIM_N_A)
+    LOAD_TILE(rgB, pB, ldb, b0, b1, LDB0, LDB1, DIM_M_B, DIM_N_B)
+    STORE_TILE(rgA, SA_AT, a0, a1, LDA0, LDA1, DIM_M_A, DIM_N_A)
+    STORE_TILE(rgB, SB_AT, b0, b1, LDB0, LDB1, DIM_M_B, DIM_N_B)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int kk = 0; kk < K; kk += BLK_K) {
+        const int more = kk + BLK_K < K;
+        wbuf ^= 1;
+        pA += stepA;
+        pB += stepB;
+#if PRE_A
+        if (more) {
+            LOAD_TILE(rgA, pA, lda, a0, a1, LDA0, LDA1, DIM_M_A, DIM_N_A)
+        }
+#endif
+#if PRE_B
+        if (more) {
+            LOAD_TILE(rgB, pB, ldb, b0, b1, LDB0, LDB1, DIM_M_B, DIM_N_B)
+        }
+#endif
+        MULTIPLY_TILE();
+        if (more) {
+#if !PRE_A
+            LOAD_TILE(rgA, pA, lda, a0, a1, LDA0, LDA1, DIM_M_A, DIM_N_A)
+#endif
+#if !PRE_B
+            LOAD_TILE(rgB, pB, ldb, b0, b1, LDB0, LDB1, DIM_M_B, DIM_N_B)
+#endif
+            STORE_TILE(rgA, SA_AT, a0, a1, LDA0, LDA1, DIM_M_A, DIM_N_A)
+            STORE_TILE(rgB, SB_AT, b0, b1, LDB0, LDB1, DIM_M_B, DIM_N_B)
+        }
+        /* Publishes the stores above, and keeps the next step's stores
+         * (into the buffer just read) behind every work-item's reads. */
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#else
 #if PRE_A
     LOAD_TILE(rgA, pA, lda, a0, a1, LDA0, LDA1, DIM_M_A, DIM_N_A)
 #endif
@@ -290,34 +409,16 @@ void gemm(const int M, const int N, const int K, const REAL alpha,
         }
 #endif
 
-        /* Register-blocked outer products.  Work-item tx owns rows
-         * (tx + i*DIM_M)*VM .. +VM-1: consecutive work-items read
-         * consecutive local addresses (no bank conflicts); column j is
-         * ty + j*DIM_N, a broadcast within a row of work-items. */
-#pragma unroll
-        for (int k = 0; k < BLK_K; k++) {
-            realM ra[THR_MV];
-            REAL rb[THR_N];
-#pragma unroll
-            for (int i = 0; i < THR_MV; i++)
-                ra[i] = VLOAD_M(&sA[k][(tx + i * DIM_M) * VM]);
-#pragma unroll
-            for (int j = 0; j < THR_N; j++)
-                rb[j] = sB[k][ty + j * DIM_N];
-#pragma unroll
-            for (int i = 0; i < THR_MV; i++)
-#pragma unroll
-                for (int j = 0; j < THR_N; j++)
-                    acc[i][j] = fma(ra[i], (realM)rb[j], acc[i][j]);
-        }
+        MULTIPLY_TILE();
         /* The next iteration overwrites the tiles. */
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#endif
 
     /* C = alpha*acc + beta*C; same ownership as above (coalesced along tx). */
 #pragma unroll
     for (int j = 0; j < THR_N; j++) {
-        __global REAL *pc = C + (n0 + ty + j * DIM_N) * ldc + m0;
+        __global REAL *pc = C + (n0 + COL_N(j)) * ldc + m0;
 #pragma unroll
         for (int i = 0; i < THR_MV; i++) {
             __global REAL *p = pc + (tx + i * DIM_M) * VM;

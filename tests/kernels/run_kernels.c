@@ -407,14 +407,17 @@ static int run_gemm(const params_t *p, int bench, char *msg, size_t msgn)
     const double alpha = p_str(p, "ALPHA") ? atof(p_str(p, "ALPHA")) : 1.25;
     const double beta = p_str(p, "BETA") ? atof(p_str(p, "BETA")) : -0.75;
     const int reps = (int)p_int(p, "REPS", bench ? 10 : 1);
-    const size_t pad_a = ta ? 1 : 0, pad_b = tb ? 1 : 0;
+    /* gemm.cl's local tiles: PAD_A/PAD_B default to 1 for a transposed
+     * operand, and DBUF doubles them. */
+    const long pad_a = p_int(p, "PAD_A", ta ? 1 : 0), pad_b = p_int(p, "PAD_B", tb ? 1 : 0);
+    const long nbuf = 1 + p_int(p, "DBUF", 0);
 
     if (M % blk_m || N % blk_n || K % blk_k) {
         snprintf(msg, msgn, "sizes %ldx%ldx%ld not multiples of the tile", M, N, K);
         return FAIL;
     }
     int v = check_limits((size_t)(dim_m * dim_n),
-                         (size_t)(blk_k * (blk_m + (long)pad_a) + blk_k * (blk_n + (long)pad_b)) * es,
+                         (size_t)(nbuf * blk_k * (blk_m + pad_a + blk_n + pad_b)) * es,
                          msg, msgn);
     if (v != PASS)
         return v;
@@ -719,6 +722,14 @@ static const char *const gemm_cases[] = {
     "PRECISION=2 DIM_M=16 DIM_N=16 BLK_M=64 BLK_N=64 BLK_K=8 DIM_VEC=2 VEC_MUL=1 DIM_M_A=32 DIM_N_A=8 DIM_M_B=4 DIM_N_B=64 PRE_A=1 PRE_B=1",
     "PRECISION=2 DIM_M=8 DIM_N=32 BLK_M=32 BLK_N=64 BLK_K=32 DIM_VEC=4 VEC_MUL=1 DIM_M_A=8 DIM_N_A=32 DIM_M_B=4 DIM_N_B=64",
     "REAL=double TRANS_A=1 DIM_M=16 DIM_N=8 BLK_M=32 BLK_N=32 BLK_K=8 DIM_VEC=2 VEC_MUL=1 DIM_M_A=4 DIM_N_A=32 DIM_M_B=4 DIM_N_B=32",
+    /* double-buffered tiles (one K step only, then several; the global
+     * loads before and after the multiply) and vector reads of B */
+    "PRECISION=1 DIM_M=16 DIM_N=16 BLK_M=64 BLK_N=64 BLK_K=16 DIM_VEC=4 VEC_MUL=1 DIM_M_A=16 DIM_N_A=16 DIM_M_B=4 DIM_N_B=64 DBUF=1 K=16",
+    "PRECISION=1 DIM_M=16 DIM_N=16 BLK_M=128 BLK_N=128 BLK_K=8 DIM_VEC=4 VEC_MUL=1 DIM_M_A=32 DIM_N_A=8 DIM_M_B=2 DIM_N_B=128 DBUF=1 PRE_A=1 PRE_B=1 VEC_B=4 PAD_B=4",
+    "PRECISION=1 DIM_M=16 DIM_N=16 BLK_M=128 BLK_N=128 BLK_K=16 DIM_VEC=2 VEC_MUL=1 DIM_M_A=64 DIM_N_A=4 DIM_M_B=8 DIM_N_B=32 PRE_A=1 PRE_B=1 DBUF=1 VEC_B=4 PAD_B=4",
+    "PRECISION=1 DIM_M=8 DIM_N=4 BLK_M=24 BLK_N=16 BLK_K=4 DIM_VEC=1 VEC_MUL=0 DIM_M_A=8 DIM_N_A=4 DIM_M_B=2 DIM_N_B=16 PRE_B=1 DBUF=1 VEC_B=4",
+    "PRECISION=1 TRANS_A=1 TRANS_B=1 DIM_M=8 DIM_N=8 BLK_M=32 BLK_N=16 BLK_K=8 DIM_VEC=2 VEC_MUL=1 DIM_M_A=4 DIM_N_A=16 DIM_M_B=8 DIM_N_B=8 DBUF=1 VEC_B=2 PAD_B=0",
+    "PRECISION=2 DIM_M=16 DIM_N=16 BLK_M=64 BLK_N=64 BLK_K=8 DIM_VEC=2 VEC_MUL=1 DIM_M_A=32 DIM_N_A=8 DIM_M_B=4 DIM_N_B=64 DBUF=1 VEC_B=2 PAD_B=2",
     NULL};
 
 static const char *const conv_cases[] = {
@@ -744,6 +755,12 @@ static const char *const conv_cases[] = {
     "HFS=5 Xwg=16 Ywg=16 Xwpt=8 Ywpt=1 LOCAL=2 VW=1 PAD=0 UNR=0",
     /* CLTune-style names */
     "HFS=3 TBX=16 TBY=8 WPTX=4 WPTY=2 LOCAL=1 VECTOR=4 PADDING=1 UNROLL=1",
+    /* filter in registers, sliding window down the rows */
+    "HFS=3 Xwg=8 Ywg=32 Xwpt=8 Ywpt=2 LOCAL=1 VW=4 PAD=1 UNR=1 FREG=1",
+    "HFS=3 Xwg=8 Ywg=32 Xwpt=8 Ywpt=2 LOCAL=1 VW=4 PAD=1 UNR=1 SLIDE=1",
+    "HFS=3 Xwg=16 Ywg=8 Xwpt=4 Ywpt=4 LOCAL=0 VW=4 PAD=0 UNR=1 FREG=1 SLIDE=1",
+    "HFS=1 Xwg=16 Ywg=8 Xwpt=8 Ywpt=4 LOCAL=2 VW=2 PAD=1 UNR=1 SLIDE=1",
+    "HFS=5 Xwg=8 Ywg=8 Xwpt=4 Ywpt=8 LOCAL=2 VW=2 PAD=1 UNR=1 FREG=1 SLIDE=1",
     NULL};
 
 /* Reads `cmd`'s CSV (header + rows) and runs `want` rows picked

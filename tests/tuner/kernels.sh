@@ -2,7 +2,7 @@
 # The shipped GEMM and 2D-convolution kernels tuned end to end on PoCL at
 # small sizes: every configuration evaluated must verify against the
 # reference (zero wrong_result) and `spacetune best` must report one.
-# The conv2d space at W=16, H=8 and a 3x3 filter has 40 points (the
+# The conv2d space at W=16, H=8 and a 3x3 filter has 60 points (the
 # oracle for the count: `spacec count`), tuned exhaustively.  The GEMM
 # space is tuned exhaustively when small enough at M=N=K=32, else on a
 # seeded random sample of 40 configurations.  Each part skips itself when

@@ -111,6 +111,13 @@ static void expect_gemm(struct tune_job *job, long M, long N, long K, int dp)
 		expect_define(v.build_options, "PRE_A", param(job, i, "pre_a"));
 		expect_define(v.build_options, "PRE_B", param(job, i, "pre_b"));
 		expect_define(v.build_options, "PAD_B", param(job, i, "pad_b"));
+		expect_define(v.build_options, "DBUF", param(job, i, "dbuf"));
+		/* gemm.cl #error: vector reads of B tile a work-item's columns and
+		 * keep every local row aligned */
+		const long vec_b = param(job, i, "vec_b");
+		expect_define(v.build_options, "VEC_B", vec_b);
+		cr_expect((vec_b == 1 || vec_b == 2 || vec_b == 4) && (blk_n / dim_n) % vec_b == 0 &&
+			  (blk_n + param(job, i, "pad_b")) % vec_b == 0, "point %zu: VEC_B=%ld", i, vec_b);
 		/* gemm(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc), NN */
 		cr_assert_eq(v.nargs, 11);
 		const long ints[][2] = { { 0, M }, { 1, N }, { 2, K }, { 5, M }, { 7, K }, { 10, M } };
@@ -211,6 +218,11 @@ static void expect_conv(long W, long H, long fs)
 		expect_define(v.build_options, "Ywpt", ywpt);
 		expect_define(v.build_options, "LOCAL", local);
 		expect_define(v.build_options, "UNR", param(l.job, i, "UNR"));
+		/* conv2d.cl #error: FREG and SLIDE only with the unrolled loops */
+		const long freg = param(l.job, i, "FREG"), slide = param(l.job, i, "SLIDE");
+		expect_define(v.build_options, "FREG", freg);
+		expect_define(v.build_options, "SLIDE", slide);
+		cr_expect((freg == 0 && slide == 0) || param(l.job, i, "UNR") == 1, "point %zu", i);
 		/* conv2d(W, H, in, filter, out) */
 		cr_assert_eq(v.nargs, 5);
 		cr_expect_eq(v.args[0].i, W);
