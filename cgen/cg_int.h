@@ -107,6 +107,7 @@ struct cg {
 	struct cg_level_plan *plan; /* per loop level */
 	const char **brk_fn;     /* per constraint id: its monotonicity function, or NULL */
 	int *brk_up;             /* +1: its rejections are an up-set in f, -1: down-set */
+	struct cg_ivl *ivl;      /* interval pruning's checks (cg_interval.c) */
 };
 
 /* cg_opt.c */
@@ -120,6 +121,20 @@ const char *cg_opt_break(struct cg *c, const struct sema_def *d);
  * st->X_iter of each filtered loop by the list of the values its unary
  * constraints keep, built in st->X_dom. */
 void cg_opt_filter(struct cg *c);
+/* The expression constraint d tests, derived values of level k inlined
+ * (-2: none); NULL where its body is more than one `return`. */
+struct ast_expr *cg_opt_constraint_expr(struct cg *c, const struct sema_def *d, int k);
+/* C condition: constraint d is enabled in this run (--disable, --no-soft). */
+const char *cg_opt_enabled_test(struct cg *c, const struct sema_def *d);
+
+/* cg_interval.c: interval pruning (-O2).  plan: from cg_opt_plan; bounds:
+ * after domain filtering, computes the bounds of the hoisted iterables its
+ * checks read; prune: in loop k after the level's checks, skips the
+ * subtree where a deeper constraint rejects every completion. */
+void cg_interval_plan(struct cg *c);
+void cg_interval_bounds(struct cg *c);
+void cg_interval_prune(struct cg *c, int k);
+void cg_interval_release(struct cg *c);
 
 /* cg_type.c */
 void cg_type_plan(struct cg *c);

@@ -628,6 +628,7 @@ static void gen_loops(struct cg *c, int k)
 			m0, m, m, m0);
 	}
 	gen_level(c, k, "continue;");
+	cg_interval_prune(c, k);
 	cg_par_task(c, k);
 	gen_loops(c, k + 1);
 	c->indent--;
@@ -674,6 +675,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	if (any_hoisted)
 		sbuf_puts(c->code, "\n");
 	cg_opt_filter(c);
+	cg_interval_bounds(c);
 	cg_line(c, "/* The loop nest, in level-set order. */");
 	gen_loops(c, 0);
 	cg_line(c, "return 0;");
