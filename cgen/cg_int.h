@@ -110,6 +110,12 @@ struct cg {
 	struct cg_ivl *ivl;      /* interval pruning's checks (cg_interval.c) */
 };
 
+/* cgen.c: whether iterator d's iterable is computed once, before the nest,
+ * into st->d_iter with its domain error in the run() local once_d. */
+bool cg_hoisted(const struct cg *c, const struct sema_def *d);
+/* Whether no member of struct space_state is called `name`. */
+bool cg_member_free(const struct cg *c, const char *name);
+
 /* cg_opt.c */
 void cg_opt_plan(struct cg *c);
 void cg_opt_release(struct cg *c);
@@ -134,6 +140,8 @@ const char *cg_opt_enabled_test(struct cg *c, const struct sema_def *d);
 void cg_interval_plan(struct cg *c);
 void cg_interval_bounds(struct cg *c);
 void cg_interval_prune(struct cg *c, int k);
+/* The state members it needs (in struct space_state). */
+void cg_interval_state(struct cg *c, struct sbuf *out);
 void cg_interval_release(struct cg *c);
 
 /* cg_type.c */

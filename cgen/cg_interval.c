@@ -31,8 +31,10 @@
  *   - iterators of deeper loops: every value a loop visits comes from its
  *     iterable (the other -O transformations only visit fewer), so an
  *     iterable computed once (before the nest, after domain filtering)
- *     gives its least and greatest element, computed once; a range() or a
- *     list display gives bounds from its arguments' intervals.
+ *     gives its least and greatest element, found once and kept in the
+ *     state (not in run()'s locals, so that any function of the nest can
+ *     read them); a range() or a list display gives bounds from its
+ *     arguments' intervals.
  * Anything else (floats, strings, `/`, `**`, `in`, calls other than
  * min/max/abs) is "don't know", which never prunes.  The check at level
  * k runs after the level's own checks, before the thread/shard task
@@ -71,8 +73,9 @@ struct ivl_check {
 struct cg_ivl {
 	struct ivl_check *checks;
 	int n, cap;
-	bool *bounds;  /* per definition id: a hoisted iterator whose bounds are read */
-	bool helpers;  /* the ivl_* functions are in c->aux */
+	bool *bounds;        /* per definition id: a hoisted iterator whose bounds are read */
+	const char *array;   /* the state member: lo, hi, ok per loop position */
+	bool helpers;        /* the ivl_* functions are in c->aux */
 };
 
 /* The generator of one check. */
@@ -106,17 +109,6 @@ static bool builtin_call(const struct ast_expr *e, const char *name)
 {
 	const struct ast_expr *f = e->items[0];
 	return f->kind == AST_NAME && !f->ref && f->local < 0 && !strcmp(f->name, name);
-}
-
-/* cgen.c's hoisted(): the iterable is computed once, before the nest. */
-static bool hoisted(const struct sema_def *x)
-{
-	if (x->loop_pos == 0)
-		return false;
-	for (int i = 0; i < x->ndeps; i++)
-		if (x->deps[i]->kind == SEMA_ITER || x->deps[i]->level >= 0)
-			return false;
-	return true;
 }
 
 static bool bound_at(const struct ivgen *g, const struct sema_def *d)
@@ -172,12 +164,13 @@ static int num_bound(struct ivgen *g, const struct sema_def *d)
 /* The values a deeper loop may visit. */
 static int num_iter(struct ivgen *g, const struct sema_def *x)
 {
-	if (hoisted(x)) {
-		const char *m = g->c->member[x->id];
-		int n = fresh(g);
-		line(g, "if (!ivb_ok_%s)", m);
+	if (cg_hoisted(g->c, x)) {
+		/* lo, hi, ok of the loop at position p are at 3p, 3p + 1, 3p + 2 */
+		const char *a = g->c->ivl->array;
+		int n = fresh(g), p = 3 * x->loop_pos;
+		line(g, "if (!st->%s[%d]) /* the values of '%s' */", a, p + 2, x->cname);
 		line(g, "\tbreak;");
-		line(g, "lo%d = ivb_lo_%s, hi%d = ivb_hi_%s;", n, m, n, m);
+		line(g, "lo%d = st->%s[%d], hi%d = st->%s[%d];", n, a, p, n, a, p + 1);
 		g->bounds[x->id] = true;
 		return n;
 	}
@@ -339,6 +332,17 @@ static void close_truth(struct ivgen *g)
 	line(g, "} while (0);");
 }
 
+/* Forgets what was generated since `mark`; returns IV_NONE. */
+static int undo(struct ivgen *g, size_t mark, int ntmp, int top)
+{
+	g->out->len = mark;
+	if (g->out->s)
+		g->out->s[mark] = 0;
+	g->ntmp = ntmp;
+	g->top = top;
+	return IV_NONE;
+}
+
 static char cmp_code(enum ast_op op)
 {
 	switch (op) {
@@ -373,13 +377,8 @@ static int truth_compare(struct ivgen *g, const struct ast_expr *e)
 		prev = next;
 	}
 	if (prev == IV_NONE) {
-		/* undo: the shape cannot decide */
-		g->out->len = mark;
-		if (g->out->s)
-			g->out->s[mark] = 0;
-		g->ntmp = saved_tmp;
-		g->top = saved_top;
-		return IV_NONE;
+		/* the shape cannot decide */
+		return undo(g, mark, saved_tmp, saved_top);
 	}
 	close_truth(g);
 	return t;
@@ -444,12 +443,7 @@ static int truth(struct ivgen *g, const struct ast_expr *e)
 	int t = open_truth(g);
 	int a = num(g, e);
 	if (a == IV_NONE) {
-		g->out->len = mark;
-		if (g->out->s)
-			g->out->s[mark] = 0;
-		g->ntmp = saved_tmp;
-		g->top = saved_top;
-		return IV_NONE;
+		return undo(g, mark, saved_tmp, saved_top);
 	}
 	line(g, "tr%d = ivl_truth(lo%d, hi%d);", t, a, a);
 	close_truth(g);
@@ -569,24 +563,24 @@ static void add_helpers(struct cg *c)
 		  "static inline int ivl_not(int a)\n{\n\treturn a == 2 ? 2 : !a;\n}\n\n"
 		  "static inline int ivl_truth(int64_t l, int64_t h)\n{\n"
 		  "\treturn l == 0 && h == 0 ? 0 : l > 0 || h < 0 ? 1 : 2;\n}\n\n"
-		  "/* The least and greatest element of an iterable of ints (false: none, or not all ints). */\n"
-		  "static inline bool ivl_bounds(sprt_val it, int64_t *l, int64_t *h)\n{\n"
+		  "/* The least and greatest element of an iterable of ints (0: none, or not all ints). */\n"
+		  "static inline int64_t ivl_iterable_bounds(sprt_val it, int64_t *l, int64_t *h)\n{\n"
 		  "\tconst uint64_t n = iter_len(it);\n"
-		  "\tif (n == 0)\n\t\treturn false;\n"
+		  "\tif (n == 0)\n\t\treturn 0;\n"
 		  "\tif (it.kind == SPRT_RANGE) {\n"
 		  "\t\tconst int64_t first = it.u.i;\n"
 		  "\t\tconst int64_t last = iter_at(it, n - 1).u.i;\n"
 		  "\t\t*l = ivl_min2(first, last);\n"
 		  "\t\t*h = ivl_max2(first, last);\n"
-		  "\t\treturn true;\n"
+		  "\t\treturn 1;\n"
 		  "\t}\n"
 		  "\tfor (uint64_t i = 0; i < n; i++) {\n"
 		  "\t\tconst sprt_val v = iter_at(it, i);\n"
-		  "\t\tif (v.kind != SPRT_INT)\n\t\t\treturn false;\n"
+		  "\t\tif (v.kind != SPRT_INT)\n\t\t\treturn 0;\n"
 		  "\t\t*l = i ? ivl_min2(*l, v.u.i) : v.u.i;\n"
 		  "\t\t*h = i ? ivl_max2(*h, v.u.i) : v.u.i;\n"
 		  "\t}\n"
-		  "\treturn true;\n}\n\n");
+		  "\treturn 1;\n}\n\n");
 }
 
 static void plan_check(struct cg *c, const struct sema_def *d, const struct ast_expr *E, int k)
@@ -619,6 +613,9 @@ void cg_interval_plan(struct cg *c)
 	c->ivl->bounds = xcalloc((size_t)P->ndefs + 1, sizeof(*c->ivl->bounds));
 	if (c->opt->opt_level < 2 || c->opt->no_interval)
 		return;
+	c->ivl->array = "ivl_bounds";
+	while (!cg_member_free(c, c->ivl->array))
+		c->ivl->array = cg_fmt(c, "%s_", c->ivl->array);
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
 		if (d->kind != SEMA_CONSTRAINT || d->level < 1)
@@ -652,17 +649,26 @@ void cg_interval_bounds(struct cg *c)
 		const struct sema_def *x = P->loop_order[k];
 		if (!c->ivl || !c->ivl->bounds[x->id])
 			continue;
-		const char *m = c->member[x->id];
+		const char *a = c->ivl->array;
 		if (!any)
-			cg_line(c, "/* -O2: interval pruning reads the least and greatest value of these iterables, once */");
+			cg_line(c, "/* -O2: interval pruning reads the least and greatest value of these iterables */");
 		any = true;
-		c->helpers |= CG_H_ITER;
-		cg_line(c, "int64_t ivb_lo_%s = 0, ivb_hi_%s = 0;", m, m);
-		cg_line(c, "const bool ivb_ok_%s = !once_%s && ivl_bounds(st->%s, &ivb_lo_%s, &ivb_hi_%s);", m, m,
-			c->iter_member[x->id], m, m);
+		cg_line(c, "st->%s[%d] = !once_%s && ivl_iterable_bounds(st->%s, &st->%s[%d], &st->%s[%d]);", a, 3 * k + 2,
+			c->member[x->id], c->iter_member[x->id], a, 3 * k, a, 3 * k + 1);
 	}
 	if (any)
 		sbuf_puts(c->code, "\n");
+}
+
+void cg_interval_state(struct cg *c, struct sbuf *out)
+{
+	const struct sema_program *P = c->P;
+	for (int i = 0; c->ivl && i <= P->ndefs; i++)
+		if (c->ivl->bounds[i]) {
+			sbuf_puts(out, "\t/* Interval pruning: lo, hi, ok (1: bounds known) of loop p at 3p.. */\n");
+			sbuf_printf(out, "\tint64_t %s[%d];\n", c->ivl->array, 3 * P->niters);
+			return;
+		}
 }
 
 void cg_interval_prune(struct cg *c, int k)

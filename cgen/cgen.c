@@ -337,6 +337,16 @@ static const char *member_name(struct cg *c, struct ptrvec *used, const char *wa
 	return name;
 }
 
+bool cg_member_free(const struct cg *c, const char *name)
+{
+	const char **lists[] = { c->member, c->iter_member, c->dom_member, c->yield_member, c->scratch_member };
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
+		for (int i = 0; i <= c->P->ndefs; i++)
+			if (lists[l][i] && !strcmp(lists[l][i], name))
+				return false;
+	return true;
+}
+
 static void assign_names(struct cg *c)
 {
 	const struct sema_program *P = c->P;
@@ -536,6 +546,12 @@ static bool hoisted(const struct sema_def *d)
 		if (d->deps[k]->level >= 0 || d->deps[k]->kind == SEMA_ITER)
 			return false;
 	return true;
+}
+
+bool cg_hoisted(const struct cg *c, const struct sema_def *d)
+{
+	(void)c;
+	return hoisted(d);
 }
 
 static void gen_loops(struct cg *c, int k)
@@ -739,6 +755,7 @@ static void gen_state(struct cg *c, struct sbuf *out)
 		if (c->nscratch[d->id])
 			sbuf_printf(out, "\tstruct sprt_vec %s[%d];\n", c->scratch_member[d->id], c->nscratch[d->id]);
 	}
+	cg_interval_state(c, out);
 	if (!P->ndefs)
 		sbuf_puts(out, "\tint empty;\n");
 	sbuf_puts(out, "};\n\n");

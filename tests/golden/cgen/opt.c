@@ -267,6 +267,8 @@ struct space_state {
 	sprt_val read_m_iter;
 	sprt_val read_n_iter;
 	sprt_val pad_iter;
+	/* Interval pruning: lo, hi, ok (1: bounds known) of loop p at 3p.. */
+	int64_t ivl_bounds[18];
 };
 
 /*
@@ -282,7 +284,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 286 "<stdout>"
+#line 288 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -300,7 +302,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 304 "<stdout>"
+#line 306 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 1
@@ -318,7 +320,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 322 "<stdout>"
+#line 324 "<stdout>"
 
 /*
  * size: derived, at loop level 1
@@ -335,7 +337,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 339 "<stdout>"
+#line 341 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 1
@@ -352,7 +354,7 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 	*out = _t1;
 	return 0;
 }
-#line 356 "<stdout>"
+#line 358 "<stdout>"
 
 /*
  * blk: iterator, at loop level 5
@@ -370,7 +372,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 374 "<stdout>"
+#line 376 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 5
@@ -387,7 +389,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t1 != 0);
 	return 0;
 }
-#line 391 "<stdout>"
+#line 393 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -405,7 +407,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 409 "<stdout>"
+#line 411 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -423,7 +425,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 427 "<stdout>"
+#line 429 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -440,7 +442,7 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 	*out = (_t1 != st->size);
 	return 0;
 }
-#line 444 "<stdout>"
+#line 446 "<stdout>"
 
 /*
  * pad: iterator, at loop level 2
@@ -458,7 +460,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 462 "<stdout>"
+#line 464 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 2
@@ -477,7 +479,7 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = (st->pad == _t2);
 	return 0;
 }
-#line 481 "<stdout>"
+#line 483 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -532,6 +534,204 @@ static int opt_value_6(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	return 0;
 }
 
+/*
+ * Interval pruning (-O2): bounds [lo, hi] of int expressions over the values
+ * the inner loops may take.  Each function returns nonzero where a bound
+ * would overflow ("don't know"); truths are 0, 1 or 2 (don't know).
+ */
+static inline int64_t ivl_min2(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline int64_t ivl_max2(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline int ivl_add(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	return SPRT_ADD_OVERFLOW(al, bl, l) | SPRT_ADD_OVERFLOW(ah, bh, h);
+}
+
+static inline int ivl_sub(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	return SPRT_SUB_OVERFLOW(al, bh, l) | SPRT_SUB_OVERFLOW(ah, bl, h);
+}
+
+/* The least and greatest of the four corners of an operation (nonzero: one fails). */
+static inline int ivl_corners(int (*op)(int64_t, int64_t, int64_t *), int64_t al, int64_t ah,
+			      int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	int64_t p[4];
+	if (op(al, bl, &p[0]) || op(al, bh, &p[1]) || op(ah, bl, &p[2]) || op(ah, bh, &p[3]))
+		return 1;
+	*l = ivl_min2(ivl_min2(p[0], p[1]), ivl_min2(p[2], p[3]));
+	*h = ivl_max2(ivl_max2(p[0], p[1]), ivl_max2(p[2], p[3]));
+	return 0;
+}
+
+static inline int ivl_mul(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	if (al >= 0 && bl >= 0) /* the common case: sizes */
+		return SPRT_MUL_OVERFLOW(al, bl, l) | SPRT_MUL_OVERFLOW(ah, bh, h);
+	return ivl_corners(sprt_i_mul, al, ah, bl, bh, l, h);
+}
+
+/* Floor division is monotone in each operand where the divisor keeps its sign,
+ * so the corners of each sign's part bound it (a zero divisor fails). */
+static inline int ivl_floordiv(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	if (bl > 0 || bh < 0)
+		return ivl_corners(sprt_i_floordiv, al, ah, bl, bh, l, h);
+	int64_t nl, nh, pl, ph;
+	if (bl < 0 && bh > 0) {
+		if (ivl_corners(sprt_i_floordiv, al, ah, bl, -1, &nl, &nh) ||
+		    ivl_corners(sprt_i_floordiv, al, ah, 1, bh, &pl, &ph))
+			return 1;
+		*l = ivl_min2(nl, pl);
+		*h = ivl_max2(nh, ph);
+		return 0;
+	}
+	if (bl < 0)
+		return ivl_corners(sprt_i_floordiv, al, ah, bl, -1, l, h);
+	if (bh > 0)
+		return ivl_corners(sprt_i_floordiv, al, ah, 1, bh, l, h);
+	return 1; /* always by zero */
+}
+
+/* Python's a % b has b's sign and |a % b| < |b|; it is a itself where a lies in [0, b). */
+static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	if (bl > 0) {
+		*l = al >= 0 && ah < bl ? al : 0;
+		*h = al >= 0 ? ivl_min2(ah, bh - 1) : bh - 1;
+	} else if (bh < 0) {
+		*l = ah <= 0 ? ivl_max2(al, bl + 1) : bl + 1;
+		*h = ah <= 0 && al > bh ? ah : 0;
+	} else {
+		*l = bl < 0 ? bl + 1 : 0;
+		*h = bh > 0 ? bh - 1 : 0;
+	}
+	return 0;
+}
+
+static inline int ivl_neg(int64_t al, int64_t ah, int64_t *l, int64_t *h)
+{
+	return sprt_i_neg(ah, l) | sprt_i_neg(al, h);
+}
+
+static inline int ivl_abs(int64_t al, int64_t ah, int64_t *l, int64_t *h)
+{
+	if (al >= 0) {
+		*l = al;
+		*h = ah;
+		return 0;
+	}
+	if (ah <= 0)
+		return ivl_neg(al, ah, l, h);
+	*l = 0;
+	if (sprt_i_neg(al, h))
+		return 1;
+	*h = ivl_max2(*h, ah);
+	return 0;
+}
+
+static inline void ivl_hull(int64_t *l, int64_t *h, int64_t bl, int64_t bh)
+{
+	*l = ivl_min2(*l, bl);
+	*h = ivl_max2(*h, bh);
+}
+
+static inline void ivl_min(int64_t *l, int64_t *h, int64_t bl, int64_t bh)
+{
+	*l = ivl_min2(*l, bl);
+	*h = ivl_min2(*h, bh);
+}
+
+static inline void ivl_max(int64_t *l, int64_t *h, int64_t bl, int64_t bh)
+{
+	*l = ivl_max2(*l, bl);
+	*h = ivl_max2(*h, bh);
+}
+
+/* The elements of range(a, b, s): between a (included) and b (excluded);
+ * nonzero where that cannot be bounded or is empty. */
+static inline int ivl_range(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t sl, int64_t sh,
+			    int64_t *l, int64_t *h)
+{
+	if (sl > 0) {
+		*l = al;
+		if (SPRT_SUB_OVERFLOW(bh, 1, h))
+			return 1;
+	} else if (sh < 0) {
+		*h = ah;
+		if (SPRT_ADD_OVERFLOW(bl, 1, l))
+			return 1;
+	} else {
+		*l = ivl_min2(al, bl);
+		*h = ivl_max2(ah, bh);
+	}
+	return *l > *h;
+}
+
+/* Whether a op b holds for every a in [al, ah], b in [bl, bh] (1), for none (0),
+ * or don't know (2); op: < l(<=) > g(>=) = !. */
+static inline int ivl_cmp(char op, int64_t al, int64_t ah, int64_t bl, int64_t bh)
+{
+	switch (op) {
+	case '<': return ah < bl ? 1 : al >= bh ? 0 : 2;
+	case 'l': return ah <= bl ? 1 : al > bh ? 0 : 2;
+	case '>': return al > bh ? 1 : ah <= bl ? 0 : 2;
+	case 'g': return al >= bh ? 1 : ah < bl ? 0 : 2;
+	case '=': return al == ah && bl == bh && al == bl ? 1 : ah < bl || bh < al ? 0 : 2;
+	default: return al == ah && bl == bh && al == bl ? 0 : ah < bl || bh < al ? 1 : 2;
+	}
+}
+
+static inline int ivl_and(int a, int b)
+{
+	return a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : 2;
+}
+
+static inline int ivl_or(int a, int b)
+{
+	return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : 2;
+}
+
+static inline int ivl_not(int a)
+{
+	return a == 2 ? 2 : !a;
+}
+
+static inline int ivl_truth(int64_t l, int64_t h)
+{
+	return l == 0 && h == 0 ? 0 : l > 0 || h < 0 ? 1 : 2;
+}
+
+/* The least and greatest element of an iterable of ints (0: none, or not all ints). */
+static inline int64_t ivl_iterable_bounds(sprt_val it, int64_t *l, int64_t *h)
+{
+	const uint64_t n = iter_len(it);
+	if (n == 0)
+		return 0;
+	if (it.kind == SPRT_RANGE) {
+		const int64_t first = it.u.i;
+		const int64_t last = iter_at(it, n - 1).u.i;
+		*l = ivl_min2(first, last);
+		*h = ivl_max2(first, last);
+		return 1;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		const sprt_val v = iter_at(it, i);
+		if (v.kind != SPRT_INT)
+			return 0;
+		*l = i ? ivl_min2(*l, v.u.i) : v.u.i;
+		*h = i ? ivl_max2(*h, v.u.i) : v.u.i;
+	}
+	return 1;
+}
+
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
@@ -557,6 +757,12 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	const int once_read_n = def_read_n(ctx, st, &st->read_n_iter);
 	const int once_blk = def_blk(ctx, st, &st->blk_iter);
 
+	/* -O2: interval pruning reads the least and greatest value of these iterables */
+	st->ivl_bounds[5] = !once_dim_n && ivl_iterable_bounds(st->dim_n_iter, &st->ivl_bounds[3], &st->ivl_bounds[4]);
+	st->ivl_bounds[8] = !once_pad && ivl_iterable_bounds(st->pad_iter, &st->ivl_bounds[6], &st->ivl_bounds[7]);
+	st->ivl_bounds[11] = !once_read_m && ivl_iterable_bounds(st->read_m_iter, &st->ivl_bounds[9], &st->ivl_bounds[10]);
+	st->ivl_bounds[14] = !once_read_n && ivl_iterable_bounds(st->read_n_iter, &st->ivl_bounds[12], &st->ivl_bounds[13]);
+
 	/* The loop nest, in level-set order. */
 	/* loop 0: dim_m */
 	ctx->stats[0].evaluated++;
@@ -572,6 +778,82 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		ctx->candidates++;
 		st->dim_m = (int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m);
 		sprt_progress_tick(ctx, (double)i_dim_m / (double)n_dim_m);
+		/* -O2: interval pruning: skip 'dim_m' here when no completion escapes too_many */
+		if (!ctx->disabled || !ctx->disabled[3]) {
+			int tr1 = 2;
+			do {
+				int64_t lo2, hi2;
+				lo2 = hi2 = st->dim_m;
+				int64_t lo3, hi3;
+				if (!st->ivl_bounds[5]) /* the values of 'dim_n' */
+					break;
+				lo3 = st->ivl_bounds[3], hi3 = st->ivl_bounds[4];
+				int64_t lo4, hi4;
+				if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
+					break;
+				int64_t lo5, hi5;
+				if (st->threads.kind != SPRT_INT)
+					break;
+				lo5 = hi5 = st->threads.u.i;
+				tr1 = ivl_cmp('>', lo4, hi4, lo5, hi5);
+			} while (0);
+			if (tr1 == 1)
+				continue;
+		}
+		/* -O2: interval pruning: skip 'dim_m' here when no completion escapes cant_reshape */
+		if (!ctx->disabled || !ctx->disabled[8]) {
+			int tr1 = 2;
+			do {
+				int64_t lo2, hi2;
+				if (!st->ivl_bounds[11]) /* the values of 'read_m' */
+					break;
+				lo2 = st->ivl_bounds[9], hi2 = st->ivl_bounds[10];
+				int64_t lo3, hi3;
+				if (!st->ivl_bounds[14]) /* the values of 'read_n' */
+					break;
+				lo3 = st->ivl_bounds[12], hi3 = st->ivl_bounds[13];
+				int64_t lo4, hi4;
+				if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
+					break;
+				int64_t lo5, hi5;
+				lo5 = hi5 = st->dim_m;
+				int64_t lo6, hi6;
+				if (!st->ivl_bounds[5]) /* the values of 'dim_n' */
+					break;
+				lo6 = st->ivl_bounds[3], hi6 = st->ivl_bounds[4];
+				int64_t lo7, hi7;
+				if (ivl_mul(lo5, hi5, lo6, hi6, &lo7, &hi7))
+					break;
+				tr1 = ivl_cmp('!', lo4, hi4, lo7, hi7);
+			} while (0);
+			if (tr1 == 1)
+				continue;
+		}
+		/* -O2: interval pruning: skip 'dim_m' here when no completion satisfies line_24 */
+		if (!ctx->disabled || !ctx->disabled[10]) {
+			int tr1 = 2;
+			do {
+				int64_t lo2, hi2;
+				if (!st->ivl_bounds[8]) /* the values of 'pad' */
+					break;
+				lo2 = st->ivl_bounds[6], hi2 = st->ivl_bounds[7];
+				int64_t lo3, hi3;
+				lo3 = hi3 = st->dim_m;
+				int64_t lo4, hi4;
+				lo4 = hi4 = INT64_C(4);
+				int64_t lo5, hi5;
+				if (ivl_mod(lo3, hi3, lo4, hi4, &lo5, &hi5))
+					break;
+				int64_t lo6, hi6;
+				lo6 = hi6 = INT64_C(1);
+				int64_t lo7, hi7;
+				if (ivl_add(lo5, hi5, lo6, hi6, &lo7, &hi7))
+					break;
+				tr1 = ivl_cmp('=', lo2, hi2, lo7, hi7);
+			} while (0);
+			if (tr1 == 0)
+				continue;
+		}
 		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
 			continue;
 		/* loop 1: dim_n */
@@ -612,6 +894,28 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						break;
 					continue;
 				}
+			}
+			/* -O2: interval pruning: skip 'dim_n' here when no completion escapes cant_reshape */
+			if (!ctx->disabled || !ctx->disabled[8]) {
+				int tr1 = 2;
+				do {
+					int64_t lo2, hi2;
+					if (!st->ivl_bounds[11]) /* the values of 'read_m' */
+						break;
+					lo2 = st->ivl_bounds[9], hi2 = st->ivl_bounds[10];
+					int64_t lo3, hi3;
+					if (!st->ivl_bounds[14]) /* the values of 'read_n' */
+						break;
+					lo3 = st->ivl_bounds[12], hi3 = st->ivl_bounds[13];
+					int64_t lo4, hi4;
+					if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
+						break;
+					int64_t lo5, hi5;
+					lo5 = hi5 = st->size;
+					tr1 = ivl_cmp('!', lo4, hi4, lo5, hi5);
+				} while (0);
+				if (tr1 == 1)
+					continue;
 			}
 			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
 				continue;
@@ -675,6 +979,26 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					st->read_m = x_read_m.u.i;
 					const uint64_t n_read_m = o_read_m.n;
 					(void)n_read_m;
+					/* -O2: interval pruning: skip 'read_m' here when no completion escapes cant_reshape */
+					if (!ctx->disabled || !ctx->disabled[8]) {
+						int tr1 = 2;
+						do {
+							int64_t lo2, hi2;
+							lo2 = hi2 = st->read_m;
+							int64_t lo3, hi3;
+							if (!st->ivl_bounds[14]) /* the values of 'read_n' */
+								break;
+							lo3 = st->ivl_bounds[12], hi3 = st->ivl_bounds[13];
+							int64_t lo4, hi4;
+							if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
+								break;
+							int64_t lo5, hi5;
+							lo5 = hi5 = st->size;
+							tr1 = ivl_cmp('!', lo4, hi4, lo5, hi5);
+						} while (0);
+						if (tr1 == 1)
+							continue;
+					}
 					if (par_level >= 3 && sprt_par_enter(ctx, 3)) /* a task: someone else's? */
 						continue;
 					/* loop 4: read_n */
