@@ -51,7 +51,10 @@
  * A check of constraint d is generated at each level k below d's own
  * where some leaf it reads is bound at exactly k (elsewhere it would
  * repeat the previous level's answer), and only where its static shape
- * can decide at all.
+ * can decide at all.  Two shapes that cost more than they prune are left
+ * out: divisibility tests (`x % y == 0`) and a check just outside a loop
+ * that equality solving or divisor iteration draws from the same
+ * constraint.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -356,11 +359,28 @@ static char cmp_code(enum ast_op op)
 	}
 }
 
+/* `x % y == 0` or `!= 0`: bounds decide it only where every x is below
+ * every y, which divisibility constraints (blk % dim) almost never meet,
+ * so a check would cost on every outer iteration and prune nothing. */
+static bool divisibility(const struct ast_expr *e)
+{
+	if (e->nitems != 2 || (e->cmp[0] != AST_OP_EQ && e->cmp[0] != AST_OP_NE))
+		return false;
+	for (int side = 0; side < 2; side++) {
+		const struct ast_expr *a = e->items[side], *b = e->items[1 - side];
+		if (a->kind == AST_BINARY && a->op == AST_OP_MOD && b->kind == AST_INT && b->ival == 0)
+			return true;
+	}
+	return false;
+}
+
 static int truth_compare(struct ivgen *g, const struct ast_expr *e)
 {
 	for (int i = 0; i + 1 < e->nitems; i++)
 		if (!cmp_code(e->cmp[i]))
 			return IV_NONE;
+	if (divisibility(e))
+		return IV_NONE;
 	size_t mark = g->out->len;
 	int saved_tmp = g->ntmp, saved_top = g->top;
 	int t = open_truth(g);
@@ -624,8 +644,14 @@ void cg_interval_plan(struct cg *c)
 		struct ast_expr *E = cg_opt_constraint_expr(c, d, -2);
 		if (!E)
 			continue;
-		for (int k = 0; k < d->level; k++)
+		for (int k = 0; k < d->level; k++) {
+			/* the loop just inside is drawn from d's own solution
+			 * (equality solving, divisors): it does the same work */
+			const struct cg_level_plan *in = &c->plan[k + 1];
+			if (k + 1 == d->level && in->src != CG_SRC_PLAIN && in->src_con == d)
+				continue;
 			plan_check(c, d, E, k);
+		}
 	}
 }
 
