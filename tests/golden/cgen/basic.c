@@ -763,45 +763,6 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				continue;
 			}
 		}
-		/* -O2: interval pruning: skip 'dim_x' here when no completion escapes ragged */
-		if (!ctx->disabled || !ctx->disabled[6]) {
-			int tr1 = 2;
-			do {
-				int64_t lo2, hi2;
-				lo2 = hi2 = st->dim_x;
-				int64_t lo3, hi3;
-				if (st->tile_limit.kind != SPRT_INT)
-					break;
-				lo3 = hi3 = st->tile_limit.u.i;
-				int64_t lo4, hi4;
-				lo4 = hi4 = INT64_C(1);
-				int64_t lo5, hi5;
-				if (ivl_add(lo3, hi3, lo4, hi4, &lo5, &hi5))
-					break;
-				int64_t lo6, hi6;
-				lo6 = hi6 = st->dim_x;
-				int64_t lo7, hi7;
-				if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
-					break;
-				int64_t lo8, hi8;
-				lo8 = hi8 = st->dim_x;
-				int64_t lo9, hi9;
-				if (!st->ivl_bounds[8]) /* the values of 'unroll' */
-					break;
-				lo9 = st->ivl_bounds[6], hi9 = st->ivl_bounds[7];
-				int64_t lo10, hi10;
-				if (ivl_mul(lo8, hi8, lo9, hi9, &lo10, &hi10))
-					break;
-				int64_t lo11, hi11;
-				if (ivl_mod(lo7, hi7, lo10, hi10, &lo11, &hi11))
-					break;
-				int64_t lo12, hi12;
-				lo12 = hi12 = INT64_C(0);
-				tr1 = ivl_cmp('!', lo11, hi11, lo12, hi12);
-			} while (0);
-			if (tr1 == 1)
-				continue;
-		}
 		/* -O2: interval pruning: skip 'dim_x' here when no completion escapes too_little_work */
 		if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[8])) {
 			int tr1 = 2;
@@ -856,31 +817,6 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->blk_x = (int64_t)((uint64_t)start_blk_x + i_blk_x * (uint64_t)step_blk_x);
-			/* -O2: interval pruning: skip 'blk_x' here when no completion escapes ragged */
-			if (!ctx->disabled || !ctx->disabled[6]) {
-				int tr1 = 2;
-				do {
-					int64_t lo2, hi2;
-					lo2 = hi2 = st->blk_x;
-					int64_t lo3, hi3;
-					lo3 = hi3 = st->dim_x;
-					int64_t lo4, hi4;
-					if (!st->ivl_bounds[8]) /* the values of 'unroll' */
-						break;
-					lo4 = st->ivl_bounds[6], hi4 = st->ivl_bounds[7];
-					int64_t lo5, hi5;
-					if (ivl_mul(lo3, hi3, lo4, hi4, &lo5, &hi5))
-						break;
-					int64_t lo6, hi6;
-					if (ivl_mod(lo2, hi2, lo5, hi5, &lo6, &hi6))
-						break;
-					int64_t lo7, hi7;
-					lo7 = hi7 = INT64_C(0);
-					tr1 = ivl_cmp('!', lo6, hi6, lo7, hi7);
-				} while (0);
-				if (tr1 == 1)
-					continue;
-			}
 			/* -O2: interval pruning: skip 'blk_x' here when no completion escapes too_little_work */
 			if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[8])) {
 				int tr1 = 2;

@@ -979,26 +979,6 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					st->read_m = x_read_m.u.i;
 					const uint64_t n_read_m = o_read_m.n;
 					(void)n_read_m;
-					/* -O2: interval pruning: skip 'read_m' here when no completion escapes cant_reshape */
-					if (!ctx->disabled || !ctx->disabled[8]) {
-						int tr1 = 2;
-						do {
-							int64_t lo2, hi2;
-							lo2 = hi2 = st->read_m;
-							int64_t lo3, hi3;
-							if (!st->ivl_bounds[14]) /* the values of 'read_n' */
-								break;
-							lo3 = st->ivl_bounds[12], hi3 = st->ivl_bounds[13];
-							int64_t lo4, hi4;
-							if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
-								break;
-							int64_t lo5, hi5;
-							lo5 = hi5 = st->size;
-							tr1 = ivl_cmp('!', lo4, hi4, lo5, hi5);
-						} while (0);
-						if (tr1 == 1)
-							continue;
-					}
 					if (par_level >= 3 && sprt_par_enter(ctx, 3)) /* a task: someone else's? */
 						continue;
 					/* loop 4: read_n */
