@@ -430,6 +430,8 @@ static void gen_compare(struct cg *c, const struct ast_expr *e, const char *dst)
 /* Evaluates `e` into the sprt_val lvalue `dst`. */
 void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 {
+	if (cg_cse_into(c, e, dst))
+		return;
 	enum cg_ctype ty = cg_type_of(c, e);
 	if (ty != CG_T_VAL && e->kind != AST_NAME && e->kind != AST_INT && e->kind != AST_BOOL) {
 		/* Proven ints and bools are computed unboxed (cg_type.c). */

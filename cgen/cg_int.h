@@ -108,6 +108,14 @@ struct cg {
 	const char **brk_fn;     /* per constraint id: its monotonicity function, or NULL */
 	int *brk_up;             /* +1: its rejections are an up-set in f, -1: down-set */
 	struct cg_ivl *ivl;      /* interval pruning's checks (cg_interval.c) */
+
+	/* Factorization (cg_factor.c): the loops being written are positions
+	 * [loop_first, loop_end) of sub-nest `block`, or of the main chain
+	 * (block -1). */
+	struct cg_factor *fac;   /* NULL: not factorized */
+	struct cg_cse *cse;      /* cg_cse.c; NULL: nothing shared */
+	int loop_first, loop_end;
+	int block;
 };
 
 /* cgen.c: whether iterator d's iterable is computed once, before the nest,
@@ -166,6 +174,38 @@ void cg_par_iteration(struct cg *c, int k); /* first in the loop body */
 void cg_par_task(struct cg *c, int k);      /* after the level's checks */
 void cg_par_loop_end(struct cg *c, int k);  /* after the loop */
 void cg_par_descriptor(struct cg *c, struct sbuf *out); /* .par_levels */
+
+/* cg_factor.c: plan first (it may change the loop order until release). */
+void cg_factor_plan(struct cg *c);
+void cg_factor_release(struct cg *c);
+/* Whether loop position k belongs to the main chain. */
+bool cg_factor_main(const struct cg *c, int k);
+/* The sub-nest that loop position k belongs to, or -1 (the main chain). */
+int cg_factor_block(const struct cg *c, int k);
+void cg_factor_state(struct cg *c, struct sbuf *out);
+void cg_factor_free_state(struct cg *c, struct sbuf *out);
+/* count_b and fac_b of every sub-nest; `loops` writes loop k and inward. */
+void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg *, int));
+/* The sub-nests counted after `level` is computed (-1: before the loops). */
+void cg_factor_checkpoints(struct cg *c, int level, const char *skip);
+/* The innermost code; false: the caller writes the usual valid point. */
+bool cg_factor_innermost(struct cg *c);
+
+/* cg_cse.c: plan after the loop order is final and the types are
+ * planned, before definitions. */
+void cg_cse_plan(struct cg *c);
+void cg_cse_release(struct cg *c);
+void cg_cse_state(struct cg *c, struct sbuf *out);
+/* Forgets the subexpressions of `level` (its loop took a new value). */
+void cg_cse_reset(struct cg *c, int level);
+/* Writes e into dst through its shared value, if e is shared. */
+bool cg_cse_into(struct cg *c, const struct ast_expr *e, const char *dst);
+/* A typed e (cg_type_of != CG_T_VAL) through its shared int64_t, after
+ * emitting the code that computes it if unknown; NULL if e is not shared. */
+const char *cg_cse_int(struct cg *c, const struct ast_expr *e);
+
+/* cgen.c: hands the current point to the sink (emit known non-NULL). */
+void cg_emit_point(struct cg *c);
 
 /* Code lines at the current indent. */
 void cg_line(struct cg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

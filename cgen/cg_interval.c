@@ -644,7 +644,16 @@ void cg_interval_plan(struct cg *c)
 		struct ast_expr *E = cg_opt_constraint_expr(c, d, -2);
 		if (!E)
 			continue;
+		int home = cg_factor_block(c, d->level);
 		for (int k = 0; k < d->level; k++) {
+			/* a sub-nest's loops run in its own count function, where
+			 * only the main chain and that sub-nest's outer loops are
+			 * bound: a check may sit in the main chain (a subtree that
+			 * rejects every completion counts 0 there too) or in d's
+			 * own sub-nest, never in another one */
+			int blk = cg_factor_block(c, k);
+			if (blk >= 0 && blk != home)
+				continue;
 			/* the loop just inside is drawn from d's own solution
 			 * (equality solving, divisors): it does the same work */
 			const struct cg_level_plan *in = &c->plan[k + 1];

@@ -468,9 +468,9 @@ static bool unary_on(const struct sema_def *d, const struct sema_def *x, int k)
 }
 
 /* cgen.c's hoisted(): an iterable computed once, before the nest. */
-static bool iterable_once(const struct sema_def *x)
+static bool iterable_once(const struct cg *c, const struct sema_def *x)
 {
-	if (x->loop_pos == 0)
+	if (x->loop_pos == 0 || !cg_factor_main(c, x->loop_pos))
 		return false;
 	for (int i = 0; i < x->ndeps; i++)
 		if (x->deps[i]->kind == SEMA_ITER || x->deps[i]->level >= 0)
@@ -514,7 +514,7 @@ void cg_opt_plan(struct cg *c)
 				continue;
 			plan_break(c, d, cg_opt_constraint_expr(c, d, k), x, k);
 		}
-		if (o->no_filter || c->plan[k].any || !iterable_once(x))
+		if (o->no_filter || c->plan[k].any || !iterable_once(c, x))
 			continue;
 		for (int i = 0; i < P->ndefs; i++)
 			c->plan[k].filter |= unary_on(P->defs[i], x, k);

@@ -29,7 +29,9 @@
 
 static bool hooked(const struct cg *c, int k)
 {
-	return k < CG_PAR_LEVELS && k < c->P->niters;
+	/* Only the main chain of a factorized nest: its sub-nests run inside
+	 * one iteration of it (cg_factor.c). */
+	return k < CG_PAR_LEVELS && k < c->P->niters && c->block < 0 && cg_factor_main(c, k);
 }
 
 void cg_par_prologue(struct cg *c)
@@ -65,6 +67,8 @@ void cg_par_loop_end(struct cg *c, int k)
 
 void cg_par_descriptor(struct cg *c, struct sbuf *out)
 {
-	int n = c->P->niters < CG_PAR_LEVELS ? c->P->niters : CG_PAR_LEVELS;
+	int n = 0;
+	while (hooked(c, n))
+		n++;
 	sbuf_printf(out, "\t.par_levels = %d, /* loops with task hooks */\n", n);
 }

@@ -353,6 +353,9 @@ static const char *typed_call(struct cg *c, const struct ast_expr *e)
 
 const char *cg_int_operand(struct cg *c, const struct ast_expr *e)
 {
+	const char *shared = cg_cse_int(c, e);
+	if (shared)
+		return shared;
 	switch (e->kind) {
 	case AST_INT:
 		if (e->ival == INT64_MIN)

@@ -538,9 +538,9 @@ static void gen_level(struct cg *c, int level, const char *skip)
  * wherever its loop opens: it is computed once too, and each opening only
  * counts (and replays a domain error), as the interpreter would.
  */
-static bool hoisted(const struct sema_def *d)
+static bool hoisted(const struct cg *c, const struct sema_def *d)
 {
-	if (d->loop_pos == 0)
+	if (d->loop_pos == 0 || c->block >= 0 || !cg_factor_main(c, d->loop_pos))
 		return false;
 	for (int k = 0; k < d->ndeps; k++)
 		if (d->deps[k]->level >= 0 || d->deps[k]->kind == SEMA_ITER)
@@ -550,14 +550,28 @@ static bool hoisted(const struct sema_def *d)
 
 bool cg_hoisted(const struct cg *c, const struct sema_def *d)
 {
-	(void)c;
-	return hoisted(d);
+	return hoisted(c, d);
+}
+
+/* Hands the current point (iterators in definition order) to the sink. */
+void cg_emit_point(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	struct sbuf init = { 0 };
+	for (int i = 0; i < P->niters; i++)
+		sbuf_printf(&init, "%s%s", i ? ", " : "", cg_value_of(c, P->iters[i]));
+	cg_line(c, "const sprt_val point[%d] = { %s };", P->niters, init.s);
+	sbuf_release(&init);
+	cg_line(c, "if (ctx->emit(ctx->emit_user, point, %d))", P->niters);
+	cg_line(c, "\tctx->stop = true;");
 }
 
 static void gen_loops(struct cg *c, int k)
 {
 	const struct sema_program *P = c->P;
-	if (k == P->niters) {
+	if (k == c->loop_end && cg_factor_innermost(c))
+		return;
+	if (k == c->loop_end) {
 		cg_line(c, "/* a valid point */");
 		cg_line(c, "ctx->valid++;");
 		if (!P->niters) {
@@ -567,25 +581,19 @@ static void gen_loops(struct cg *c, int k)
 		}
 		cg_line(c, "if (ctx->emit) {");
 		c->indent++;
-		struct sbuf init = { 0 };
-		for (int i = 0; i < P->niters; i++)
-			sbuf_printf(&init, "%s%s", i ? ", " : "", cg_value_of(c, P->iters[i]));
-		cg_line(c, "const sprt_val point[%d] = { %s };", P->niters, init.s);
-		sbuf_release(&init);
-		cg_line(c, "if (ctx->emit(ctx->emit_user, point, %d))", P->niters);
-		cg_line(c, "\tctx->stop = true;");
+		cg_emit_point(c);
 		c->indent--;
 		cg_line(c, "}");
 		return;
 	}
 	const struct sema_def *d = P->loop_order[k];
 	const char *m = c->member[d->id], *it = c->iter_member[d->id];
-	const char *skip = k == 0 ? "return 0;" : "continue;";
+	const char *skip = k == c->loop_first ? "return 0;" : "continue;";
 	bool typed = c->ctype[d->id] != CG_T_VAL;
 	int r = c->row[d->id];
 	cg_line(c, "/* loop %d: %s */", k, d->cname);
 	cg_line(c, "ctx->stats[%d].evaluated++;", r);
-	if (hoisted(d))
+	if (hoisted(c, d))
 		cg_line(c, "if (once_%s) {", m);
 	else
 		cg_line(c, "if (def_%s(ctx, st, &st->%s)) {", m, it);
@@ -633,7 +641,9 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "ctx->candidates++;");
 		cg_line(c, "st->%s = iter_at(st->%s, i_%s)%s;", m, it, m, typed ? ".u.i" : "");
 	}
-	if (c->plan && c->plan[k].any) {
+	if (c->block >= 0) {
+		/* no progress ticks inside a sub-nest */
+	} else if (c->plan && c->plan[k].any) {
 		if (k == 0)
 			cg_line(c, "sprt_progress_tick(ctx, -1.0);");
 	} else if (k == 0)
@@ -643,8 +653,10 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "sprt_progress_tick(ctx, ((double)i_%s + (double)i_%s / (double)n_%s) / (double)n_%s);",
 			m0, m, m, m0);
 	}
+	cg_cse_reset(c, k);
 	gen_level(c, k, "continue;");
 	cg_interval_prune(c, k);
+	cg_factor_checkpoints(c, k, "continue;");
 	cg_par_task(c, k);
 	gen_loops(c, k + 1);
 	c->indent--;
@@ -668,6 +680,12 @@ static void gen_run(struct cg *c, struct sbuf *out)
 		cg_line(c, "sprt_val v = sprt_undef();");
 	if (any_typed)
 		cg_line(c, "int64_t iv = 0;");
+	if (c->fac) { /* the constraints may all be in sub-nests */
+		if (any_val)
+			cg_line(c, "(void)v;");
+		if (any_typed)
+			cg_line(c, "(void)iv;");
+	}
 	if (P->nbindable) {
 		cg_line(c, "bool found = false;");
 		cg_line(c, "int rc;");
@@ -680,7 +698,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	bool any_hoisted = false;
 	for (int k = 0; k < P->niters; k++) {
 		const struct sema_def *d = P->loop_order[k];
-		if (!hoisted(d))
+		if (!hoisted(c, d))
 			continue;
 		if (!any_hoisted)
 			cg_line(c, "/* Iterables that depend only on level -1: computed once, 0 or a domain error. */");
@@ -692,6 +710,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 		sbuf_puts(c->code, "\n");
 	cg_opt_filter(c);
 	cg_interval_bounds(c);
+	cg_factor_checkpoints(c, -1, "return 0;");
 	cg_line(c, "/* The loop nest, in level-set order. */");
 	gen_loops(c, 0);
 	cg_line(c, "return 0;");
@@ -706,6 +725,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	sbuf_puts(out, "static int enumerate(struct sprt_ctx *ctx)\n{\n");
 	sbuf_puts(out, "\tstruct space_state st = { 0 };\n");
 	sbuf_puts(out, "\tint rc = run(ctx, &st);\n");
+	cg_factor_free_state(c, out);
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
 		int n = c->nscratch[d->id];
@@ -756,6 +776,8 @@ static void gen_state(struct cg *c, struct sbuf *out)
 			sbuf_printf(out, "\tstruct sprt_vec %s[%d];\n", c->scratch_member[d->id], c->nscratch[d->id]);
 	}
 	cg_interval_state(c, out);
+	cg_factor_state(c, out);
+	cg_cse_state(c, out);
 	if (!P->ndefs)
 		sbuf_puts(out, "\tint empty;\n");
 	sbuf_puts(out, "};\n\n");
@@ -1127,15 +1149,18 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 			cg_collect_strings_block(c, &d->stmt->body);
 	}
 
-	struct sbuf defs = { 0 }, nest = { 0 }, head = { 0 }, all = { 0 };
-	bool any_body = false;
+	struct sbuf defs = { 0 }, nest = { 0 }, head = { 0 }, all = { 0 }, subnests = { 0 };
+	cg_factor_plan(c);
 	cg_type_plan(c);
+	cg_cse_plan(c); /* after the types: a typed subexpression is shared as an int64_t */
+	bool any_body = false;
 	for (int i = 0; i < prog->ndefs; i++) {
 		gen_def(c, &defs, prog->defs[i]);
 		any_body |= prog->defs[i]->form != SEMA_FORM_EXPR;
 	}
 	cg_opt_plan(c);
 	gen_run(c, &nest);
+	cg_factor_functions(c, &subnests, gen_loops);
 
 	sbuf_puts(&head, "/* Generated by spacec from ");
 	comment_text(&head, o.source_name, strlen(o.source_name));
@@ -1159,6 +1184,8 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 		sbuf_puts(&all, "/* Invariants and directions for the constraint-driven loops (-O1, -O2). */\n");
 		sbuf_add(&all, c->aux.s, c->aux.len);
 	}
+	if (subnests.len)
+		sbuf_add(&all, subnests.s, subnests.len);
 	sbuf_add(&all, nest.s, nest.len);
 	gen_descriptor(c, &all);
 	if (!c->errors)
@@ -1167,9 +1194,12 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	sbuf_release(&head);
 	sbuf_release(&defs);
 	sbuf_release(&nest);
+	sbuf_release(&subnests);
 	sbuf_release(&all);
 	sbuf_release(&c->decls);
 	cg_opt_release(c);
+	cg_factor_release(c);
+	cg_cse_release(c);
 	cg_type_release(c);
 	for (size_t i = 0; i < full.pool.len; i++)
 		free(full.pool.items[i]);

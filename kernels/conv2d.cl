@@ -272,9 +272,12 @@ void conv2d(const int W, const int H,
         }
     }
 #else
-    /* Rolled filter loops (smaller code; the tuner decides): per tap, one
-     * vector load -- shifted by fx, hence unaligned, so vloadn -- covers VW
-     * neighbouring outputs. */
+    /* Rolled filter loops (smaller code; the tuner decides): per tap, the
+     * VW inputs of VW neighbouring outputs.  Shifted by fx, they are only
+     * float-aligned, so a vloadn would be VW scalar loads on a GPU anyway;
+     * writing them out also sidesteps a PoCL 3.1 miscompilation (its
+     * default "loopvec" work-group method) of vload2 from __local at odd
+     * offsets (LOCAL=1 VW=2 UNR=0 Ywpt=1 gave garbage; correct on NVIDIA). */
 #pragma unroll 1
     for (int fy = 0; fy < FS; fy++) {
 #pragma unroll 1
@@ -286,7 +289,9 @@ void conv2d(const int W, const int H,
 #pragma unroll
                 for (int j = 0; j < NVX; j++) {
                     float x[VW];
-                    VSTORE(VLOAD(IN_AT(r, (tx + j * TBX) * VW + fx)), x);
+#pragma unroll
+                    for (int v = 0; v < VW; v++)
+                        x[v] = *IN_AT(r, (tx + j * TBX) * VW + fx + v);
 #pragma unroll
                     for (int v = 0; v < VW; v++)
                         acc[wy][j * VW + v] = fma(x[v], f, acc[wy][j * VW + v]);

@@ -1378,10 +1378,34 @@ static void tune_type_word(struct sema_ctx *c, const struct ast_word *type)
 {
 	if (sema_tune_type(type->text) >= 0)
 		return;
+	/* A name whose value names the type, so that one file serves both
+	 * precisions: real = "double" if ... else "float" (tune_named_type
+	 * checks it once the kinds and types are known). */
+	struct sema_def *d = final_version(c, type->text);
+	if (d) {
+		d->used = true;
+		return;
+	}
 	diag_error(c->diag, type->loc, "unknown argument type '%s'", type->text);
 	did_you_mean_word(c, type->text, sema_tune_types, type->loc);
 	diag_note(c->diag, type->loc, "the types are char, uchar, short, ushort, int, uint, long, "
 		  "ulong, half, float and double");
+}
+
+/* A type given by name must be fixed for the run and hold a string
+ * ("float", "double", ...); the value itself is checked when the job is
+ * loaded. */
+static void tune_named_type(struct sema_ctx *c, const struct ast_word *type)
+{
+	const struct sema_def *d = sema_tune_type(type->text) < 0 ? final_version(c, type->text) : NULL;
+	if (!d)
+		return;
+	if (d->kind != SEMA_CONST && d->kind != SEMA_SETTING && d->kind != SEMA_DEVICE)
+		diag_error(c->diag, type->loc, "'%s' is not fixed for the run; an argument type cannot "
+			   "change from point to point", type->text);
+	else if (d->type != TY_STR && d->type != TY_UNKNOWN)
+		diag_error(c->diag, type->loc, "'%s' is not a string; a type given by name holds one of "
+			   "\"char\", ..., \"float\", \"double\"", type->text);
 }
 
 static const struct ast_tune_line *tune_buffer(const struct ast_tune *t, const char *name)
@@ -1578,6 +1602,7 @@ static void tune_types(struct sema_ctx *c, struct ast_tune *t)
 			break;
 		case AST_T_ARG_SCALAR: {
 			int ty = sema_tune_type(l->type.text);
+			tune_named_type(c, &l->type);
 			bool integral = ty >= 0 && strcmp(l->type.text, "half") && strcmp(l->type.text, "float") &&
 					strcmp(l->type.text, "double");
 			tune_typed(c, l->value, integral ? WANT_INT : WANT_NUMBER,
@@ -1585,9 +1610,11 @@ static void tune_types(struct sema_ctx *c, struct ast_tune *t)
 			break;
 		}
 		case AST_T_ARG_LOCAL:
+			tune_named_type(c, &l->type);
 			tune_typed(c, l->value, WANT_INT, "a local memory size");
 			break;
 		case AST_T_ARG_BUFFER:
+			tune_named_type(c, &l->type);
 			tune_typed(c, l->value, WANT_INT, "a buffer size");
 			tune_fixed(c, l->value, "the size of buffer", l->name.text);
 			if (l->init && sema_tune_init_kind(l->init) != SEMA_INIT_BAD) {
@@ -1660,6 +1687,12 @@ void sema_set_loop_order(struct sema_program *prog, bool level_sets_only)
 		qsort(prog->loop_order, (size_t)prog->niters, sizeof(void *), cmp_level_set);
 	else
 		loop_order(prog, prog->ndefs, prog->niters);
+	place(prog);
+}
+
+void sema_set_loop_order_to(struct sema_program *prog, struct sema_def *const *order)
+{
+	memmove(prog->loop_order, order, sizeof(void *) * (size_t)prog->niters);
 	place(prog);
 }
 

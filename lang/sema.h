@@ -133,6 +133,13 @@ int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program 
  */
 void sema_set_loop_order(struct sema_program *prog, bool level_sets_only);
 
+/*
+ * Sets the loop order to `order` (a permutation of prog->iters in which
+ * every iterator comes after the iterators its iterable depends on);
+ * loop positions and levels follow.  (cgen's factorization uses it.)
+ */
+void sema_set_loop_order_to(struct sema_program *prog, struct sema_def *const *order);
+
 /* The final version of a top-level name, or NULL. */
 struct sema_def *sema_lookup(const struct sema_program *prog, const char *name);
 

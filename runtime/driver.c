@@ -38,6 +38,7 @@ struct opts {
 	const char *output;
 	const char *profile;
 	bool no_soft;
+	bool timing;         /* --timing: enumeration time on stderr */
 	struct sprt_run_options run;
 	int nsets, ndisable;
 	char **sets;       /* "NAME=VALUE", pointing into argv */
@@ -70,6 +71,7 @@ static void usage(const struct sprt_space *sp, const char *prog, FILE *f)
 	      "  --disable NAME           drop a constraint (repeatable)\n"
 	      "  --threads N              worker threads (default: the online CPUs)\n"
 	      "  --ordered                list in the single-thread order\n"
+	      "  --timing                 print the enumeration time on stderr\n"
 	      "  --shard I/N              only part I of N (0 <= I < N), balanced by work\n"
 	      "  --help                   show this help\n"
 	      "  --version                show the version\n",
@@ -205,6 +207,8 @@ static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, cha
 				return usage_error(o, "option '%s' needs a value", "--threads");
 			if (parse_threads(v, &o->run.threads))
 				return usage_error(o, "--threads needs a number from 1 to 1024, not '%s'", v);
+		} else if (!strcmp(a, "--timing")) {
+			o->timing = true;
 		} else if (!strcmp(a, "--ordered")) {
 			o->run.ordered = true;
 		} else if (opt_is(a, "--shard")) {
@@ -416,11 +420,15 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 		goto done;
 	}
 	ctx->progress = isatty(STDERR_FILENO) && !getenv("CI");
+	ctx->no_stats = o->cmd != CMD_STATS;
 	double t0 = sprt_now_();
 	ctx->progress_start = t0;
 	int e = sprt_run(ctx, sink, &o->run);
 	double elapsed = sprt_now_() - t0;
 	sprt_progress_done(ctx);
+	if (o->timing)
+		fprintf(stderr, "%s: enumerated in %.6f s (%" PRIu64 " valid points)\n", o->prog, elapsed,
+			ctx->valid);
 	bool write_failed = sprt_sink_failed(sink);
 	if (sprt_sink_close(sink) || write_failed) {
 		fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->output ? o->output : "the output",

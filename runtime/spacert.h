@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define SPRT_ABI_VERSION 2
+#define SPRT_ABI_VERSION 3
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -196,6 +196,12 @@ struct sprt_ctx {
 	 */
 	struct sprt_par *par;
 	int par_level;
+	/*
+	 * Set by a caller that will not read `stats` (count, list): generated
+	 * code may then skip work done only for them, such as replaying a
+	 * memo hit's statistics.  valid and candidates stay exact.
+	 */
+	bool no_stats;
 };
 
 /* Sets up a context with no bindings, counting only.  0 or SPRT_ENOMEM. */
@@ -415,6 +421,39 @@ int sprt_default_threads(void);
  * Returns 0, or a negative SPRT_E* code for a fatal error.
  */
 int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run_options *opt);
+
+/* ---- memo tables of factorized sub-nests (-O2) --------------------------------- */
+
+/*
+ * Generated code counts an independent sub-nest once per distinct tuple
+ * of its inputs (the values it reads from outer loops) and keeps the
+ * result here: the number of its points, the statistics its enumeration
+ * added (so a hit replays them and statistics never depend on hits), and,
+ * when listing, the points themselves (`width` values each).  A table is
+ * private to one enumeration state: never share it between threads.
+ */
+struct sprt_memo;
+
+struct sprt_memo_entry {
+	uint64_t count;       /* points of the sub-nest for this key */
+	uint64_t *stats;      /* nstats deltas, filled by the caller */
+	sprt_val *points;     /* npoints * width values, when listing */
+	size_t npoints, cap_points;
+};
+
+/*
+ * Finds the entry for `key` (nkey values), creating the table (*mp NULL)
+ * or the entry.  Returns 1 for an entry filled before, 0 for a fresh one
+ * (count 0, deltas 0, no points) that the caller fills, or -SPRT_ENOMEM.
+ * Keys holding a list, and every key once the table has seen too few
+ * hits to pay for itself, get a scratch entry that is fresh every time.
+ * An entry stays valid until the next sprt_memo_find on the same table.
+ */
+int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nstats, int width,
+		   struct sprt_memo_entry **out);
+/* Appends one point (width values) to a fresh entry: 0 or SPRT_ENOMEM. */
+int sprt_memo_add_point(struct sprt_memo *m, struct sprt_memo_entry *e, const sprt_val *point);
+void sprt_memo_free(struct sprt_memo *m);
 
 /* ---- sinks and the command-line driver ------------------------------------------- */
 

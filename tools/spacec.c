@@ -92,7 +92,7 @@ static void usage(FILE *out)
 	      "                      switch one loop transformation off\n"
 	      "  -fno-typed-values   hold every value tagged (no int64_t state)\n"
 	      "  -o FILE             output of 'emit'\n"
-	      "  -v, --verbose       say how the enumerator was built\n"
+	      "  -v, --verbose       say how the enumerator was built and how long it ran\n"
 	      "  -Werror             treat warnings as errors\n"
 	      "  -Wno-NAME           silence one warning (e.g. -Wno-unused)\n"
 	      "  -w                  silence all warnings\n"
@@ -582,7 +582,7 @@ static int run_compiled(const struct cli *cli, const struct sema_program *prog, 
 	free(text);
 	if (cli->verbose)
 		fprintf(stderr, "spacec: enumerator built with %s in %.3f s\n", h.backend, h.compile_seconds);
-	int max = 13 + 2 * (cli->nbindings + cli->ndisabled);
+	int max = 14 + 2 * (cli->nbindings + cli->ndisabled);
 	char **args = calloc((size_t)max + 1, sizeof(char *));
 	int k = 0;
 	args[k++] = (char *)argv0;
@@ -611,6 +611,8 @@ static int run_compiled(const struct cli *cli, const struct sema_program *prog, 
 	}
 	if (cli->ordered)
 		args[k++] = "--ordered";
+	if (cli->verbose)
+		args[k++] = "--timing";
 	if (cli->shard) {
 		args[k++] = "--shard";
 		args[k++] = (char *)cli->shard;

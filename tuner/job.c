@@ -750,6 +750,28 @@ static int setup_reference(struct tune_job *job)
 	return 0;
 }
 
+/* `arg in real A[...]` where `real` is a constant or setting holding the
+ * type's name (sema allows only names fixed for the run): its value now. */
+static int named_type(struct tune_job *job, const struct ast_word *w)
+{
+	const struct sema_def *d = NULL;
+	for (int i = 0; i < job->prog.ndefs; i++)
+		if (job->prog.defs[i]->is_final && !strcmp(job->prog.defs[i]->name, w->text))
+			d = job->prog.defs[i];
+	struct value *vals = xcalloc((size_t)job->prog.ndefs + 1, sizeof(*vals));
+	struct interp_options opt = { .nbindings = job->nbindings, .bindings = job->bindings };
+	int type = -1;
+	if (d && interp_constants(&job->prog, &opt, vals, NULL) == 0 && vals[d->id].kind == V_STR)
+		type = sema_tune_type(vals[d->id].u.s);
+	if (type < 0)
+		diag_error(&job->diag, w->loc, "'%s' does not name an argument type here; it must be one of "
+			   "\"char\", \"uchar\", ..., \"float\", \"double\"", w->text);
+	for (int i = 0; i < job->prog.ndefs; i++)
+		value_unref(vals[i]);
+	free(vals);
+	return type;
+}
+
 static int setup_fixed(struct tune_job *job)
 {
 	const struct ast_tune *t = job->tune;
@@ -786,7 +808,10 @@ static int setup_fixed(struct tune_job *job)
 		if (l->kind != AST_T_ARG_SCALAR && l->kind != AST_T_ARG_BUFFER && l->kind != AST_T_ARG_LOCAL)
 			continue;
 		struct tune_arg *a = &job->args[k];
-		a->type = (enum tune_type)sema_tune_type(l->type.text);
+		int type = sema_tune_type(l->type.text);
+		if (type < 0 && (type = named_type(job, &l->type)) < 0)
+			return 1;
+		a->type = (enum tune_type)type;
 		a->kind = l->kind == AST_T_ARG_SCALAR ? TUNE_ARG_SCALAR : TUNE_ARG_LOCAL;
 		if (l->kind == AST_T_ARG_BUFFER) {
 			if (setup_buffer(job, l, a, k))

@@ -42,7 +42,7 @@ VENV = os.path.join(HERE, ".venv")
 VPY = os.path.join(VENV, "bin", "python")
 PINS = {"python-constraint2": "2.9.0", "kernel_tuner": "1.5.0", "pyatf": "0.0.13"}
 PEERS = ["python-constraint2", "kernel_tuner", "pyatf"]
-ALL_TOOLS = ["spacec", "spacec-auto", "spacec-tcc"] + PEERS
+ALL_TOOLS = ["spacec", "spacec-auto", "spacec-tcc", "spacec-matrix"] + PEERS
 
 SMALL = {"max_threads_dim_x": 32, "max_threads_dim_y": 32, "max_threads_per_block": 32}
 H100 = os.path.join(TOP, "spaces", "gemm_beast_h100_sp.json")
@@ -307,6 +307,61 @@ def bench_spacec_auto(a, space, cfg, tmp):
     return row
 
 
+def matrix_rows(threads_all):
+    """(row name, extra spacec arguments) of the -O x threads x mode matrix."""
+    out = []
+    for olevel in ("-O2", "-O0"):
+        for nt in (1, threads_all):
+            for mode in ("count", "list"):
+                out.append(("spacec %s %dT %s" % (olevel, nt, mode), olevel, nt, mode))
+    return out
+
+
+def parse_timed(d, r):
+    """A warm `count`/`list` run: wall time is the job, the runtime's
+    'enumerated in X s' line (printed with -v) the enumeration alone."""
+    m = re.search(r"enumerated in ([0-9.]+) s", r.err or "")
+    d["enum"] = float(m.group(1)) if m else None
+    m = re.search(r"(\d+) points", r.err or "")
+    if r.out.strip() and re.fullmatch(r"\d+", r.out.strip().splitlines()[-1]):
+        d["count"] = int(r.out.strip().splitlines()[-1])
+    elif m:
+        d["count"] = int(m.group(1))
+
+
+def bench_spacec_matrix(a, space, cfg, tmp):
+    """Rows 'spacec -O{2,0} {1,N}T {count,list}': the warm cc build (built
+    once, outside the timing), counting and listing to the binary sink
+    (/dev/null), one thread and every core."""
+    args = ["-w", "-v"] + spacec_args(cfg)
+    cache = tempfile.mkdtemp(dir=tmp)
+    env = dict(os.environ, XDG_CACHE_HOME=cache)
+    rows = {}
+    for name, olevel, nt, mode in matrix_rows(os.cpu_count() or 1):
+        cmd = [a.spacec, mode, "--jit=cc", olevel, "--threads", str(nt)] + args
+        if mode == "list":
+            cmd += ["--format", "binary", "-o", "/dev/null"]
+        warm = run(cmd + [space], env=env, timeout=a.timeout, mem_gib=a.mem_limit_gib)
+        if warm.timed_out or warm.rc != 0:
+            rows[name] = {"status": "timeout" if warm.timed_out else "error",
+                          "detail": (warm.err or "").strip().splitlines()[-2:]}
+            continue
+
+        def once():
+            d = spacec_once(a, cmd + [space], env, parse_timed)
+            d["job"] = d["wall"]
+            return d
+        runs = repeated(once, a.repeat, a.timeout)
+        row = summarise(runs, "job")
+        if row["status"] == "ok":
+            enums = [r["enum"] for r in runs if r.get("enum") is not None]
+            if enums:
+                row["enum"] = statistics.median(enums)
+        rows[name] = row
+    shutil.rmtree(cache, ignore_errors=True)
+    return rows
+
+
 def peer_once(a, tool, mod, cfg):
     r = run([VPY, os.path.join(HERE, "peer.py"), tool, mod, json.dumps(cfg)],
             timeout=a.timeout, mem_gib=a.mem_limit_gib)
@@ -397,7 +452,7 @@ def table(results, timeout):
             job = fmt_t(r.get("job"), st, timeout=tmo)
             if r.get("compile") is not None and st == "ok":
                 how = {"spacec": "cc", "spacec (cached)": "cached", "spacec-tcc": "tcc",
-                       "spacec-auto": r.get("built", "")}[tool]
+                       "spacec-auto": r.get("built", "")}.get(tool, "")
                 job += " (build %s %s)" % (how, fmt_t(r["compile"], ms_floor=True))
             if st not in ("ok",) and r.get("detail"):
                 d = r["detail"]
@@ -445,7 +500,8 @@ def main():
                 for r in v["rows"].values():
                     r.setdefault("timeout_s", d["args"]["timeout"])
                 m["rows"].update(v["rows"])
-        order = ["spacec", "spacec (cached)", "spacec-auto", "spacec-tcc"] + PEERS
+        order = (["spacec", "spacec (cached)", "spacec-auto", "spacec-tcc"]
+                 + [m[0] for m in matrix_rows(os.cpu_count() or 1)] + PEERS)
         for m in merged.values():
             m["rows"] = {k: m["rows"][k] for k in order if k in m["rows"]}
         print("\n".join(heads))
@@ -490,6 +546,9 @@ def main():
         if "spacec-tcc" in tools:
             log("   spacec-tcc")
             rows["spacec-tcc"] = bench_spacec_tcc(a, space, cfg, tmp)
+        if "spacec-matrix" in tools:
+            log("   spacec-matrix")
+            rows.update(bench_spacec_matrix(a, space, cfg, tmp))
         ref_small = None
         for tool in [t for t in tools if t in PEERS]:
             if mod is None:

@@ -370,13 +370,14 @@ class Gen:
             self.ints += [a, b]
             self.lines.append("%s %s = %s > %s" % (cls, name, b, self.int_atom()))
 
-    def interval_constraint(self):
+    def interval_constraint(self, names=None):
         """A constraint over several iterators (a product, a sum, min/max),
         which interval pruning (cg_interval.c) checks at the outer levels
         where only some of them are bound; thresholds from tight to loose,
-        and now and then a factor large enough to overflow the bounds."""
+        and now and then a factor large enough to overflow the bounds.
+        `names`: the values to draw from (default: every int)."""
         r = self.r
-        names = [x for x in self.ints if x != "dv"]
+        names = names or [x for x in self.ints if x != "dv"]
         if len(names) < 2:
             return
         self.features.add("opt_interval")
@@ -405,6 +406,33 @@ class Gen:
             self.lines.append("%s %s = %s %s %s" % (cls, self.fresh("p"), e, r.choice([">", "<=", "!="]), t()))
         else:
             self.lines.append("%s %s = %s > %s or not %s < %s" % (cls, self.fresh("p"), e, t(), vs[0], t()))
+
+    def subnest(self):
+        """Iterators joined only among themselves and to one outer value:
+        factorization counts them once per value of that input (domain
+        errors and soft constraints inside included), and a subexpression
+        that can fail is shared by two of their definitions (CSE)."""
+        r = self.r
+        outer = r.choice([x for x in self.ints if x.startswith("it")] or ["dv"])
+        a, b = self.fresh("it"), self.fresh("it")
+        self.lines.append("%s = range(0, %s %% 4 + 2)" % (a, outer))
+        self.lines.append("%s = range(%d, %s + 3)" % (b, r.randint(-2, 1), a))
+        cls = r.choice(["hard", "soft", "correct"])
+        self.features.add("factor_subnest")
+        # (a - 1) is 0 for a == 1: a division by zero inside the sub-nest
+        sub = "(%s * %s // (%s - 1))" % (outer, b, a)
+        d = self.fresh("d")
+        self.lines.append("%s = %s + %s" % (d, sub, r.choice(["1", b, outer])))
+        self.features.add("cse_error")
+        self.lines.append("%s %s = %s %% 3 == %s or %s > %d" % (cls, self.fresh("c"), sub, r.randint(0, 2), d,
+                                                               r.randint(2, 12)))
+        if r.random() < 0.4:
+            # checked in the main chain and inside the sub-nest's count function
+            self.interval_constraint([a, b, outer])
+        if r.random() < 0.5:
+            # a free iterator nobody constrains: a sub-nest of its own
+            self.features.add("factor_free")
+            self.lines.append("%s = range(%d, %d)" % (self.fresh("it"), r.randint(-1, 1), r.randint(2, 4)))
 
     def space(self):
         r = self.r
@@ -447,6 +475,7 @@ class Gen:
             if r.random() < 0.5:
                 self.opt_constraint(name)
         if r.random() < 0.5:
+            self.subnest()
             self.interval_constraint()
         # derived values nobody reads still count: keep them read
         used = " + ".join(x for x in self.ints + self.nums if not x.startswith("it") and x != "dv") or "0"

@@ -8,7 +8,8 @@
 # Random spaces run -O0 and -O2 each; every 5th seed runs every variant.
 # The -O2 C of every seed is grepped for the comments that say which
 # transformation fired: each must fire at least once (interval pruning
-# must also visit fewer candidates on some seed).
+# must also visit fewer candidates on some seed, and be checked inside a
+# factorized sub-nest on some seed).
 # DIFF_SEEDS=100000 makes it a fuzzing run.
 set -u
 SPACEC=${SPACEC:-./spacec}
@@ -152,6 +153,10 @@ while [ "$s" -le "$last" ]; do
 		"$T/r.c" | tr ' ' '_' >> "$T/fired"
 	# Typed values: checked int64 arithmetic instead of tagged sprt_op.
 	grep -q 'TRY(sprt_i_' "$T/r.c" && echo typed_values >> "$T/fired"
+	# interval pruning inside a factorized sub-nest's count function
+	awk '/^static int count_[0-9]/ { in_count = 1 } /^}/ { in_count = 0 }
+	     in_count && /interval pruning: skip/ { found = 1 } END { exit !found }' "$T/r.c" &&
+		echo interval_subnest >> "$T/fired"
 	# Interval pruning must also skip subtrees at run time, not only be
 	# generated: fewer candidates than without it (on the full seeds).
 	if [ -n "$full" ] && grep -q 'interval pruning: skip' "$T/r.c"; then
@@ -165,8 +170,8 @@ done
 # Every transformation must have fired on some random space, and every
 # construct must have been generated (when this run had random seeds).
 [ "$SEEDS" -gt 0 ] || { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
-for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering interval_pruning \
-	 interval_skips; do
+for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering \
+	factorization common_subexpression interval_pruning interval_skips interval_subnest; do
 	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
 		fail=$((fail + 1))
 		echo "FAIL no random space made -O2 apply '$t'"
@@ -177,7 +182,7 @@ for feat in dependent_range negative_step algebra cond_iterable list_repeat clos
 	    ssa require constraint_def class_hard class_soft class_correct truediv floordiv mod pow \
 	    overflow short_circuit chained_compare in \
 	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat opt_congruence \
-	    opt_filter opt_interval; do
+	    opt_filter factor_subnest factor_free cse_error opt_interval; do
 	case " $all " in
 	*" $feat "*) ;;
 	*) fail=$((fail + 1)); echo "FAIL the generator never produced '$feat'" ;;

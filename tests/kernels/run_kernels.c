@@ -23,6 +23,7 @@
  * Missing sizes are chosen as multiples of the tiles.
  *
  * Environment: KERNELS_DIR (default "kernels"), SPACEC (default "./spacec"),
+ * RUN_KERNELS_OPTIONS (extra build options, e.g. -cl-nv-maxrregcount=128),
  * SPACES_DIR (default "spaces"), RUN_KERNELS_PLATFORM / RUN_KERNELS_DEVICE
  * (indices; default: the first GPU of any platform, else the first device
  * of the first platform that has one).
@@ -240,6 +241,8 @@ static cl_kernel build(const char *kernel, const params_t *p, char *why, size_t 
         if (!is_harness_key(kernel, p->name[i]))
             off += (size_t)snprintf(opts + off, sizeof opts - off, "-D %s=%s ",
                                     p->name[i], p->value[i]);
+    if (getenv("RUN_KERNELS_OPTIONS") && off < sizeof opts)
+        snprintf(opts + off, sizeof opts - off, "%s", getenv("RUN_KERNELS_OPTIONS"));
     cl_int err;
     const char *srcs[] = {src};
     cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, NULL, &err);
@@ -280,33 +283,50 @@ static cl_mem buf(size_t bytes, const void *host, cl_mem_flags fl)
     return err == CL_SUCCESS ? m : NULL;
 }
 
-/* Runs the kernel reps times; returns the mean kernel time (s) or < 0. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Runs the kernel reps times; returns the median kernel time (s) of the
+ * runs after the first (a warm-up, unless reps == 1), or < 0. */
 static double launch(cl_kernel k, const size_t gs[2], const size_t ls[2], int reps,
                      char *why, size_t whyn)
 {
-    double total = 0;
+    double *t = malloc((size_t)reps * sizeof *t);
+    int nt = 0;
+    if (!t) {
+        snprintf(why, whyn, "out of memory");
+        return -1;
+    }
     for (int r = 0; r < reps; r++) {
         cl_event ev;
         cl_int err = clEnqueueNDRangeKernel(queue, k, 2, NULL, gs, ls, 0, NULL, &ev);
         if (err != CL_SUCCESS) {
             snprintf(why, whyn, "clEnqueueNDRangeKernel: %d (global %zux%zu local %zux%zu)",
                      err, gs[0], gs[1], ls[0], ls[1]);
+            free(t);
             return -1;
         }
         err = clWaitForEvents(1, &ev);
         if (err != CL_SUCCESS) {
             snprintf(why, whyn, "kernel execution failed: %d", err);
             clReleaseEvent(ev);
+            free(t);
             return -1;
         }
         cl_ulong t0 = 0, t1 = 0;
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
         clReleaseEvent(ev);
-        if (r > 0 || reps == 1) /* the first run of several is a warm-up */
-            total += (double)(t1 - t0) * 1e-9;
+        if (r > 0 || reps == 1)
+            t[nt++] = (double)(t1 - t0) * 1e-9;
     }
-    return total / (reps > 1 ? reps - 1 : 1);
+    qsort(t, (size_t)nt, sizeof *t, cmp_double);
+    double med = nt % 2 ? t[nt / 2] : 0.5 * (t[nt / 2 - 1] + t[nt / 2]);
+    free(t);
+    return med;
 }
 
 /* Verdict of one case. */

@@ -55,6 +55,9 @@ struct space_state {
 	sprt_val both_iter;
 	struct sprt_vec both_scratch[1];
 	struct sprt_vec picked_scratch[1];
+	/* Common subexpressions: the value, and whether it is known at this point. */
+	int64_t cse_3;
+	bool cse_ok_3;
 };
 
 /*
@@ -81,7 +84,7 @@ static int def_odd(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '-', _t1, _t3, &(*out), &st->odd_scratch[1]));
 	return 0;
 }
-#line 85 "<stdout>"
+#line 88 "<stdout>"
 
 /*
  * sizes: iterator, at loop level 0
@@ -109,7 +112,7 @@ static int def_sizes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_op(ctx, '|', _t1, _t2, &(*out), &st->sizes_scratch[1]));
 	return 0;
 }
-#line 113 "<stdout>"
+#line 116 "<stdout>"
 
 /*
  * mode: iterator, at loop level 3
@@ -135,7 +138,7 @@ static int def_mode(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	}
 	return 0;
 }
-#line 139 "<stdout>"
+#line 142 "<stdout>"
 
 /*
  * both: iterator, at loop level 2
@@ -162,7 +165,7 @@ static int def_both(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '&', _t1, _t3, &(*out), &st->both_scratch[0]));
 	return 0;
 }
-#line 166 "<stdout>"
+#line 169 "<stdout>"
 
 /*
  * picked: derived, at loop level 1
@@ -197,7 +200,7 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = _t1;
 	return 0;
 }
-#line 201 "<stdout>"
+#line 204 "<stdout>"
 
 /*
  * line_8: correctness requirement, at loop level 3
@@ -215,8 +218,13 @@ static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	(void)st;
 	_t1 = st->picked;
 	if (_t1) {
-		TRY(sprt_cmp(ctx, '=', st->both, sprt_int(0), &_t3));
-		_t2 = _t3;
+		/* -O2: common subexpression 3 (line 8, column 25; 1 use, level 2) */
+		if (!st->cse_ok_3) {
+			TRY(sprt_cmp(ctx, '=', st->both, sprt_int(0), &_t3));
+			st->cse_3 = _t3;
+			st->cse_ok_3 = true;
+		}
+		_t2 = st->cse_3;
 		if (_t2) {
 			TRY(sprt_cmp(ctx, '=', st->mode, sprt_int(1), &_t4));
 			_t2 = _t4;
@@ -226,7 +234,7 @@ static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = _t1;
 	return 0;
 }
-#line 230 "<stdout>"
+#line 238 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 /*
@@ -490,6 +498,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					sprt_par_leave(ctx, 2);
 				ctx->candidates++;
 				st->both = iter_at(st->both_iter, i_both);
+				st->cse_ok_3 = false;
 				/* -O2: interval pruning: skip 'both' here when no completion satisfies line_8 */
 				if (!ctx->disabled || !ctx->disabled[5]) {
 						int tr1 = 2;

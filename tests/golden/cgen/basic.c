@@ -266,6 +266,9 @@ struct space_state {
 	sprt_val blk_x_iter;
 	/* Interval pruning: lo, hi, ok (1: bounds known) of loop p at 3p.. */
 	int64_t ivl_bounds[9];
+	/* Common subexpressions: the value, and whether it is known at this point. */
+	int64_t cse_7;
+	bool cse_ok_7;
 };
 
 /*
@@ -281,7 +284,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 285 "<stdout>"
+#line 288 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -296,7 +299,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 300 "<stdout>"
+#line 303 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -314,7 +317,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 318 "<stdout>"
+#line 321 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -331,7 +334,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 335 "<stdout>"
+#line 338 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -348,7 +351,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 352 "<stdout>"
+#line 355 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -370,7 +373,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 374 "<stdout>"
+#line 377 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -389,7 +392,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 393 "<stdout>"
+#line 396 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -408,7 +411,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 412 "<stdout>"
+#line 415 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -427,7 +430,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 431 "<stdout>"
+#line 434 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -441,12 +444,17 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_i_floordiv(st->blk_x, st->dim_x, &_t1));
-	TRY(sprt_i_mul(_t1, st->unroll, &_t2));
+	/* -O2: common subexpression 7 (line 10, column 8; 1 use, level 1) */
+	if (!st->cse_ok_7) {
+		TRY(sprt_i_floordiv(st->blk_x, st->dim_x, &_t1));
+		st->cse_7 = _t1;
+		st->cse_ok_7 = true;
+	}
+	TRY(sprt_i_mul(st->cse_7, st->unroll, &_t2));
 	*out = _t2;
 	return 0;
 }
-#line 450 "<stdout>"
+#line 458 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -461,7 +469,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 465 "<stdout>"
+#line 473 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -817,6 +825,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				sprt_par_leave(ctx, 1);
 			ctx->candidates++;
 			st->blk_x = (int64_t)((uint64_t)start_blk_x + i_blk_x * (uint64_t)step_blk_x);
+			st->cse_ok_7 = false;
 			/* -O2: interval pruning: skip 'blk_x' here when no completion escapes too_little_work */
 			if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[8])) {
 				int tr1 = 2;

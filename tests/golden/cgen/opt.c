@@ -267,8 +267,15 @@ struct space_state {
 	sprt_val read_m_iter;
 	sprt_val read_n_iter;
 	sprt_val pad_iter;
-	/* Interval pruning: lo, hi, ok (1: bounds known) of loop p at 3p.. */
-	int64_t ivl_bounds[18];
+	/* Memo tables of the factorized sub-nests (NULL until first used). */
+	struct sprt_memo *memo_0;
+	struct sprt_memo *memo_1;
+	struct sprt_memo *memo_2;
+	/* Common subexpressions: the value, and whether it is known at this point. */
+	int64_t cse_7;
+	bool cse_ok_7;
+	int64_t cse_8;
+	bool cse_ok_8;
 };
 
 /*
@@ -284,7 +291,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 288 "<stdout>"
+#line 295 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -302,10 +309,10 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 306 "<stdout>"
+#line 313 "<stdout>"
 
 /*
- * dim_n: iterator, at loop level 1
+ * dim_n: iterator, at loop level 2
  *
  *   dim_n = range(1, 65)
  */
@@ -320,10 +327,10 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 324 "<stdout>"
+#line 331 "<stdout>"
 
 /*
- * size: derived, at loop level 1
+ * size: derived, at loop level 2
  *
  *   size = dim_m * dim_n
  */
@@ -337,10 +344,10 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 341 "<stdout>"
+#line 348 "<stdout>"
 
 /*
- * too_many: hard constraint, at loop level 1
+ * too_many: hard constraint, at loop level 2
  *
  *   hard too_many = size > threads
  */
@@ -354,10 +361,10 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 	*out = _t1;
 	return 0;
 }
-#line 358 "<stdout>"
+#line 365 "<stdout>"
 
 /*
- * blk: iterator, at loop level 5
+ * blk: iterator, at loop level 1
  *
  *   blk = range(1, 49)
  */
@@ -372,10 +379,10 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 376 "<stdout>"
+#line 383 "<stdout>"
 
 /*
- * uneven: correctness constraint, at loop level 5
+ * uneven: correctness constraint, at loop level 1
  *
  *   correct uneven = 48 % blk != 0
  */
@@ -389,7 +396,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t1 != 0);
 	return 0;
 }
-#line 393 "<stdout>"
+#line 400 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -407,7 +414,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 411 "<stdout>"
+#line 418 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -425,7 +432,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 429 "<stdout>"
+#line 436 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -442,10 +449,10 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 	*out = (_t1 != st->size);
 	return 0;
 }
-#line 446 "<stdout>"
+#line 453 "<stdout>"
 
 /*
- * pad: iterator, at loop level 2
+ * pad: iterator, at loop level 5
  *
  *   pad = range(0, 16)
  */
@@ -460,10 +467,10 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 464 "<stdout>"
+#line 471 "<stdout>"
 
 /*
- * line_24: correctness requirement, at loop level 2
+ * line_24: correctness requirement, at loop level 5
  *
  *   require pad == dim_m % 4 + 1
  */
@@ -474,31 +481,37 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_i_mod(st->dim_m, 4, &_t1));
-	TRY(sprt_i_add(_t1, 1, &_t2));
-	*out = (st->pad == _t2);
+	/* -O2: common subexpression 7 (line 24, column 16; 1 use, level 0) */
+	if (!st->cse_ok_7) {
+		/* -O2: common subexpression 8 (line 24, column 16; 1 use, level 0) */
+		if (!st->cse_ok_8) {
+			TRY(sprt_i_mod(st->dim_m, 4, &_t1));
+			st->cse_8 = _t1;
+			st->cse_ok_8 = true;
+		}
+		TRY(sprt_i_add(st->cse_8, 1, &_t2));
+		st->cse_7 = _t2;
+		st->cse_ok_7 = true;
+	}
+	*out = (st->pad == st->cse_7);
 	return 0;
 }
-#line 483 "<stdout>"
+#line 500 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
-static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
+static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
+{
+	(void)ctx;
+	(void)st;
+	(*out) = sprt_int(48);
+	return 0;
+}
+
+static int opt_mono_2(struct sprt_ctx *ctx, struct space_state *st, int *dir)
 {
 	(void)ctx;
 	(void)st;
 	*dir = mono_mul(1, opt_sgn(sprt_int(st->dim_m)));
-	return 0;
-}
-
-static int opt_value_2(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
-{
-	int64_t _t1 = 0;
-	int64_t _t2 = 0;
-	(void)ctx;
-	(void)st;
-	TRY(sprt_i_mod(st->dim_m, 4, &_t1));
-	TRY(sprt_i_add(_t1, 1, &_t2));
-	(*out) = sprt_int(_t2);
 	return 0;
 }
 
@@ -528,9 +541,13 @@ static int opt_value_5(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 
 static int opt_value_6(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
+	int64_t _t1 = 0;
+	int64_t _t2 = 0;
 	(void)ctx;
 	(void)st;
-	(*out) = sprt_int(48);
+	TRY(sprt_i_mod(st->dim_m, 4, &_t1));
+	TRY(sprt_i_add(_t1, 1, &_t2));
+	(*out) = sprt_int(_t2);
 	return 0;
 }
 
@@ -732,10 +749,381 @@ static inline int64_t ivl_iterable_bounds(sprt_val it, int64_t *l, int64_t *h)
 	return 1;
 }
 
+/*
+ * Sub-nest 0, {blk}: independent of every other loop once its
+ * inputs are bound, so it is counted once per input tuple (none: once) and
+ * its points are recorded when listing.
+ */
+static int count_0(struct sprt_ctx *ctx, struct space_state *st, struct sprt_memo_entry *e, bool record)
+{
+	sprt_val v = sprt_undef();
+	int64_t iv = 0;
+	(void)v;
+	(void)iv;
+	(void)record;
+	/* loop 1: blk */
+	ctx->stats[4].evaluated++;
+	if (def_blk(ctx, st, &st->blk_iter)) {
+		ctx->stats[4].domain_errors++;
+		return 0;
+	}
+	struct opt_it o_blk;
+	opt_plain(&o_blk, st->blk_iter);
+	/* -O2: divisor iteration over 'blk' (from uneven) */
+	if (!ctx->disabled || !ctx->disabled[5]) {
+		sprt_val a_ = sprt_int(0), c_;
+		if (!opt_value_1(ctx, st, &c_))
+			opt_divisors(&o_blk, c_);
+		(void)a_;
+	}
+	sprt_val x_blk;
+	for (uint64_t i_blk = 0; !ctx->stop && opt_next(&o_blk, &x_blk); i_blk++) {
+		ctx->candidates++;
+		st->blk = x_blk.u.i;
+		const uint64_t n_blk = o_blk.n;
+		(void)n_blk;
+		/* correct uneven: rejects the point where true */
+		if (!ctx->disabled || !ctx->disabled[5]) {
+			ctx->stats[5].evaluated++;
+			if (def_uneven(ctx, st, &iv)) {
+				ctx->stats[5].domain_errors++;
+				continue;
+			}
+			if (iv) {
+				ctx->stats[5].rejected++;
+				continue;
+			}
+		}
+		e->count++;
+		if (record) {
+			const sprt_val pt[1] = { sprt_int(st->blk) };
+			const int rc_ = sprt_memo_add_point(st->memo_0, e, pt);
+			if (rc_)
+				return -rc_;
+		}
+	}
+	return 0;
+}
+
+/* Sub-nest 0 from its memo table; a hit replays its statistics (unless nobody reads them). */
+static int fac_0(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
+{
+	static const int rows[2] = { 4, 5 };
+	const sprt_val key[1] = { sprt_none() };
+	struct sprt_memo_entry *e;
+	const int found = sprt_memo_find(&st->memo_0, key, 0, 7, 1, &e);
+	if (found < 0)
+		return found;
+	if (found) {
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
+			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
+			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
+			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
+		}
+		ctx->candidates += e->stats[6];
+	} else {
+		uint64_t before[7] = { 0 };
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
+			before[3 * i] = ctx->stats[rows[i]].evaluated;
+			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
+			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
+		}
+		before[6] = ctx->candidates;
+		const int rc = count_0(ctx, st, e, ctx->emit != NULL);
+		if (rc)
+			return rc;
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
+			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
+			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
+			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
+		}
+		e->stats[6] = ctx->candidates - before[6];
+	}
+	*out = e;
+	return 0;
+}
+
+/*
+ * Sub-nest 1, {dim_n, read_m, read_n}: independent of every other loop once its
+ * inputs are bound, so it is counted once per input tuple (dim_m) and
+ * its points are recorded when listing.
+ */
+static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_memo_entry *e, bool record)
+{
+	sprt_val v = sprt_undef();
+	int64_t iv = 0;
+	(void)v;
+	(void)iv;
+	(void)record;
+	/* loop 2: dim_n */
+	ctx->stats[1].evaluated++;
+	if (def_dim_n(ctx, st, &st->dim_n_iter)) {
+		ctx->stats[1].domain_errors++;
+		return 0;
+	}
+	struct opt_it o_dim_n;
+	opt_plain(&o_dim_n, st->dim_n_iter);
+	/* -O2: bound tightening: a rejection by too_many ends the loop over 'dim_n' */
+	int dir_too_many = 2;
+	const bool brk_too_many = st->dim_n_iter.kind == SPRT_RANGE && !opt_mono_2(ctx, st, &dir_too_many) && opt_breaks(dir_too_many, 1, st->dim_n_iter.r_step);
+	sprt_val x_dim_n;
+	for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &x_dim_n); i_dim_n++) {
+		ctx->candidates++;
+		st->dim_n = x_dim_n.u.i;
+		const uint64_t n_dim_n = o_dim_n.n;
+		(void)n_dim_n;
+		/* size */
+		ctx->stats[2].evaluated++;
+		if (def_size(ctx, st, &st->size)) {
+			ctx->stats[2].domain_errors++;
+			continue;
+		}
+		/* hard too_many: rejects the point where true */
+		if (!ctx->disabled || !ctx->disabled[3]) {
+			ctx->stats[3].evaluated++;
+			if (def_too_many(ctx, st, &iv)) {
+				ctx->stats[3].domain_errors++;
+				continue;
+			}
+			if (iv) {
+				ctx->stats[3].rejected++;
+				if (brk_too_many) /* monotone: every later value is rejected too */
+					break;
+				continue;
+			}
+		}
+		/* -O2: interval pruning: skip 'dim_n' here when no completion escapes cant_reshape */
+		if (!ctx->disabled || !ctx->disabled[8]) {
+			int tr1 = 2;
+			do {
+				int64_t lo2, hi2;
+				lo2 = hi2 = INT64_C(1);
+				int64_t lo3, hi3;
+				lo3 = hi3 = INT64_C(65);
+				int64_t lo4, hi4;
+				if (ivl_range(lo2, hi2, lo3, hi3, 1, 1, &lo4, &hi4))
+					break;
+				int64_t lo5, hi5;
+				lo5 = hi5 = INT64_C(1);
+				int64_t lo6, hi6;
+				lo6 = hi6 = INT64_C(65);
+				int64_t lo7, hi7;
+				if (ivl_range(lo5, hi5, lo6, hi6, 1, 1, &lo7, &hi7))
+					break;
+				int64_t lo8, hi8;
+				if (ivl_mul(lo4, hi4, lo7, hi7, &lo8, &hi8))
+					break;
+				int64_t lo9, hi9;
+				lo9 = hi9 = st->size;
+				tr1 = ivl_cmp('!', lo8, hi8, lo9, hi9);
+			} while (0);
+			if (tr1 == 1)
+				continue;
+		}
+		/* loop 3: read_m */
+		ctx->stats[6].evaluated++;
+		if (def_read_m(ctx, st, &st->read_m_iter)) {
+			ctx->stats[6].domain_errors++;
+			continue;
+		}
+		struct opt_it o_read_m;
+		opt_plain(&o_read_m, st->read_m_iter);
+		/* -O2: divisor iteration over 'read_m' (from cant_reshape, a product) */
+		if (!ctx->disabled || !ctx->disabled[8]) {
+			sprt_val a_ = sprt_int(0), c_;
+			if (!opt_value_3(ctx, st, &c_))
+				opt_divisors(&o_read_m, c_);
+			(void)a_;
+		}
+		sprt_val x_read_m;
+		for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &x_read_m); i_read_m++) {
+			ctx->candidates++;
+			st->read_m = x_read_m.u.i;
+			const uint64_t n_read_m = o_read_m.n;
+			(void)n_read_m;
+			/* loop 4: read_n */
+			ctx->stats[7].evaluated++;
+			if (def_read_n(ctx, st, &st->read_n_iter)) {
+				ctx->stats[7].domain_errors++;
+				continue;
+			}
+			struct opt_it o_read_n;
+			opt_plain(&o_read_n, st->read_n_iter);
+			/* -O2: equality solving pins 'read_n' (from cant_reshape) */
+			if (!ctx->disabled || !ctx->disabled[8]) {
+				sprt_val a_ = sprt_int(0), c_;
+				if (!opt_value_4(ctx, st, &a_) && !opt_value_5(ctx, st, &c_))
+					opt_pin(&o_read_n, 4, a_, c_);
+				(void)a_;
+			}
+			sprt_val x_read_n;
+			for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &x_read_n); i_read_n++) {
+				ctx->candidates++;
+				st->read_n = x_read_n.u.i;
+				const uint64_t n_read_n = o_read_n.n;
+				(void)n_read_n;
+				/* correct cant_reshape: rejects the point where true */
+				if (!ctx->disabled || !ctx->disabled[8]) {
+					ctx->stats[8].evaluated++;
+					if (def_cant_reshape(ctx, st, &iv)) {
+						ctx->stats[8].domain_errors++;
+						continue;
+					}
+					if (iv) {
+						ctx->stats[8].rejected++;
+						continue;
+					}
+				}
+				e->count++;
+				if (record) {
+					const sprt_val pt[3] = { sprt_int(st->dim_n), sprt_int(st->read_m), sprt_int(st->read_n) };
+					const int rc_ = sprt_memo_add_point(st->memo_1, e, pt);
+					if (rc_)
+						return -rc_;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* Sub-nest 1 from its memo table; a hit replays its statistics (unless nobody reads them). */
+static int fac_1(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
+{
+	static const int rows[6] = { 1, 2, 3, 6, 7, 8 };
+	const sprt_val key[1] = { sprt_int(st->dim_m) };
+	struct sprt_memo_entry *e;
+	const int found = sprt_memo_find(&st->memo_1, key, 1, 19, 3, &e);
+	if (found < 0)
+		return found;
+	if (found) {
+		for (int i = 0; i < 6 && !ctx->no_stats; i++) {
+			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
+			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
+			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
+		}
+		ctx->candidates += e->stats[18];
+	} else {
+		uint64_t before[19] = { 0 };
+		for (int i = 0; i < 6 && !ctx->no_stats; i++) {
+			before[3 * i] = ctx->stats[rows[i]].evaluated;
+			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
+			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
+		}
+		before[18] = ctx->candidates;
+		const int rc = count_1(ctx, st, e, ctx->emit != NULL);
+		if (rc)
+			return rc;
+		for (int i = 0; i < 6 && !ctx->no_stats; i++) {
+			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
+			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
+			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
+		}
+		e->stats[18] = ctx->candidates - before[18];
+	}
+	*out = e;
+	return 0;
+}
+
+/*
+ * Sub-nest 2, {pad}: independent of every other loop once its
+ * inputs are bound, so it is counted once per input tuple (dim_m) and
+ * its points are recorded when listing.
+ */
+static int count_2(struct sprt_ctx *ctx, struct space_state *st, struct sprt_memo_entry *e, bool record)
+{
+	sprt_val v = sprt_undef();
+	int64_t iv = 0;
+	(void)v;
+	(void)iv;
+	(void)record;
+	/* loop 5: pad */
+	ctx->stats[9].evaluated++;
+	if (def_pad(ctx, st, &st->pad_iter)) {
+		ctx->stats[9].domain_errors++;
+		return 0;
+	}
+	struct opt_it o_pad;
+	opt_plain(&o_pad, st->pad_iter);
+	/* -O2: equality solving pins 'pad' (from line_24) */
+	if (!ctx->disabled || !ctx->disabled[10]) {
+		sprt_val a_ = sprt_int(0), c_;
+		if (!opt_value_6(ctx, st, &c_))
+			opt_pin(&o_pad, 0, a_, c_);
+		(void)a_;
+	}
+	sprt_val x_pad;
+	for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &x_pad); i_pad++) {
+		ctx->candidates++;
+		st->pad = x_pad.u.i;
+		const uint64_t n_pad = o_pad.n;
+		(void)n_pad;
+		/* correct line_24: keeps the point where true */
+		if (!ctx->disabled || !ctx->disabled[10]) {
+			ctx->stats[10].evaluated++;
+			if (def_line_24(ctx, st, &iv)) {
+				ctx->stats[10].domain_errors++;
+				continue;
+			}
+			if (!iv) {
+				ctx->stats[10].rejected++;
+				continue;
+			}
+		}
+		e->count++;
+		if (record) {
+			const sprt_val pt[1] = { sprt_int(st->pad) };
+			const int rc_ = sprt_memo_add_point(st->memo_2, e, pt);
+			if (rc_)
+				return -rc_;
+		}
+	}
+	return 0;
+}
+
+/* Sub-nest 2 from its memo table; a hit replays its statistics (unless nobody reads them). */
+static int fac_2(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
+{
+	static const int rows[2] = { 9, 10 };
+	const sprt_val key[1] = { sprt_int(st->dim_m) };
+	struct sprt_memo_entry *e;
+	const int found = sprt_memo_find(&st->memo_2, key, 1, 7, 1, &e);
+	if (found < 0)
+		return found;
+	if (found) {
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
+			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
+			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
+			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
+		}
+		ctx->candidates += e->stats[6];
+	} else {
+		uint64_t before[7] = { 0 };
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
+			before[3 * i] = ctx->stats[rows[i]].evaluated;
+			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
+			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
+		}
+		before[6] = ctx->candidates;
+		const int rc = count_2(ctx, st, e, ctx->emit != NULL);
+		if (rc)
+			return rc;
+		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
+			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
+			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
+			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
+		}
+		e->stats[6] = ctx->candidates - before[6];
+	}
+	*out = e;
+	return 0;
+}
+
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
 	int64_t iv = 0;
+	(void)iv;
 	bool found = false;
 	int rc;
 	/* Threads and shards (runtime/par.c): the deepest loop with live hooks, or -1. */
@@ -750,19 +1138,16 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	if (!found && def_threads(ctx, st, &st->threads))
 		return 0;
 
-	/* Iterables that depend only on level -1: computed once, 0 or a domain error. */
-	const int once_dim_n = def_dim_n(ctx, st, &st->dim_n_iter);
-	const int once_pad = def_pad(ctx, st, &st->pad_iter);
-	const int once_read_m = def_read_m(ctx, st, &st->read_m_iter);
-	const int once_read_n = def_read_n(ctx, st, &st->read_n_iter);
-	const int once_blk = def_blk(ctx, st, &st->blk_iter);
-
-	/* -O2: interval pruning reads the least and greatest value of these iterables */
-	st->ivl_bounds[5] = !once_dim_n && ivl_iterable_bounds(st->dim_n_iter, &st->ivl_bounds[3], &st->ivl_bounds[4]);
-	st->ivl_bounds[8] = !once_pad && ivl_iterable_bounds(st->pad_iter, &st->ivl_bounds[6], &st->ivl_bounds[7]);
-	st->ivl_bounds[11] = !once_read_m && ivl_iterable_bounds(st->read_m_iter, &st->ivl_bounds[9], &st->ivl_bounds[10]);
-	st->ivl_bounds[14] = !once_read_n && ivl_iterable_bounds(st->read_n_iter, &st->ivl_bounds[12], &st->ivl_bounds[13]);
-
+	/* -O2: factorization: sub-nest 0 {blk} counted here, once per input tuple */
+	const struct sprt_memo_entry *f_0;
+	{
+		const int rc_ = fac_0(ctx, st, &f_0);
+		if (rc_)
+			return rc_;
+	}
+	if (!f_0->count)
+		return 0;
+	const uint64_t w_0 = (uint64_t)1 * f_0->count;
 	/* The loop nest, in level-set order. */
 	/* loop 0: dim_m */
 	ctx->stats[0].evaluated++;
@@ -778,6 +1163,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		ctx->candidates++;
 		st->dim_m = (int64_t)((uint64_t)start_dim_m + i_dim_m * (uint64_t)step_dim_m);
 		sprt_progress_tick(ctx, (double)i_dim_m / (double)n_dim_m);
+		st->cse_ok_7 = false;
+		st->cse_ok_8 = false;
 		/* -O2: interval pruning: skip 'dim_m' here when no completion escapes too_many */
 		if (!ctx->disabled || !ctx->disabled[3]) {
 			int tr1 = 2;
@@ -785,17 +1172,20 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				int64_t lo2, hi2;
 				lo2 = hi2 = st->dim_m;
 				int64_t lo3, hi3;
-				if (!st->ivl_bounds[5]) /* the values of 'dim_n' */
-					break;
-				lo3 = st->ivl_bounds[3], hi3 = st->ivl_bounds[4];
+				lo3 = hi3 = INT64_C(1);
 				int64_t lo4, hi4;
-				if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
-					break;
+				lo4 = hi4 = INT64_C(65);
 				int64_t lo5, hi5;
+				if (ivl_range(lo3, hi3, lo4, hi4, 1, 1, &lo5, &hi5))
+					break;
+				int64_t lo6, hi6;
+				if (ivl_mul(lo2, hi2, lo5, hi5, &lo6, &hi6))
+					break;
+				int64_t lo7, hi7;
 				if (st->threads.kind != SPRT_INT)
 					break;
-				lo5 = hi5 = st->threads.u.i;
-				tr1 = ivl_cmp('>', lo4, hi4, lo5, hi5);
+				lo7 = hi7 = st->threads.u.i;
+				tr1 = ivl_cmp('>', lo6, hi6, lo7, hi7);
 			} while (0);
 			if (tr1 == 1)
 				continue;
@@ -805,26 +1195,35 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			int tr1 = 2;
 			do {
 				int64_t lo2, hi2;
-				if (!st->ivl_bounds[11]) /* the values of 'read_m' */
-					break;
-				lo2 = st->ivl_bounds[9], hi2 = st->ivl_bounds[10];
+				lo2 = hi2 = INT64_C(1);
 				int64_t lo3, hi3;
-				if (!st->ivl_bounds[14]) /* the values of 'read_n' */
-					break;
-				lo3 = st->ivl_bounds[12], hi3 = st->ivl_bounds[13];
+				lo3 = hi3 = INT64_C(65);
 				int64_t lo4, hi4;
-				if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
+				if (ivl_range(lo2, hi2, lo3, hi3, 1, 1, &lo4, &hi4))
 					break;
 				int64_t lo5, hi5;
-				lo5 = hi5 = st->dim_m;
+				lo5 = hi5 = INT64_C(1);
 				int64_t lo6, hi6;
-				if (!st->ivl_bounds[5]) /* the values of 'dim_n' */
-					break;
-				lo6 = st->ivl_bounds[3], hi6 = st->ivl_bounds[4];
+				lo6 = hi6 = INT64_C(65);
 				int64_t lo7, hi7;
-				if (ivl_mul(lo5, hi5, lo6, hi6, &lo7, &hi7))
+				if (ivl_range(lo5, hi5, lo6, hi6, 1, 1, &lo7, &hi7))
 					break;
-				tr1 = ivl_cmp('!', lo4, hi4, lo7, hi7);
+				int64_t lo8, hi8;
+				if (ivl_mul(lo4, hi4, lo7, hi7, &lo8, &hi8))
+					break;
+				int64_t lo9, hi9;
+				lo9 = hi9 = st->dim_m;
+				int64_t lo10, hi10;
+				lo10 = hi10 = INT64_C(1);
+				int64_t lo11, hi11;
+				lo11 = hi11 = INT64_C(65);
+				int64_t lo12, hi12;
+				if (ivl_range(lo10, hi10, lo11, hi11, 1, 1, &lo12, &hi12))
+					break;
+				int64_t lo13, hi13;
+				if (ivl_mul(lo9, hi9, lo12, hi12, &lo13, &hi13))
+					break;
+				tr1 = ivl_cmp('!', lo8, hi8, lo13, hi13);
 			} while (0);
 			if (tr1 == 1)
 				continue;
@@ -834,249 +1233,73 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			int tr1 = 2;
 			do {
 				int64_t lo2, hi2;
-				if (!st->ivl_bounds[8]) /* the values of 'pad' */
-					break;
-				lo2 = st->ivl_bounds[6], hi2 = st->ivl_bounds[7];
+				lo2 = hi2 = INT64_C(0);
 				int64_t lo3, hi3;
-				lo3 = hi3 = st->dim_m;
+				lo3 = hi3 = INT64_C(16);
 				int64_t lo4, hi4;
-				lo4 = hi4 = INT64_C(4);
+				if (ivl_range(lo2, hi2, lo3, hi3, 1, 1, &lo4, &hi4))
+					break;
 				int64_t lo5, hi5;
-				if (ivl_mod(lo3, hi3, lo4, hi4, &lo5, &hi5))
-					break;
+				lo5 = hi5 = st->dim_m;
 				int64_t lo6, hi6;
-				lo6 = hi6 = INT64_C(1);
+				lo6 = hi6 = INT64_C(4);
 				int64_t lo7, hi7;
-				if (ivl_add(lo5, hi5, lo6, hi6, &lo7, &hi7))
+				if (ivl_mod(lo5, hi5, lo6, hi6, &lo7, &hi7))
 					break;
-				tr1 = ivl_cmp('=', lo2, hi2, lo7, hi7);
+				int64_t lo8, hi8;
+				lo8 = hi8 = INT64_C(1);
+				int64_t lo9, hi9;
+				if (ivl_add(lo7, hi7, lo8, hi8, &lo9, &hi9))
+					break;
+				tr1 = ivl_cmp('=', lo4, hi4, lo9, hi9);
 			} while (0);
 			if (tr1 == 0)
 				continue;
 		}
+		/* -O2: factorization: sub-nest 1 {dim_n, read_m, read_n} counted here, once per input tuple */
+		const struct sprt_memo_entry *f_1;
+		{
+			const int rc_ = fac_1(ctx, st, &f_1);
+			if (rc_)
+				return rc_;
+		}
+		if (!f_1->count)
+			continue;
+		/* -O2: factorization: sub-nest 2 {pad} counted here, once per input tuple */
+		const struct sprt_memo_entry *f_2;
+		{
+			const int rc_ = fac_2(ctx, st, &f_2);
+			if (rc_)
+				return rc_;
+		}
+		if (!f_2->count)
+			continue;
+		const uint64_t w_1 = w_0 * f_1->count * f_2->count;
 		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
 			continue;
-		/* loop 1: dim_n */
-		ctx->stats[1].evaluated++;
-		if (once_dim_n) {
-			ctx->stats[1].domain_errors++;
-			continue;
+		/* the sub-nests' product of points */
+		if (!ctx->emit) {
+			ctx->valid += w_1;
+		} else {
+			for (size_t p_0 = 0; p_0 < f_0->npoints && !ctx->stop; p_0++) {
+				const sprt_val *q_0 = f_0->points + p_0 * 1;
+				st->blk = q_0[0].u.i;
+				for (size_t p_1 = 0; p_1 < f_1->npoints && !ctx->stop; p_1++) {
+					const sprt_val *q_1 = f_1->points + p_1 * 3;
+					st->dim_n = q_1[0].u.i;
+					st->read_m = q_1[1].u.i;
+					st->read_n = q_1[2].u.i;
+					for (size_t p_2 = 0; p_2 < f_2->npoints && !ctx->stop; p_2++) {
+						const sprt_val *q_2 = f_2->points + p_2 * 1;
+						st->pad = q_2[0].u.i;
+						ctx->valid++;
+						const sprt_val point[6] = { sprt_int(st->dim_m), sprt_int(st->dim_n), sprt_int(st->blk), sprt_int(st->read_m), sprt_int(st->read_n), sprt_int(st->pad) };
+						if (ctx->emit(ctx->emit_user, point, 6))
+							ctx->stop = true;
+					}
+				}
+			}
 		}
-		struct opt_it o_dim_n;
-		opt_plain(&o_dim_n, st->dim_n_iter);
-		/* -O2: bound tightening: a rejection by too_many ends the loop over 'dim_n' */
-		int dir_too_many = 2;
-		const bool brk_too_many = st->dim_n_iter.kind == SPRT_RANGE && !opt_mono_1(ctx, st, &dir_too_many) && opt_breaks(dir_too_many, 1, st->dim_n_iter.r_step);
-		sprt_val x_dim_n;
-		for (uint64_t i_dim_n = 0; !ctx->stop && opt_next(&o_dim_n, &x_dim_n); i_dim_n++) {
-			if (par_level >= 1) /* the previous task here is over */
-				sprt_par_leave(ctx, 1);
-			ctx->candidates++;
-			st->dim_n = x_dim_n.u.i;
-			const uint64_t n_dim_n = o_dim_n.n;
-			(void)n_dim_n;
-			/* size */
-			ctx->stats[2].evaluated++;
-			if (def_size(ctx, st, &st->size)) {
-				ctx->stats[2].domain_errors++;
-				continue;
-			}
-			/* hard too_many: rejects the point where true */
-			if (!ctx->disabled || !ctx->disabled[3]) {
-				ctx->stats[3].evaluated++;
-				if (def_too_many(ctx, st, &iv)) {
-					ctx->stats[3].domain_errors++;
-					continue;
-				}
-				if (iv) {
-					ctx->stats[3].rejected++;
-					if (brk_too_many) /* monotone: every later value is rejected too */
-						break;
-					continue;
-				}
-			}
-			/* -O2: interval pruning: skip 'dim_n' here when no completion escapes cant_reshape */
-			if (!ctx->disabled || !ctx->disabled[8]) {
-				int tr1 = 2;
-				do {
-					int64_t lo2, hi2;
-					if (!st->ivl_bounds[11]) /* the values of 'read_m' */
-						break;
-					lo2 = st->ivl_bounds[9], hi2 = st->ivl_bounds[10];
-					int64_t lo3, hi3;
-					if (!st->ivl_bounds[14]) /* the values of 'read_n' */
-						break;
-					lo3 = st->ivl_bounds[12], hi3 = st->ivl_bounds[13];
-					int64_t lo4, hi4;
-					if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
-						break;
-					int64_t lo5, hi5;
-					lo5 = hi5 = st->size;
-					tr1 = ivl_cmp('!', lo4, hi4, lo5, hi5);
-				} while (0);
-				if (tr1 == 1)
-					continue;
-			}
-			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
-				continue;
-			/* loop 2: pad */
-			ctx->stats[9].evaluated++;
-			if (once_pad) {
-				ctx->stats[9].domain_errors++;
-				continue;
-			}
-			struct opt_it o_pad;
-			opt_plain(&o_pad, st->pad_iter);
-			/* -O2: equality solving pins 'pad' (from line_24) */
-			if (!ctx->disabled || !ctx->disabled[10]) {
-				sprt_val a_ = sprt_int(0), c_;
-				if (!opt_value_2(ctx, st, &c_))
-					opt_pin(&o_pad, 0, a_, c_);
-				(void)a_;
-			}
-			sprt_val x_pad;
-			for (uint64_t i_pad = 0; !ctx->stop && opt_next(&o_pad, &x_pad); i_pad++) {
-				if (par_level >= 2) /* the previous task here is over */
-					sprt_par_leave(ctx, 2);
-				ctx->candidates++;
-				st->pad = x_pad.u.i;
-				const uint64_t n_pad = o_pad.n;
-				(void)n_pad;
-				/* correct line_24: keeps the point where true */
-				if (!ctx->disabled || !ctx->disabled[10]) {
-					ctx->stats[10].evaluated++;
-					if (def_line_24(ctx, st, &iv)) {
-						ctx->stats[10].domain_errors++;
-						continue;
-					}
-					if (!iv) {
-						ctx->stats[10].rejected++;
-						continue;
-					}
-				}
-				if (par_level >= 2 && sprt_par_enter(ctx, 2)) /* a task: someone else's? */
-					continue;
-				/* loop 3: read_m */
-				ctx->stats[6].evaluated++;
-				if (once_read_m) {
-					ctx->stats[6].domain_errors++;
-					continue;
-				}
-				struct opt_it o_read_m;
-				opt_plain(&o_read_m, st->read_m_iter);
-				/* -O2: divisor iteration over 'read_m' (from cant_reshape, a product) */
-				if (!ctx->disabled || !ctx->disabled[8]) {
-					sprt_val a_ = sprt_int(0), c_;
-					if (!opt_value_3(ctx, st, &c_))
-						opt_divisors(&o_read_m, c_);
-					(void)a_;
-				}
-				sprt_val x_read_m;
-				for (uint64_t i_read_m = 0; !ctx->stop && opt_next(&o_read_m, &x_read_m); i_read_m++) {
-					if (par_level >= 3) /* the previous task here is over */
-						sprt_par_leave(ctx, 3);
-					ctx->candidates++;
-					st->read_m = x_read_m.u.i;
-					const uint64_t n_read_m = o_read_m.n;
-					(void)n_read_m;
-					if (par_level >= 3 && sprt_par_enter(ctx, 3)) /* a task: someone else's? */
-						continue;
-					/* loop 4: read_n */
-					ctx->stats[7].evaluated++;
-					if (once_read_n) {
-						ctx->stats[7].domain_errors++;
-						continue;
-					}
-					struct opt_it o_read_n;
-					opt_plain(&o_read_n, st->read_n_iter);
-					/* -O2: equality solving pins 'read_n' (from cant_reshape) */
-					if (!ctx->disabled || !ctx->disabled[8]) {
-						sprt_val a_ = sprt_int(0), c_;
-						if (!opt_value_4(ctx, st, &a_) && !opt_value_5(ctx, st, &c_))
-							opt_pin(&o_read_n, 4, a_, c_);
-						(void)a_;
-					}
-					sprt_val x_read_n;
-					for (uint64_t i_read_n = 0; !ctx->stop && opt_next(&o_read_n, &x_read_n); i_read_n++) {
-						if (par_level >= 4) /* the previous task here is over */
-							sprt_par_leave(ctx, 4);
-						ctx->candidates++;
-						st->read_n = x_read_n.u.i;
-						const uint64_t n_read_n = o_read_n.n;
-						(void)n_read_n;
-						/* correct cant_reshape: rejects the point where true */
-						if (!ctx->disabled || !ctx->disabled[8]) {
-							ctx->stats[8].evaluated++;
-							if (def_cant_reshape(ctx, st, &iv)) {
-								ctx->stats[8].domain_errors++;
-								continue;
-							}
-							if (iv) {
-								ctx->stats[8].rejected++;
-								continue;
-							}
-						}
-						if (par_level >= 4 && sprt_par_enter(ctx, 4)) /* a task: someone else's? */
-							continue;
-						/* loop 5: blk */
-						ctx->stats[4].evaluated++;
-						if (once_blk) {
-							ctx->stats[4].domain_errors++;
-							continue;
-						}
-						struct opt_it o_blk;
-						opt_plain(&o_blk, st->blk_iter);
-						/* -O2: divisor iteration over 'blk' (from uneven) */
-						if (!ctx->disabled || !ctx->disabled[5]) {
-							sprt_val a_ = sprt_int(0), c_;
-							if (!opt_value_6(ctx, st, &c_))
-								opt_divisors(&o_blk, c_);
-							(void)a_;
-						}
-						sprt_val x_blk;
-						for (uint64_t i_blk = 0; !ctx->stop && opt_next(&o_blk, &x_blk); i_blk++) {
-							if (par_level >= 5) /* the previous task here is over */
-								sprt_par_leave(ctx, 5);
-							ctx->candidates++;
-							st->blk = x_blk.u.i;
-							const uint64_t n_blk = o_blk.n;
-							(void)n_blk;
-							/* correct uneven: rejects the point where true */
-							if (!ctx->disabled || !ctx->disabled[5]) {
-								ctx->stats[5].evaluated++;
-								if (def_uneven(ctx, st, &iv)) {
-									ctx->stats[5].domain_errors++;
-									continue;
-								}
-								if (iv) {
-									ctx->stats[5].rejected++;
-									continue;
-								}
-							}
-							if (par_level >= 5 && sprt_par_enter(ctx, 5)) /* a task: someone else's? */
-								continue;
-							/* a valid point */
-							ctx->valid++;
-							if (ctx->emit) {
-								const sprt_val point[6] = { sprt_int(st->dim_m), sprt_int(st->dim_n), sprt_int(st->blk), sprt_int(st->read_m), sprt_int(st->read_n), sprt_int(st->pad) };
-								if (ctx->emit(ctx->emit_user, point, 6))
-									ctx->stop = true;
-							}
-						}
-						if (par_level >= 5)
-							sprt_par_leave(ctx, 5);
-					}
-					if (par_level >= 4)
-						sprt_par_leave(ctx, 4);
-				}
-				if (par_level >= 3)
-					sprt_par_leave(ctx, 3);
-			}
-			if (par_level >= 2)
-				sprt_par_leave(ctx, 2);
-		}
-		if (par_level >= 1)
-			sprt_par_leave(ctx, 1);
 	}
 	if (par_level >= 0)
 		sprt_par_leave(ctx, 0);
@@ -1087,6 +1310,9 @@ static int enumerate(struct sprt_ctx *ctx)
 {
 	struct space_state st = { 0 };
 	int rc = run(ctx, &st);
+	sprt_memo_free(st.memo_0);
+	sprt_memo_free(st.memo_1);
+	sprt_memo_free(st.memo_2);
 	return rc;
 }
 
@@ -1103,16 +1329,16 @@ static const struct sprt_param_desc params[] = {
 /* The statistics rows: name, kind, class, require, line, level. */
 static const struct sprt_def_desc defs[] = {
 	{ "dim_m", SPRT_DEF_ITER, SPRT_HARD, false, 4, 0 },
-	{ "dim_n", SPRT_DEF_ITER, SPRT_HARD, false, 5, 1 },
-	{ "size", SPRT_DEF_DERIVED, SPRT_HARD, false, 6, 1 },
-	{ "too_many", SPRT_DEF_CONSTRAINT, SPRT_HARD, false, 10, 1 },
-	{ "blk", SPRT_DEF_ITER, SPRT_HARD, false, 13, 5 },
-	{ "uneven", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 14, 5 },
+	{ "dim_n", SPRT_DEF_ITER, SPRT_HARD, false, 5, 2 },
+	{ "size", SPRT_DEF_DERIVED, SPRT_HARD, false, 6, 2 },
+	{ "too_many", SPRT_DEF_CONSTRAINT, SPRT_HARD, false, 10, 2 },
+	{ "blk", SPRT_DEF_ITER, SPRT_HARD, false, 13, 1 },
+	{ "uneven", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 14, 1 },
 	{ "read_m", SPRT_DEF_ITER, SPRT_HARD, false, 18, 3 },
 	{ "read_n", SPRT_DEF_ITER, SPRT_HARD, false, 19, 4 },
 	{ "cant_reshape", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, false, 20, 4 },
-	{ "pad", SPRT_DEF_ITER, SPRT_HARD, false, 23, 2 },
-	{ "line_24", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, true, 24, 2 },
+	{ "pad", SPRT_DEF_ITER, SPRT_HARD, false, 23, 5 },
+	{ "line_24", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, true, 24, 5 },
 };
 
 /* Device parameters and settings, with their defaults' text. */
@@ -1134,7 +1360,7 @@ const struct sprt_space spacec_space = {
 	.bindables = bindables,
 	.strings = { 0, NULL },
 	.enumerate = enumerate,
-	.par_levels = 6, /* loops with task hooks */
+	.par_levels = 1, /* loops with task hooks */
 };
 
 #ifdef SPACEC_MAIN

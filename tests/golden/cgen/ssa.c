@@ -67,6 +67,17 @@ struct space_state {
 	struct sprt_vec Bytes_scratch[3];
 	struct sprt_vec Regs_scratch[6];
 	struct sprt_vec bytes_scratch[2];
+	/* Common subexpressions: the value, and whether it is known at this point. */
+	sprt_val cse_1;
+	bool cse_ok_1;
+	sprt_val cse_7;
+	bool cse_ok_7;
+	sprt_val cse_8;
+	bool cse_ok_8;
+	sprt_val cse_9;
+	bool cse_ok_9;
+	int64_t cse_10;
+	bool cse_ok_10;
 };
 
 /*
@@ -82,7 +93,7 @@ static int def_precision(struct sprt_ctx *ctx, struct space_state *st, sprt_val 
 	(*out) = sprt_str(0);
 	return 0;
 }
-#line 86 "<stdout>"
+#line 97 "<stdout>"
 
 /*
  * arch: device parameter
@@ -97,7 +108,7 @@ static int def_arch(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_int(1);
 	return 0;
 }
-#line 101 "<stdout>"
+#line 112 "<stdout>"
 
 /*
  * scale: constant, computed once
@@ -112,7 +123,7 @@ static int def_scale(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = 1;
 	return 0;
 }
-#line 116 "<stdout>"
+#line 127 "<stdout>"
 
 /*
  * size: iterator, at loop level 0
@@ -130,7 +141,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 134 "<stdout>"
+#line 145 "<stdout>"
 
 /*
  * width: iterator, at loop level 1
@@ -149,7 +160,7 @@ static int def_width(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->width_scratch[0]);
 	return 0;
 }
-#line 153 "<stdout>"
+#line 164 "<stdout>"
 
 /*
  * scale__v1: constant, computed once
@@ -173,7 +184,7 @@ static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 177 "<stdout>"
+#line 188 "<stdout>"
 
 /*
  * Bytes: table, computed once
@@ -201,7 +212,7 @@ static int def_Bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->Bytes_scratch[0]);
 	return 0;
 }
-#line 205 "<stdout>"
+#line 216 "<stdout>"
 
 /*
  * scale__v2: constant, computed once
@@ -232,7 +243,7 @@ static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 236 "<stdout>"
+#line 247 "<stdout>"
 
 /*
  * Regs: table, computed once
@@ -268,7 +279,7 @@ static int def_Regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_vecval(&st->Regs_scratch[0]);
 	return 0;
 }
-#line 272 "<stdout>"
+#line 283 "<stdout>"
 
 /*
  * regs: derived, at loop level 1
@@ -283,7 +294,12 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	int64_t _t3 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_index(st->Regs, st->arch, &_t1));
+	/* -O2: common subexpression 1 (line 20, column 8; 1 use, level -1) */
+	if (!st->cse_ok_1) {
+		TRY(sprt_index(st->Regs, st->arch, &st->cse_1));
+		st->cse_ok_1 = st->cse_1.kind != SPRT_VEC;
+	}
+	_t1 = st->cse_1;
 	TRY(sprt_i_floordiv(st->width, 2, &_t3));
 	_t2 = _t3;
 	if (2 < _t2)
@@ -291,7 +307,7 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_index(_t1, sprt_int(_t2), &(*out)));
 	return 0;
 }
-#line 295 "<stdout>"
+#line 311 "<stdout>"
 
 /*
  * scale__v3: constant, computed once
@@ -324,7 +340,7 @@ static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 328 "<stdout>"
+#line 344 "<stdout>"
 
 /*
  * wide: soft constraint, at loop level 1
@@ -345,7 +361,7 @@ static int def_wide(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 349 "<stdout>"
+#line 365 "<stdout>"
 
 /*
  * bytes: derived, at loop level 1
@@ -361,14 +377,34 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	int64_t _t4 = 0;
 	(void)ctx;
 	(void)st;
-	TRY(sprt_index(st->Bytes, st->arch, &_t3));
-	TRY(sprt_i_sub(st->scale__v3, 1, &_t4));
-	TRY(sprt_index(_t3, sprt_int(_t4), &_t2));
-	TRY(sprt_op(ctx, '*', _t2, sprt_int(st->size), &_t1, &st->bytes_scratch[0]));
+	/* -O2: common subexpression 7 (line 19, column 9; 1 use, level 0) */
+	if (!st->cse_ok_7) {
+		/* -O2: common subexpression 8 (line 19, column 9; 1 use, level -1) */
+		if (!st->cse_ok_8) {
+			/* -O2: common subexpression 9 (line 19, column 9; 1 use, level -1) */
+			if (!st->cse_ok_9) {
+				TRY(sprt_index(st->Bytes, st->arch, &st->cse_9));
+				st->cse_ok_9 = st->cse_9.kind != SPRT_VEC;
+			}
+			_t3 = st->cse_9;
+			/* -O2: common subexpression 10 (line 19, column 21; 1 use, level -1) */
+			if (!st->cse_ok_10) {
+				TRY(sprt_i_sub(st->scale__v3, 1, &_t4));
+				st->cse_10 = _t4;
+				st->cse_ok_10 = true;
+			}
+			TRY(sprt_index(_t3, sprt_int(st->cse_10), &st->cse_8));
+			st->cse_ok_8 = st->cse_8.kind != SPRT_VEC;
+		}
+		_t2 = st->cse_8;
+		TRY(sprt_op(ctx, '*', _t2, sprt_int(st->size), &st->cse_7, &st->bytes_scratch[0]));
+		st->cse_ok_7 = st->cse_7.kind != SPRT_VEC;
+	}
+	_t1 = st->cse_7;
 	TRY(sprt_op(ctx, '*', _t1, sprt_int(st->width), &(*out), &st->bytes_scratch[1]));
 	return 0;
 }
-#line 372 "<stdout>"
+#line 408 "<stdout>"
 
 /*
  * fits: hard requirement, at loop level 1
@@ -392,7 +428,7 @@ static int def_fits(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 396 "<stdout>"
+#line 432 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
@@ -469,6 +505,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		ctx->candidates++;
 		st->size = (int64_t)((uint64_t)start_size + i_size * (uint64_t)step_size);
 		sprt_progress_tick(ctx, (double)i_size / (double)n_size);
+		st->cse_ok_7 = false;
 		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
 			continue;
 		/* loop 1: width */

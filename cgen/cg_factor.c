@@ -1,0 +1,717 @@
+/*
+ * cg_factor.c - memoized factorization of independent sub-nests (-O1 and up).
+ *
+ * Given a set O of bound iterators, the other iterators fall into
+ * components: two are joined when some definition (an iterable, a derived
+ * value, a constraint) depends on both, directly or through derived
+ * values.  A component's points, given O, do not depend on any other
+ * component, and nothing outside it reads its iterators, so the rest of
+ * the nest is the cross product of the components: its count is the
+ * product of their counts, and each count is a function of the few outer
+ * values the component reads (its key).
+ *
+ * The plan.  Starting from O = {}, each component either splits, after
+ * some of its iterators are bound, into several components, or never
+ * does.  We bind greedily: among the iterators ready to open (inputs
+ * bound), the one whose binding leaves the most components, ties broken
+ * by sema's loop order, until the component splits (those iterators join
+ * the main chain, and the pieces are planned in turn) or is used up (the
+ * component becomes a sub-nest).  The loop order becomes: the main chain,
+ * then the sub-nests, each contiguous and in sema's order inside.  If
+ * nothing splits, nothing changes.
+ *
+ * The code.  Each sub-nest j gets count_j(), its loops as usual (the
+ * other -O1 transformations included) with "count, and record the point
+ * when listing" innermost, and fac_j(), which looks the key up in the
+ * sub-nest's memo table (runtime/memo.c) and runs count_j on a miss.  In
+ * the main chain, right after the level where the last of its key values
+ * is computed (hoisted as far out as its inputs allow), the sub-nest is
+ * counted: zero skips the rest of the point, else the count multiplies a
+ * running product.  Innermost, counting adds the product; listing walks
+ * the recorded points of every sub-nest, nested in loop order, so the
+ * points come in exactly the order of the unfactorized nest with the same
+ * loop order.
+ *
+ * Statistics.  A memo entry keeps what its enumeration added to every
+ * counter of the sub-nest's definitions (and to the candidates), and a
+ * hit adds those again, so the statistics are those of a nest that
+ * counts each sub-nest afresh at its checkpoint: they do not depend on
+ * hits, evictions or on which state (thread) did the work.  They do
+ * differ from -fno-factorization's, like every -O1 transformation's.
+ *
+ * Memo tables live in struct space_state (one per enumeration state);
+ * a state copied for another thread must start with its tables NULL.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "cg_int.h"
+
+/* ---- analysis ------------------------------------------------------------------------ */
+
+struct fplan {
+	const struct sema_program *P;
+	int n;               /* iterators, indexed by decl_pos */
+	bool *supp;          /* [def id * n + decl_pos]: iterators a definition depends on */
+	bool *bound;         /* decl_pos: in the main chain */
+	int *orig_pos;       /* decl_pos: sema's loop position */
+	int *chain;          /* main chain, decl_pos */
+	int nchain;
+	int *block_of;       /* decl_pos: sub-nest index, or -1 */
+	int nblocks;
+};
+
+static bool *supp_of(struct fplan *f, const struct sema_def *d)
+{
+	return f->supp + (size_t)d->id * (size_t)f->n;
+}
+
+static int uf_find(int *parent, int x)
+{
+	while (parent[x] != x)
+		x = parent[x] = parent[parent[x]];
+	return x;
+}
+
+/*
+ * The components of `set` (decl_pos flags) given f->bound plus `extra`
+ * bound: comp[x] is a representative for x in the set.  Returns their
+ * number.
+ */
+static int components(struct fplan *f, const bool *set, int *comp)
+{
+	const struct sema_program *P = f->P;
+	for (int x = 0; x < f->n; x++)
+		comp[x] = x;
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		if (d->kind != SEMA_ITER && d->kind != SEMA_DERIVED && d->kind != SEMA_CONSTRAINT)
+			continue;
+		const bool *s = supp_of(f, d);
+		int first = -1;
+		for (int x = 0; x < f->n; x++) {
+			if (!s[x] || !set[x])
+				continue;
+			if (first < 0)
+				first = x;
+			else
+				comp[uf_find(comp, x)] = uf_find(comp, first);
+		}
+	}
+	int count = 0;
+	for (int x = 0; x < f->n; x++) {
+		if (!set[x])
+			continue;
+		comp[x] = uf_find(comp, x);
+		count += comp[x] == x;
+	}
+	return count;
+}
+
+/* Whether iterator x can open once the main chain is bound. */
+static bool ready(struct fplan *f, int x)
+{
+	const bool *s = supp_of(f, f->P->iters[x]);
+	for (int y = 0; y < f->n; y++)
+		if (y != x && s[y] && !f->bound[y])
+			return false;
+	return true;
+}
+
+static void plan_component(struct fplan *f, const bool *set, bool top);
+
+/* Plans each component of `set` (given the bound chain) in turn. */
+static void plan_components(struct fplan *f, const bool *set, bool top)
+{
+	int n = f->n;
+	int *comp = xcalloc((size_t)n, sizeof(int));
+	int ncomp = components(f, set, comp);
+	bool *part = xcalloc((size_t)n, sizeof(bool));
+	/* Components in sema's order of their first loop. */
+	bool *done = xcalloc((size_t)n, sizeof(bool));
+	for (int k = 0; k < ncomp; k++) {
+		int best = -1;
+		for (int x = 0; x < n; x++)
+			if (set[x] && !done[comp[x]] && (best < 0 || f->orig_pos[x] < f->orig_pos[best]))
+				best = x;
+		done[comp[best]] = true;
+		for (int x = 0; x < n; x++)
+			part[x] = set[x] && comp[x] == comp[best];
+		plan_component(f, part, top && ncomp == 1);
+	}
+	free(done);
+	free(part);
+	free(comp);
+}
+
+/*
+ * One component: bind iterators until it splits (they join the main
+ * chain; the pieces are planned in turn) or is used up (a sub-nest; when
+ * `alone`, the whole program, it stays in the main chain unfactorized).
+ */
+static void plan_component(struct fplan *f, const bool *set, bool alone)
+{
+	int n = f->n;
+	bool *rest = xcalloc((size_t)n, sizeof(bool));
+	memcpy(rest, set, sizeof(bool) * (size_t)n);
+	int *comp = xcalloc((size_t)n, sizeof(int));
+	int *pulled = xcalloc((size_t)n, sizeof(int));
+	int npulled = 0, left = 0;
+	for (int x = 0; x < n; x++)
+		left += rest[x];
+	bool split = false;
+	while (left > 0 && !split) {
+		int best = -1, best_parts = -1;
+		for (int x = 0; x < n; x++) {
+			if (!rest[x] || !ready(f, x))
+				continue;
+			rest[x] = false;
+			f->bound[x] = true;
+			int parts = components(f, rest, comp);
+			f->bound[x] = false;
+			rest[x] = true;
+			if (parts > best_parts || (parts == best_parts && f->orig_pos[x] < f->orig_pos[best])) {
+				best = x;
+				best_parts = parts;
+			}
+		}
+		if (best < 0) /* cannot happen: the iterator sema opened first is ready */
+			break;
+		rest[best] = false;
+		f->bound[best] = true;
+		pulled[npulled++] = best;
+		left--;
+		split = best_parts >= 2;
+	}
+	if (split || alone) {
+		for (int i = 0; i < npulled; i++)
+			f->chain[f->nchain++] = pulled[i];
+		if (left)
+			plan_components(f, rest, false);
+	} else {
+		/* A sub-nest: nothing of it stays bound. */
+		for (int i = 0; i < npulled; i++)
+			f->bound[pulled[i]] = false;
+		for (int x = 0; x < n; x++)
+			if (set[x])
+				f->block_of[x] = f->nblocks;
+		f->nblocks++;
+	}
+	free(pulled);
+	free(comp);
+	free(rest);
+}
+
+/*
+ * The main chain's order.  Pulling put splitting iterators first; the
+ * order now follows the usual rules of a good nest instead: first an
+ * iterator that completes a constraint of the chain (a rejection as
+ * early as possible), else one whose range depends on a bound iterator
+ * (fail first: the bound value narrows it, as blk_m = range(dim_m, N,
+ * dim_m) is narrowed by dim_m, while an independent range is as wide as
+ * ever and, opened last, is where bound tightening cuts), else sema's
+ * order.
+ */
+static void order_chain(struct fplan *f)
+{
+	const struct sema_program *P = f->P;
+	int n = f->n;
+	bool *in_chain = xcalloc((size_t)n, sizeof(bool));
+	for (int i = 0; i < f->nchain; i++)
+		in_chain[f->chain[i]] = true;
+	memset(f->bound, 0, sizeof(bool) * (size_t)n);
+	for (int pos = 0; pos < f->nchain; pos++) {
+		int best = -1, best_done = -1;
+		bool best_dep = false;
+		for (int x = 0; x < n; x++) {
+			if (!in_chain[x] || f->bound[x] || !ready(f, x))
+				continue;
+			int done = 0;
+			for (int c = 0; c < P->nconstraints; c++) {
+				const bool *cs = supp_of(f, P->constraints[c]);
+				bool mine = cs[x], complete = true;
+				for (int y = 0; y < n && complete; y++)
+					if (cs[y] && y != x && !(in_chain[y] && f->bound[y]))
+						complete = false;
+				done += mine && complete;
+			}
+			const bool *xs = supp_of(f, P->iters[x]);
+			bool dep = false;
+			for (int y = 0; y < n; y++)
+				dep |= y != x && xs[y];
+			if (best < 0 || done > best_done || (done == best_done && dep && !best_dep) ||
+			    (done == best_done && dep == best_dep && f->orig_pos[x] < f->orig_pos[best])) {
+				best = x;
+				best_done = done;
+				best_dep = dep;
+			}
+		}
+		f->bound[best] = true;
+		f->chain[pos] = best;
+	}
+	free(in_chain);
+}
+
+struct cg_block_def {
+	int first, last;               /* loop positions */
+	int at;                        /* checkpoint after this level (-1: before the loops) */
+	int nkey;
+	const struct sema_def **key;   /* the outer values it reads */
+	int nrows;
+	int *rows;                     /* statistics rows of its definitions */
+	bool prunes;                   /* it has a constraint: its count may well be 0 */
+};
+
+struct cg_factor {
+	int nmain;
+	int nblocks;
+	struct cg_block_def *blocks;
+	struct sema_def **saved;       /* sema's loop order, restored at the end */
+	const char *prod;              /* the running product in scope */
+};
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+void cg_factor_plan(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	c->loop_end = P->niters;
+	c->block = -1;
+	if (c->opt->opt_level < 1 || c->opt->no_factorize || P->niters < 2)
+		return;
+	struct fplan f = { .P = P, .n = P->niters };
+	int n = f.n;
+	f.supp = xcalloc((size_t)P->ndefs * (size_t)n + 1, sizeof(bool));
+	for (int i = 0; i < P->ndefs; i++) { /* prog->defs is topological */
+		const struct sema_def *d = P->defs[i];
+		bool *mine = supp_of(&f, d);
+		for (int k = 0; k < d->ndeps; k++) {
+			const struct sema_def *p = d->deps[k];
+			if (p == d)
+				continue;
+			const bool *theirs = supp_of(&f, p);
+			for (int x = 0; x < n; x++)
+				mine[x] |= theirs[x];
+		}
+		if (d->kind == SEMA_ITER)
+			mine[d->decl_pos] = true;
+	}
+	f.bound = xcalloc((size_t)n, sizeof(bool));
+	f.orig_pos = xcalloc((size_t)n, sizeof(int));
+	f.chain = xcalloc((size_t)n, sizeof(int));
+	f.block_of = xcalloc((size_t)n, sizeof(int));
+	for (int x = 0; x < n; x++) {
+		f.orig_pos[x] = P->iters[x]->loop_pos;
+		f.block_of[x] = -1;
+	}
+	bool *all = xcalloc((size_t)n, sizeof(bool));
+	for (int x = 0; x < n; x++)
+		all[x] = true;
+	plan_components(&f, all, true);
+	free(all);
+
+	if (f.nblocks > 0)
+		order_chain(&f);
+	if (f.nblocks > 0) {
+		struct cg_factor *fc = xcalloc(1, sizeof(*fc));
+		c->fac = fc;
+		fc->saved = xcalloc((size_t)n, sizeof(*fc->saved));
+		memcpy(fc->saved, P->loop_order, sizeof(*fc->saved) * (size_t)n);
+		fc->nmain = f.nchain;
+		c->loop_end = f.nchain;
+		fc->nblocks = f.nblocks;
+		fc->blocks = xcalloc((size_t)f.nblocks, sizeof(*fc->blocks));
+		/* Checkpoint levels need the main chain's positions first. */
+		struct sema_def **order = xcalloc((size_t)n, sizeof(*order));
+		for (int i = 0; i < f.nchain; i++)
+			order[i] = P->iters[f.chain[i]];
+		int *at = xcalloc((size_t)f.nblocks, sizeof(int));
+		int *first_orig = xcalloc((size_t)f.nblocks, sizeof(int));
+		int *nkey = xcalloc((size_t)f.nblocks, sizeof(int));
+		bool *counted = xcalloc(((size_t)P->ndefs + 1) * (size_t)f.nblocks, sizeof(bool));
+		for (int b = 0; b < f.nblocks; b++) {
+			at[b] = -1;
+			first_orig[b] = n;
+		}
+		/* A block's key: what its definitions read from outside it. */
+		for (int i = 0; i < P->ndefs; i++) {
+			const struct sema_def *d = P->defs[i];
+			const bool *s = supp_of(&f, d);
+			int b = -1;
+			for (int x = 0; x < n && b < 0; x++)
+				if (s[x] && f.block_of[x] >= 0)
+					b = f.block_of[x];
+			if (b < 0 || (d->kind != SEMA_ITER && d->kind != SEMA_DERIVED && d->kind != SEMA_CONSTRAINT))
+				continue;
+			if (d->kind == SEMA_ITER && d->loop_pos < first_orig[b])
+				first_orig[b] = d->loop_pos;
+			for (int k = 0; k < d->ndeps; k++) {
+				const struct sema_def *p = d->deps[k];
+				const bool *ps = supp_of(&f, p);
+				bool inside = false, outer = false;
+				for (int x = 0; x < n; x++) {
+					inside |= ps[x] && f.block_of[x] == b;
+					outer |= ps[x];
+				}
+				if (inside || !outer)
+					continue; /* its own, or computed once */
+				if (!counted[(size_t)p->id * (size_t)f.nblocks + (size_t)b]) {
+					counted[(size_t)p->id * (size_t)f.nblocks + (size_t)b] = true;
+					nkey[b]++;
+				}
+				/* The deepest main iterator p depends on sets its level. */
+				int lvl = -1;
+				for (int j = 0; j < f.nchain; j++)
+					if (ps[f.chain[j]])
+						lvl = j;
+				if (lvl > at[b])
+					at[b] = lvl;
+			}
+		}
+		/*
+		 * The smaller key first: likelier memo hits, so cheaper, and its
+		 * zeros prune the dearer ones; so no sub-nest is counted before
+		 * one with a smaller key (it waits for that one's level).  The
+		 * blocks follow the chain in that order of checkpoints.
+		 */
+		int *border = xcalloc((size_t)f.nblocks, sizeof(int));
+		for (int b = 0; b < f.nblocks; b++)
+			border[b] = b;
+		for (int i = 1; i < f.nblocks; i++)
+			for (int j = i; j > 0; j--) {
+				int p = border[j - 1], q = border[j];
+				if (nkey[p] < nkey[q] || (nkey[p] == nkey[q] && first_orig[p] <= first_orig[q]))
+					break;
+				border[j - 1] = q;
+				border[j] = p;
+			}
+		for (int i = 1; i < f.nblocks; i++)
+			if (at[border[i]] < at[border[i - 1]])
+				at[border[i]] = at[border[i - 1]];
+		int pos = f.nchain;
+		for (int bi = 0; bi < f.nblocks; bi++) {
+			int b = border[bi];
+			struct cg_block_def *bd = &fc->blocks[bi];
+			bd->first = pos;
+			bd->at = at[b];
+			for (int p = 0; p < n; p++) { /* sema's order inside */
+				const struct sema_def *it = fc->saved[p];
+				if (f.block_of[it->decl_pos] == b)
+					order[pos++] = (struct sema_def *)it;
+			}
+			bd->last = pos - 1;
+		}
+		free(border);
+		free(at);
+		free(first_orig);
+		free(nkey);
+		free(counted);
+		/* cg_emit restores sema's order when it is done. */
+		sema_set_loop_order_to((struct sema_program *)P, order);
+		free(order);
+
+		/* Keys and statistics rows, from the final levels. */
+		for (int bi = 0; bi < fc->nblocks; bi++) {
+			struct cg_block_def *bd = &fc->blocks[bi];
+			bool *in = xcalloc((size_t)P->ndefs + 1, sizeof(bool));
+			for (int i = 0; i < P->ndefs; i++) {
+				const struct sema_def *d = P->defs[i];
+				in[d->id] = d->level >= bd->first && d->level <= bd->last &&
+					    (d->kind == SEMA_ITER || d->kind == SEMA_DERIVED ||
+					     d->kind == SEMA_CONSTRAINT);
+			}
+			bool *keyed = xcalloc((size_t)P->ndefs + 1, sizeof(bool));
+			bd->key = xcalloc((size_t)P->ndefs + 1, sizeof(*bd->key));
+			bd->rows = xcalloc((size_t)P->ndefs + 1, sizeof(int));
+			for (int i = 0; i < P->ndefs; i++) {
+				const struct sema_def *d = P->defs[i];
+				if (!in[d->id])
+					continue;
+				if (c->row[d->id] >= 0)
+					bd->rows[bd->nrows++] = c->row[d->id];
+				bd->prunes |= d->kind == SEMA_CONSTRAINT;
+				for (int k = 0; k < d->ndeps; k++) {
+					const struct sema_def *p = d->deps[k];
+					if (!in[p->id] && p->level >= 0 && !keyed[p->id]) {
+						keyed[p->id] = true;
+						bd->key[bd->nkey++] = p;
+					}
+				}
+			}
+			qsort(bd->rows, (size_t)bd->nrows, sizeof(int), cmp_int);
+			free(keyed);
+			free(in);
+		}
+	}
+	free(f.supp);
+	free(f.bound);
+	free(f.orig_pos);
+	free(f.chain);
+	free(f.block_of);
+}
+
+void cg_factor_release(struct cg *c)
+{
+	struct cg_factor *fc = c->fac;
+	if (!fc)
+		return;
+	sema_set_loop_order_to((struct sema_program *)c->P, fc->saved);
+	for (int b = 0; b < fc->nblocks; b++) {
+		free(fc->blocks[b].key);
+		free(fc->blocks[b].rows);
+	}
+	free(fc->blocks);
+	free(fc->saved);
+	free(fc);
+	c->fac = NULL;
+}
+
+bool cg_factor_main(const struct cg *c, int k)
+{
+	return !c->fac || k < c->fac->nmain;
+}
+
+int cg_factor_block(const struct cg *c, int k)
+{
+	for (int b = 0; c->fac && b < c->fac->nblocks; b++)
+		if (k >= c->fac->blocks[b].first && k <= c->fac->blocks[b].last)
+			return b;
+	return -1;
+}
+
+/* ---- code ---------------------------------------------------------------------------- */
+
+static const char *level_word(struct cg *c)
+{
+	return c->opt->opt_level >= 2 ? "-O2" : "-O1";
+}
+
+/* The block's iterators as a comment-friendly list: {a, b}. */
+static const char *block_names(struct cg *c, const struct cg_block_def *bd)
+{
+	struct sbuf b = { 0 };
+	sbuf_puts(&b, "{");
+	for (int p = bd->first; p <= bd->last; p++)
+		sbuf_printf(&b, "%s%s", p > bd->first ? ", " : "", c->P->loop_order[p]->cname);
+	sbuf_puts(&b, "}");
+	const char *s = cg_strdup(c, b.s);
+	sbuf_release(&b);
+	return s;
+}
+
+void cg_factor_state(struct cg *c, struct sbuf *out)
+{
+	if (!c->fac)
+		return;
+	sbuf_puts(out, "\t/* Memo tables of the factorized sub-nests (NULL until first used). */\n");
+	for (int b = 0; b < c->fac->nblocks; b++)
+		sbuf_printf(out, "\tstruct sprt_memo *memo_%d;\n", b);
+}
+
+void cg_factor_free_state(struct cg *c, struct sbuf *out)
+{
+	if (!c->fac)
+		return;
+	for (int b = 0; b < c->fac->nblocks; b++)
+		sbuf_printf(out, "\tsprt_memo_free(st.memo_%d);\n", b);
+}
+
+/* The innermost code of count_b: one more point, recorded when listing. */
+static void block_innermost(struct cg *c, const struct cg_block_def *bd)
+{
+	cg_line(c, "e->count++;");
+	cg_line(c, "if (record) {");
+	c->indent++;
+	struct sbuf init = { 0 };
+	for (int p = bd->first; p <= bd->last; p++)
+		sbuf_printf(&init, "%s%s", p > bd->first ? ", " : "", cg_value_of(c, c->P->loop_order[p]));
+	cg_line(c, "const sprt_val pt[%d] = { %s };", bd->last - bd->first + 1, init.s);
+	sbuf_release(&init);
+	cg_line(c, "const int rc_ = sprt_memo_add_point(st->memo_%d, e, pt);", c->block);
+	cg_line(c, "if (rc_)");
+	cg_line(c, "\treturn -rc_;");
+	c->indent--;
+	cg_line(c, "}");
+}
+
+void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg *, int))
+{
+	struct cg_factor *fc = c->fac;
+	if (!fc)
+		return;
+	const struct sema_program *P = c->P;
+	for (int b = 0; b < fc->nblocks; b++) {
+		const struct cg_block_def *bd = &fc->blocks[b];
+		struct sbuf code = { 0 };
+		struct sbuf *saved_code = c->code;
+		int saved_indent = c->indent;
+		c->code = &code;
+		c->indent = 1;
+		c->block = b;
+		c->loop_first = bd->first;
+		c->loop_end = bd->last + 1;
+		loops(c, bd->first);
+		c->block = -1;
+		c->loop_first = 0;
+		c->loop_end = fc->nmain;
+		c->code = saved_code;
+		c->indent = saved_indent;
+
+		int nstats = 3 * bd->nrows + 1;
+		sbuf_printf(out, "/*\n * Sub-nest %d, %s: independent of every other loop once its\n"
+				 " * inputs are bound, so it is counted once per input tuple (",
+			    b, block_names(c, bd));
+		for (int k = 0; k < bd->nkey; k++)
+			sbuf_printf(out, "%s%s", k ? ", " : "", bd->key[k]->cname);
+		sbuf_puts(out, bd->nkey ? "" : "none: once");
+		sbuf_puts(out, ") and\n * its points are recorded when listing.\n */\n");
+		sbuf_printf(out, "static int count_%d(struct sprt_ctx *ctx, struct space_state *st, "
+				 "struct sprt_memo_entry *e, bool record)\n{\n", b);
+		sbuf_puts(out, "\tsprt_val v = sprt_undef();\n\tint64_t iv = 0;\n"
+			       "\t(void)v;\n\t(void)iv;\n\t(void)record;\n");
+		sbuf_add(out, code.s, code.len);
+		sbuf_puts(out, "\treturn 0;\n}\n\n");
+		sbuf_release(&code);
+
+		sbuf_printf(out, "/* Sub-nest %d from its memo table; a hit replays its statistics (unless nobody reads them). */\n", b);
+		sbuf_printf(out, "static int fac_%d(struct sprt_ctx *ctx, struct space_state *st, "
+				 "const struct sprt_memo_entry **out)\n{\n", b);
+		if (bd->nrows) {
+			sbuf_printf(out, "\tstatic const int rows[%d] = { ", bd->nrows);
+			for (int r = 0; r < bd->nrows; r++)
+				sbuf_printf(out, "%s%d", r ? ", " : "", bd->rows[r]);
+			sbuf_puts(out, " };\n");
+		}
+		if (bd->nkey) {
+			sbuf_printf(out, "\tconst sprt_val key[%d] = { ", bd->nkey);
+			for (int k = 0; k < bd->nkey; k++)
+				sbuf_printf(out, "%s%s", k ? ", " : "", cg_value_of(c, bd->key[k]));
+			sbuf_puts(out, " };\n");
+		} else {
+			sbuf_puts(out, "\tconst sprt_val key[1] = { sprt_none() };\n");
+		}
+		sbuf_puts(out, "\tstruct sprt_memo_entry *e;\n");
+		sbuf_printf(out, "\tconst int found = sprt_memo_find(&st->memo_%d, key, %d, %d, %d, &e);\n", b,
+			    bd->nkey, nstats, bd->last - bd->first + 1);
+		sbuf_puts(out, "\tif (found < 0)\n\t\treturn found;\n");
+		sbuf_puts(out, "\tif (found) {\n");
+		if (bd->nrows)
+			sbuf_printf(out, "\t\tfor (int i = 0; i < %d && !ctx->no_stats; i++) {\n"
+					 "\t\t\tctx->stats[rows[i]].evaluated += e->stats[3 * i];\n"
+					 "\t\t\tctx->stats[rows[i]].rejected += e->stats[3 * i + 1];\n"
+					 "\t\t\tctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];\n"
+					 "\t\t}\n", bd->nrows);
+		sbuf_printf(out, "\t\tctx->candidates += e->stats[%d];\n", nstats - 1);
+		sbuf_puts(out, "\t} else {\n");
+		sbuf_printf(out, "\t\tuint64_t before[%d] = { 0 };\n", nstats);
+		if (bd->nrows)
+			sbuf_printf(out, "\t\tfor (int i = 0; i < %d && !ctx->no_stats; i++) {\n"
+					 "\t\t\tbefore[3 * i] = ctx->stats[rows[i]].evaluated;\n"
+					 "\t\t\tbefore[3 * i + 1] = ctx->stats[rows[i]].rejected;\n"
+					 "\t\t\tbefore[3 * i + 2] = ctx->stats[rows[i]].domain_errors;\n"
+					 "\t\t}\n", bd->nrows);
+		sbuf_printf(out, "\t\tbefore[%d] = ctx->candidates;\n", nstats - 1);
+		sbuf_printf(out, "\t\tconst int rc = count_%d(ctx, st, e, ctx->emit != NULL);\n", b);
+		sbuf_puts(out, "\t\tif (rc)\n\t\t\treturn rc;\n");
+		if (bd->nrows)
+			sbuf_printf(out, "\t\tfor (int i = 0; i < %d && !ctx->no_stats; i++) {\n"
+					 "\t\t\te->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];\n"
+					 "\t\t\te->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];\n"
+					 "\t\t\te->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];\n"
+					 "\t\t}\n", bd->nrows);
+		sbuf_printf(out, "\t\te->stats[%d] = ctx->candidates - before[%d];\n", nstats - 1, nstats - 1);
+		sbuf_puts(out, "\t}\n\t*out = e;\n\treturn 0;\n}\n\n");
+	}
+	(void)P;
+}
+
+void cg_factor_checkpoints(struct cg *c, int level, const char *skip)
+{
+	struct cg_factor *fc = c->fac;
+	if (!fc || c->block >= 0)
+		return;
+	if (level < 0)
+		fc->prod = NULL;
+	bool any = false;
+	struct sbuf prod = { 0 };
+	sbuf_puts(&prod, fc->prod ? fc->prod : "(uint64_t)1");
+	/*
+	 * Those with a constraint first: a zero among them skips the lookups
+	 * of the rest (a sub-nest without one, such as gemm_beast's vec_mul,
+	 * is rarely empty).  Only the order of the checks changes: the
+	 * product, and the order in which points are listed, do not.
+	 */
+	for (int i = 0; i < 2 * fc->nblocks; i++) {
+		int b = i % fc->nblocks;
+		const struct cg_block_def *bd = &fc->blocks[b];
+		if (bd->at != level || bd->prunes != (i < fc->nblocks))
+			continue;
+		any = true;
+		cg_line(c, "/* %s: factorization: sub-nest %d %s counted here, once per input tuple */",
+			level_word(c), b, block_names(c, bd));
+		cg_line(c, "const struct sprt_memo_entry *f_%d;", b);
+		cg_line(c, "{");
+		cg_line(c, "\tconst int rc_ = fac_%d(ctx, st, &f_%d);", b, b);
+		cg_line(c, "\tif (rc_)");
+		cg_line(c, "\t\treturn rc_;");
+		cg_line(c, "}");
+		cg_line(c, "if (!f_%d->count)", b);
+		cg_line(c, "\t%s", skip);
+		sbuf_printf(&prod, " * f_%d->count", b);
+	}
+	if (any) {
+		const char *w = cg_fmt(c, "w_%d", level + 1);
+		cg_line(c, "const uint64_t %s = %s;", w, prod.s);
+		fc->prod = w;
+	}
+	sbuf_release(&prod);
+}
+
+/*
+ * Innermost, in the main chain (count) or in a sub-nest (count_b).
+ * Returns false when the caller should write the usual valid point.
+ */
+bool cg_factor_innermost(struct cg *c)
+{
+	struct cg_factor *fc = c->fac;
+	if (!fc)
+		return false;
+	if (c->block >= 0) {
+		block_innermost(c, &fc->blocks[c->block]);
+		return true;
+	}
+	const struct sema_program *P = c->P;
+	cg_line(c, "/* the sub-nests' product of points */");
+	cg_line(c, "if (!ctx->emit) {");
+	cg_line(c, "\tctx->valid += %s;", fc->prod ? fc->prod : "1");
+	cg_line(c, "} else {");
+	c->indent++;
+	int opened = 0;
+	for (int b = 0; b < fc->nblocks; b++) {
+		const struct cg_block_def *bd = &fc->blocks[b];
+		int w = bd->last - bd->first + 1;
+		cg_line(c, "for (size_t p_%d = 0; p_%d < f_%d->npoints && !ctx->stop; p_%d++) {", b, b, b, b);
+		c->indent++;
+		opened++;
+		cg_line(c, "const sprt_val *q_%d = f_%d->points + p_%d * %d;", b, b, b, w);
+		for (int p = bd->first; p <= bd->last; p++) {
+			const struct sema_def *x = P->loop_order[p];
+			cg_line(c, "st->%s = q_%d[%d]%s;", c->member[x->id], b, p - bd->first,
+				c->ctype[x->id] != CG_T_VAL ? ".u.i" : "");
+		}
+	}
+	cg_line(c, "ctx->valid++;");
+	cg_emit_point(c);
+	while (opened--) {
+		c->indent--;
+		cg_line(c, "}");
+	}
+	c->indent--;
+	cg_line(c, "}");
+	return true;
+}

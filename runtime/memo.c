@@ -1,0 +1,264 @@
+/*
+ * memo.c - the memo tables of factorized sub-nests (see spacert.h).
+ *
+ * An open-addressing hash table of (hash, entry) slots; each entry (header,
+ * key, statistics deltas) is carved from 1 MiB chunks, so growing the table
+ * never moves an entry a caller holds, entries made one after another sit
+ * together, and starting over frees nothing but the listed points (the
+ * chunks are reused).  Points are one allocation per entry.  The
+ * table watches its own hit rate: a sub-nest whose input tuples rarely
+ * repeat is cheaper to enumerate every time than to remember, so after a
+ * trial window with few hits the table stops inserting and hands out its
+ * scratch entry instead (results do not depend on it: the caller replays
+ * or records the same statistics either way).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spacert.h"
+
+#define MEMO_MAX_BYTES ((size_t)64 << 20)   /* per table; then it starts over */
+#define MEMO_TRIAL 4096                     /* lookups before judging the hit rate */
+
+/* Entries are carved from chunks of this size (an entry never spans two). */
+#define MEMO_CHUNK ((size_t)1 << 20)
+
+struct memo_slot {
+	uint64_t hash;                  /* 0: empty */
+	struct sprt_memo_entry *e;
+};
+
+struct memo_chunk {
+	struct memo_chunk *next;
+	size_t used;
+	_Alignas(16) unsigned char data[];
+};
+
+struct sprt_memo {
+	int nkey, nstats, width;
+	size_t cap, n;                  /* slots (a power of two), entries */
+	struct memo_slot *slots;        /* hash and entry side by side: one cache line per probe */
+	size_t entry_size;              /* header, key, statistics deltas (rounded up) */
+	size_t entry_bytes, max_entries;/* what an entry costs, with its slots */
+	struct memo_chunk *chunks;      /* the first one is being filled */
+	struct memo_chunk *spare;       /* emptied by a clear, reused before malloc */
+	struct sprt_memo_entry *scratch;/* for uncacheable keys */
+	uint64_t lookups, hits;
+	bool bypass;                    /* too few hits: stopped inserting */
+};
+
+/* Ranges compare by all three fields; vectors are not keys (see below). */
+static bool val_same(const sprt_val *a, const sprt_val *b)
+{
+	if (a->kind != b->kind || a->u.i != b->u.i)
+		return false;
+	return a->kind != SPRT_RANGE || (a->r_stop == b->r_stop && a->r_step == b->r_step);
+}
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	return (h ^ x) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+/* Never 0: a zero hash marks an empty slot. */
+static uint64_t key_hash(const sprt_val *key, int n)
+{
+	uint64_t h = (uint64_t)n;
+	for (int i = 0; i < n; i++) {
+		h = mix(h, (uint64_t)key[i].u.i + ((uint64_t)key[i].kind << 56));
+		if (key[i].kind == SPRT_RANGE)
+			h = mix(mix(h, (uint64_t)key[i].r_stop), (uint64_t)key[i].r_step);
+	}
+	h ^= h >> 31;
+	return h ? h : 1;
+}
+
+static sprt_val *entry_key(struct sprt_memo_entry *e)
+{
+	return (sprt_val *)(e + 1);
+}
+
+static void entry_init(const struct sprt_memo *m, struct sprt_memo_entry *e, const sprt_val *key)
+{
+	memset(e, 0, m->entry_size);
+	if (m->nkey)
+		memcpy(entry_key(e), key, sizeof(sprt_val) * (size_t)m->nkey);
+	e->stats = (uint64_t *)(entry_key(e) + m->nkey);
+}
+
+/* A fresh entry from the chunks (NULL: out of memory). */
+static struct sprt_memo_entry *entry_new(struct sprt_memo *m, const sprt_val *key)
+{
+	struct memo_chunk *c = m->chunks;
+	if (!c || c->used + m->entry_size > MEMO_CHUNK - sizeof(*c)) {
+		c = m->spare;
+		if (c)
+			m->spare = c->next;
+		else if (!(c = malloc(MEMO_CHUNK)))
+			return NULL;
+		c->used = 0;
+		c->next = m->chunks;
+		m->chunks = c;
+	}
+	struct sprt_memo_entry *e = (struct sprt_memo_entry *)(void *)(c->data + c->used);
+	c->used += m->entry_size;
+	entry_init(m, e, key);
+	return e;
+}
+
+/* Forgets every entry (the table keeps its size, the chunks are reused). */
+static void memo_clear(struct sprt_memo *m)
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->slots[i].e)
+			free(m->slots[i].e->points);
+		m->slots[i].e = NULL;
+		m->slots[i].hash = 0;
+	}
+	while (m->chunks) {
+		struct memo_chunk *c = m->chunks;
+		m->chunks = c->next;
+		c->next = m->spare;
+		m->spare = c;
+	}
+	m->n = 0;
+}
+
+static int memo_grow(struct sprt_memo *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 1024;
+	struct memo_slot *slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return SPRT_ENOMEM;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->slots[i].e)
+			continue;
+		size_t j = (size_t)m->slots[i].hash & (cap - 1);
+		while (slots[j].e)
+			j = (j + 1) & (cap - 1);
+		slots[j] = m->slots[i];
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->cap = cap;
+	return 0;
+}
+
+static void entry_reset(const struct sprt_memo *m, struct sprt_memo_entry *e)
+{
+	e->count = 0;
+	e->npoints = 0;
+	memset(e->stats, 0, sizeof(uint64_t) * (size_t)m->nstats);
+}
+
+int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nstats, int width,
+		   struct sprt_memo_entry **out)
+{
+	struct sprt_memo *m = *mp;
+	if (!m) {
+		m = calloc(1, sizeof(*m));
+		if (!m)
+			return -SPRT_ENOMEM;
+		m->nkey = nkey;
+		m->nstats = nstats;
+		m->width = width;
+		m->entry_size = sizeof(struct sprt_memo_entry) + sizeof(sprt_val) * (size_t)nkey +
+				sizeof(uint64_t) * (size_t)nstats;
+		m->entry_size = (m->entry_size + 15) & ~(size_t)15;
+		/* An entry, its two slots, and the points it may hold. */
+		m->entry_bytes = m->entry_size + 2 * sizeof(struct memo_slot);
+		m->max_entries = MEMO_MAX_BYTES / m->entry_bytes;
+		m->scratch = malloc(m->entry_size);
+		if (!m->scratch) {
+			free(m);
+			return -SPRT_ENOMEM;
+		}
+		entry_init(m, m->scratch, key);
+		*mp = m;
+	}
+	/* A list's contents can change under the same pointer: never a key. */
+	bool cacheable = !m->bypass;
+	for (int i = 0; i < nkey && cacheable; i++)
+		cacheable = key[i].kind != SPRT_VEC;
+	if (!cacheable) {
+		entry_reset(m, m->scratch);
+		*out = m->scratch;
+		return 0;
+	}
+	m->lookups++;
+	if (m->lookups == MEMO_TRIAL && m->hits * 8 < m->lookups) {
+		m->bypass = true;
+		memo_clear(m);
+		entry_reset(m, m->scratch);
+		*out = m->scratch;
+		return 0;
+	}
+	const uint64_t h = key_hash(key, nkey);
+	if (m->cap) {
+		size_t j = (size_t)h & (m->cap - 1);
+		for (; m->slots[j].e; j = (j + 1) & (m->cap - 1)) {
+			if (m->slots[j].hash != h)
+				continue;
+			struct sprt_memo_entry *e = m->slots[j].e;
+			const sprt_val *k = entry_key(e);
+			bool same = true;
+			for (int i = 0; i < nkey && same; i++)
+				same = val_same(&k[i], &key[i]);
+			if (same) {
+				m->hits++;
+				*out = e;
+				return 1;
+			}
+		}
+	}
+	if (m->n >= m->max_entries)
+		memo_clear(m);
+	if ((m->n + 1) * 2 > m->cap && memo_grow(m))
+		return -SPRT_ENOMEM;
+	struct sprt_memo_entry *e = entry_new(m, key);
+	if (!e)
+		return -SPRT_ENOMEM;
+	size_t j = (size_t)h & (m->cap - 1);
+	while (m->slots[j].e)
+		j = (j + 1) & (m->cap - 1);
+	m->slots[j].e = e;
+	m->slots[j].hash = h;
+	m->n++;
+	*out = e;
+	return 0;
+}
+
+int sprt_memo_add_point(struct sprt_memo *m, struct sprt_memo_entry *e, const sprt_val *point)
+{
+	size_t w = (size_t)m->width;
+	if (e->npoints == e->cap_points) {
+		size_t cap = e->cap_points ? e->cap_points * 2 : 4;
+		if (cap > SIZE_MAX / sizeof(sprt_val) / (w ? w : 1))
+			return SPRT_ENOMEM;
+		sprt_val *p = realloc(e->points, cap * w * sizeof(sprt_val));
+		if (!p)
+			return SPRT_ENOMEM;
+		e->points = p;
+		e->cap_points = cap;
+	}
+	if (w)
+		memcpy(e->points + e->npoints * w, point, w * sizeof(sprt_val));
+	e->npoints++;
+	return 0;
+}
+
+void sprt_memo_free(struct sprt_memo *m)
+{
+	if (!m)
+		return;
+	memo_clear(m);
+	free(m->slots);
+	while (m->spare) {
+		struct memo_chunk *c = m->spare;
+		m->spare = c->next;
+		free(c);
+	}
+	free(m->scratch->points);
+	free(m->scratch);
+	free(m);
+}
