@@ -476,6 +476,14 @@ bool cg_factor_main(const struct cg *c, int k)
 	return !c->fac || k < c->fac->nmain;
 }
 
+int cg_factor_block(const struct cg *c, int k)
+{
+	for (int b = 0; c->fac && b < c->fac->nblocks; b++)
+		if (k >= c->fac->blocks[b].first && k <= c->fac->blocks[b].last)
+			return b;
+	return -1;
+}
+
 /* ---- code ---------------------------------------------------------------------------- */
 
 static const char *level_word(struct cg *c)

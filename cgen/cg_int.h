@@ -107,6 +107,7 @@ struct cg {
 	struct cg_level_plan *plan; /* per loop level */
 	const char **brk_fn;     /* per constraint id: its monotonicity function, or NULL */
 	int *brk_up;             /* +1: its rejections are an up-set in f, -1: down-set */
+	struct cg_ivl *ivl;      /* interval pruning's checks (cg_interval.c) */
 
 	/* Factorization (cg_factor.c): the loops being written are positions
 	 * [loop_first, loop_end) of sub-nest `block`, or of the main chain
@@ -116,6 +117,12 @@ struct cg {
 	int loop_first, loop_end;
 	int block;
 };
+
+/* cgen.c: whether iterator d's iterable is computed once, before the nest,
+ * into st->d_iter with its domain error in the run() local once_d. */
+bool cg_hoisted(const struct cg *c, const struct sema_def *d);
+/* Whether no member of struct space_state is called `name`. */
+bool cg_member_free(const struct cg *c, const char *name);
 
 /* cg_opt.c */
 void cg_opt_plan(struct cg *c);
@@ -128,6 +135,22 @@ const char *cg_opt_break(struct cg *c, const struct sema_def *d);
  * st->X_iter of each filtered loop by the list of the values its unary
  * constraints keep, built in st->X_dom. */
 void cg_opt_filter(struct cg *c);
+/* The expression constraint d tests, derived values of level k inlined
+ * (-2: none); NULL where its body is more than one `return`. */
+struct ast_expr *cg_opt_constraint_expr(struct cg *c, const struct sema_def *d, int k);
+/* C condition: constraint d is enabled in this run (--disable, --no-soft). */
+const char *cg_opt_enabled_test(struct cg *c, const struct sema_def *d);
+
+/* cg_interval.c: interval pruning (-O2).  plan: from cg_opt_plan; bounds:
+ * after domain filtering, computes the bounds of the hoisted iterables its
+ * checks read; prune: in loop k after the level's checks, skips the
+ * subtree where a deeper constraint rejects every completion. */
+void cg_interval_plan(struct cg *c);
+void cg_interval_bounds(struct cg *c);
+void cg_interval_prune(struct cg *c, int k);
+/* The state members it needs (in struct space_state). */
+void cg_interval_state(struct cg *c, struct sbuf *out);
+void cg_interval_release(struct cg *c);
 
 /* cg_type.c */
 void cg_type_plan(struct cg *c);
@@ -157,6 +180,8 @@ void cg_factor_plan(struct cg *c);
 void cg_factor_release(struct cg *c);
 /* Whether loop position k belongs to the main chain. */
 bool cg_factor_main(const struct cg *c, int k);
+/* The sub-nest that loop position k belongs to, or -1 (the main chain). */
+int cg_factor_block(const struct cg *c, int k);
 void cg_factor_state(struct cg *c, struct sbuf *out);
 void cg_factor_free_state(struct cg *c, struct sbuf *out);
 /* count_b and fac_b of every sub-nest; `loops` writes loop k and inward. */

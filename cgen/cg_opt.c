@@ -135,7 +135,7 @@ static struct ast_expr *copy_expr(struct subst *s, struct ast_expr *e)
 }
 
 /* The expression a constraint tests, substituted for level k; or NULL. */
-static struct ast_expr *constraint_expr(struct cg *c, const struct sema_def *d, int k)
+struct ast_expr *cg_opt_constraint_expr(struct cg *c, const struct sema_def *d, int k)
 {
 	struct subst s = { c, d, k, 0 };
 	if (d->form == SEMA_FORM_EXPR)
@@ -497,7 +497,7 @@ void cg_opt_plan(struct cg *c)
 				continue;
 			if (o->no_equality && o->no_divisors)
 				break;
-			struct ast_expr *E = constraint_expr(c, d, k);
+			struct ast_expr *E = cg_opt_constraint_expr(c, d, k);
 			if (!E)
 				continue;
 			const struct ast_expr *conds[16];
@@ -512,17 +512,19 @@ void cg_opt_plan(struct cg *c)
 			const struct sema_def *d = P->defs[i];
 			if (d->kind != SEMA_CONSTRAINT || d->level != k)
 				continue;
-			plan_break(c, d, constraint_expr(c, d, k), x, k);
+			plan_break(c, d, cg_opt_constraint_expr(c, d, k), x, k);
 		}
 		if (o->no_filter || c->plan[k].any || !iterable_once(c, x))
 			continue;
 		for (int i = 0; i < P->ndefs; i++)
 			c->plan[k].filter |= unary_on(P->defs[i], x, k);
 	}
+	cg_interval_plan(c);
 }
 
 void cg_opt_release(struct cg *c)
 {
+	cg_interval_release(c);
 	sbuf_release(&c->aux);
 	free(c->plan);
 	free(c->brk_fn);
@@ -534,7 +536,7 @@ void cg_opt_release(struct cg *c)
 
 /* ---- the loop ----------------------------------------------------------------------------- */
 
-static const char *enabled_test(struct cg *c, const struct sema_def *d)
+const char *cg_opt_enabled_test(struct cg *c, const struct sema_def *d)
 {
 	int r = c->row[d->id];
 	if (d->cclass == AST_SOFT)
@@ -565,7 +567,7 @@ void cg_opt_loop_open(struct cg *c, int k)
 		else
 			cg_line(c, "/* %s: divisor iteration over '%s' (from %s%s) */", level_word(c), x->cname,
 				d->cname, p->product ? ", a product" : "");
-		cg_line(c, "if (%s) {", enabled_test(c, d));
+		cg_line(c, "if (%s) {", cg_opt_enabled_test(c, d));
 		c->indent++;
 		cg_line(c, "sprt_val a_ = sprt_int(0), c_;");
 		if (p->fn_a)
@@ -626,7 +628,7 @@ void cg_opt_filter(struct cg *c)
 			if (!unary_on(d, x, k))
 				continue;
 			bool tc = c->ctype[d->id] != CG_T_VAL;
-			cg_line(c, "if ((%s) && (def_%s(ctx, st, &%s) || %s%s))", enabled_test(c, d), c->member[d->id],
+			cg_line(c, "if ((%s) && (def_%s(ctx, st, &%s) || %s%s))", cg_opt_enabled_test(c, d), c->member[d->id],
 				tc ? "iv" : "v", d->require ? "!" : "", tc ? "iv" : "truthy(ctx, v)");
 			cg_line(c, "\tcontinue; /* %s rejects it */", d->cname);
 		}

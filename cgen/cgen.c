@@ -337,6 +337,16 @@ static const char *member_name(struct cg *c, struct ptrvec *used, const char *wa
 	return name;
 }
 
+bool cg_member_free(const struct cg *c, const char *name)
+{
+	const char **lists[] = { c->member, c->iter_member, c->dom_member, c->yield_member, c->scratch_member };
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
+		for (int i = 0; i <= c->P->ndefs; i++)
+			if (lists[l][i] && !strcmp(lists[l][i], name))
+				return false;
+	return true;
+}
+
 static void assign_names(struct cg *c)
 {
 	const struct sema_program *P = c->P;
@@ -538,6 +548,11 @@ static bool hoisted(const struct cg *c, const struct sema_def *d)
 	return true;
 }
 
+bool cg_hoisted(const struct cg *c, const struct sema_def *d)
+{
+	return hoisted(c, d);
+}
+
 /* Hands the current point (iterators in definition order) to the sink. */
 void cg_emit_point(struct cg *c)
 {
@@ -640,6 +655,7 @@ static void gen_loops(struct cg *c, int k)
 	}
 	cg_cse_reset(c, k);
 	gen_level(c, k, "continue;");
+	cg_interval_prune(c, k);
 	cg_factor_checkpoints(c, k, "continue;");
 	cg_par_task(c, k);
 	gen_loops(c, k + 1);
@@ -693,6 +709,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	if (any_hoisted)
 		sbuf_puts(c->code, "\n");
 	cg_opt_filter(c);
+	cg_interval_bounds(c);
 	cg_factor_checkpoints(c, -1, "return 0;");
 	cg_line(c, "/* The loop nest, in level-set order. */");
 	gen_loops(c, 0);
@@ -758,6 +775,7 @@ static void gen_state(struct cg *c, struct sbuf *out)
 		if (c->nscratch[d->id])
 			sbuf_printf(out, "\tstruct sprt_vec %s[%d];\n", c->scratch_member[d->id], c->nscratch[d->id]);
 	}
+	cg_interval_state(c, out);
 	cg_factor_state(c, out);
 	cg_cse_state(c, out);
 	if (!P->ndefs)

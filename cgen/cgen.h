@@ -37,6 +37,7 @@ struct cg_options {
 	bool no_factorize;         /* -fno-factorization (reserved: not implemented yet) */
 	bool no_cse;               /* -fno-cse (reserved: not implemented yet) */
 	bool no_filter;            /* -fno-domain-filtering: unary constraints filter X once */
+	bool no_interval;          /* -fno-interval-pruning: bound deep constraints at outer levels (-O2) */
 	bool no_typed;             /* -fno-typed-values: every value a tagged sprt_val (cg_type.c) */
 };
 

@@ -45,6 +45,7 @@ struct cli {
 	bool no_equality, no_bounds, no_divisors, no_factorize, no_cse; /* -fno-... */
 	bool no_typed;                   /* -fno-typed-values */
 	bool no_filter;                  /* -fno-domain-filtering */
+	bool no_interval;                /* -fno-interval-pruning */
 	bool verbose;
 	struct jit_options jit;
 	char *disabled_warnings;
@@ -86,7 +87,8 @@ static void usage(FILE *out)
 	      "                      a cached cc -O2 build, else libtcc in memory)\n"
 	      "  -O0, -O1, -O2       optimisation level of the generated loops\n"
 	      "  -fno-equality-solving, -fno-bound-tightening, -fno-divisor-iteration,\n"
-	      "  -fno-factorization, -fno-cse, -fno-domain-filtering\n"
+	      "  -fno-factorization, -fno-cse, -fno-domain-filtering,\n"
+	      "  -fno-interval-pruning\n"
 	      "                      switch one loop transformation off\n"
 	      "  -fno-typed-values   hold every value tagged (no int64_t state)\n"
 	      "  -o FILE             output of 'emit' and 'list' (written beside, then renamed)\n"
@@ -201,6 +203,8 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 				cli->no_cse = true;
 			} else if (!strcmp(optarg, "no-domain-filtering")) {
 				cli->no_filter = true;
+			} else if (!strcmp(optarg, "no-interval-pruning")) {
+				cli->no_interval = true;
 			} else if (!strcmp(optarg, "no-typed-values")) {
 				cli->no_typed = true;
 			} else {
@@ -457,6 +461,7 @@ static char *generate(const struct cli *cli, const struct sema_program *prog, st
 		.no_cse = cli->no_cse,
 		.no_typed = cli->no_typed,
 		.no_filter = cli->no_filter,
+		.no_interval = cli->no_interval,
 	};
 	int errs = cg_emit(prog, &o, f, diag);
 	if (fclose(f) || errs) {

@@ -370,6 +370,43 @@ class Gen:
             self.ints += [a, b]
             self.lines.append("%s %s = %s > %s" % (cls, name, b, self.int_atom()))
 
+    def interval_constraint(self, names=None):
+        """A constraint over several iterators (a product, a sum, min/max),
+        which interval pruning (cg_interval.c) checks at the outer levels
+        where only some of them are bound; thresholds from tight to loose,
+        and now and then a factor large enough to overflow the bounds.
+        `names`: the values to draw from (default: every int)."""
+        r = self.r
+        names = names or [x for x in self.ints if x != "dv"]
+        if len(names) < 2:
+            return
+        self.features.add("opt_interval")
+        vs = r.sample(names, min(len(names), r.randint(2, 4)))
+        if r.random() < 0.15:
+            vs.append(r.choice(BIG))
+        e = r.choice([" * ", " * ", " + ", " - "]).join(vs)
+        k = r.randrange(6)
+        if k == 1:
+            e = "%s(%s, %s)" % (r.choice(["min", "max"]), e, self.int_atom())
+        elif k == 2:
+            e = "abs(%s) // %s" % (e, r.choice(["2", "-3", vs[0]]))
+        elif k == 3:
+            e = "(%s) %% %s" % (e, r.choice(["5", "-4", vs[-1]]))
+        elif k == 4:
+            e = "(%s if %s > 1 else %s)" % (e, vs[0], self.int_atom())
+        t = lambda: r.choice(["-20", "-1", "0", "3", "10", "40", "200"])
+        cls = r.choice(["hard", "soft", "correct"])
+        form = r.randrange(4)
+        if form == 0:
+            self.lines.append("require %s <= %s <= %s" % (t(), e, t()))
+        elif form == 1:
+            self.lines.append("require %s %s = %s %s %s" % (cls, self.fresh("p"), e, r.choice(["<", ">=", "=="]),
+                                                            t()))
+        elif form == 2:
+            self.lines.append("%s %s = %s %s %s" % (cls, self.fresh("p"), e, r.choice([">", "<=", "!="]), t()))
+        else:
+            self.lines.append("%s %s = %s > %s or not %s < %s" % (cls, self.fresh("p"), e, t(), vs[0], t()))
+
     def subnest(self):
         """Iterators joined only among themselves and to one outer value:
         factorization counts them once per value of that input (domain
@@ -389,6 +426,9 @@ class Gen:
         self.features.add("cse_error")
         self.lines.append("%s %s = %s %% 3 == %s or %s > %d" % (cls, self.fresh("c"), sub, r.randint(0, 2), d,
                                                                r.randint(2, 12)))
+        if r.random() < 0.4:
+            # checked in the main chain and inside the sub-nest's count function
+            self.interval_constraint([a, b, outer])
         if r.random() < 0.5:
             # a free iterator nobody constrains: a sub-nest of its own
             self.features.add("factor_free")
@@ -436,6 +476,7 @@ class Gen:
                 self.opt_constraint(name)
         if r.random() < 0.5:
             self.subnest()
+            self.interval_constraint()
         # derived values nobody reads still count: keep them read
         used = " + ".join(x for x in self.ints + self.nums if not x.startswith("it") and x != "dv") or "0"
         self.lines.append("soft keep_all = %s == -12345" % used)

@@ -7,7 +7,9 @@
 # counter of every definition) at -O0 and with the transformations off.
 # Random spaces run -O0 and -O2 each; every 5th seed runs every variant.
 # The -O2 C of every seed is grepped for the comments that say which
-# transformation fired: each must fire at least once.
+# transformation fired: each must fire at least once (interval pruning
+# must also visit fewer candidates on some seed, and be checked inside a
+# factorized sub-nest on some seed).
 # DIFF_SEEDS=100000 makes it a fuzzing run.
 set -u
 SPACEC=${SPACEC:-./spacec}
@@ -61,7 +63,7 @@ compare() {
 	variants="-O2"
 	[ -n "$full" ] && variants="-O2 -O1 -O2:-fno-equality-solving -O2:-fno-bound-tightening \
 		-O2:-fno-divisor-iteration -O2:-fno-factorization -O2:-fno-cse -O2:-fno-typed-values \
-		-O2:-fno-domain-filtering"
+		-O2:-fno-domain-filtering -O2:-fno-interval-pruning"
 	for v in $variants; do
 		points "$T/c.sorted" "$jit" $(echo "$v" | tr ':' ' ') "$f" "$@"
 		if [ $rv -ne $ri ] || ! cmp -s "$T/i.sorted" "$T/c.sorted"; then
@@ -72,7 +74,7 @@ compare() {
 	done
 	if [ -n "$full" ]; then
 		off="-fno-equality-solving -fno-bound-tightening -fno-divisor-iteration -fno-factorization -fno-cse"
-		off="$off -fno-domain-filtering"
+		off="$off -fno-domain-filtering -fno-interval-pruning"
 		"$SPACEC" stats -w --interpret "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/i.stats"
 		"$SPACEC" stats -w $off "--jit=$jit" "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/c.stats"
 		if ! cmp -s "$T/i.stats" "$T/c.stats"; then
@@ -147,17 +149,29 @@ while [ "$s" -le "$last" ]; do
 	fi
 	# Which transformations fired: the generated C says so in a comment.
 	"$SPACEC" emit -w -O2 "$T/r.space" -o - 2>/dev/null > "$T/r.c"
-	sed -n 's,.*/\* -O2: \(equality solving\|divisor iteration\|bound tightening\|factorization\|common subexpression\|congruence stepping\|domain filtering\).*,\1,p' \
+	sed -n 's,.*/\* -O2: \(equality solving\|divisor iteration\|bound tightening\|factorization\|common subexpression\|congruence stepping\|domain filtering\|interval pruning\).*,\1,p' \
 		"$T/r.c" | tr ' ' '_' >> "$T/fired"
 	# Typed values: checked int64 arithmetic instead of tagged sprt_op.
 	grep -q 'TRY(sprt_i_' "$T/r.c" && echo typed_values >> "$T/fired"
+	# interval pruning inside a factorized sub-nest's count function
+	awk '/^static int count_[0-9]/ { in_count = 1 } /^}/ { in_count = 0 }
+	     in_count && /interval pruning: skip/ { found = 1 } END { exit !found }' "$T/r.c" &&
+		echo interval_subnest >> "$T/fired"
+	# Interval pruning must also skip subtrees at run time, not only be
+	# generated: fewer candidates than without it (on the full seeds).
+	if [ -n "$full" ] && grep -q 'interval pruning: skip' "$T/r.c"; then
+		with=$("$SPACEC" stats -w --jit=tcc "$T/r.space" 2>/dev/null | sed -n 's/^candidates visited: *//p')
+		without=$("$SPACEC" stats -w --jit=tcc -fno-interval-pruning "$T/r.space" 2>/dev/null |
+			sed -n 's/^candidates visited: *//p')
+		[ -n "$with" ] && [ -n "$without" ] && [ "$with" -lt "$without" ] && echo interval_skips >> "$T/fired"
+	fi
 	s=$((s + 1))
 done
 # Every transformation must have fired on some random space, and every
 # construct must have been generated (when this run had random seeds).
 [ "$SEEDS" -gt 0 ] || { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
 for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering \
-	factorization common_subexpression; do
+	factorization common_subexpression interval_pruning interval_skips interval_subnest; do
 	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
 		fail=$((fail + 1))
 		echo "FAIL no random space made -O2 apply '$t'"
@@ -168,7 +182,7 @@ for feat in dependent_range negative_step algebra cond_iterable list_repeat clos
 	    ssa require constraint_def class_hard class_soft class_correct truediv floordiv mod pow \
 	    overflow short_circuit chained_compare in \
 	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat opt_congruence \
-	    opt_filter factor_subnest factor_free cse_error; do
+	    opt_filter factor_subnest factor_free cse_error opt_interval; do
 	case " $all " in
 	*" $feat "*) ;;
 	*) fail=$((fail + 1)); echo "FAIL the generator never produced '$feat'" ;;

@@ -264,6 +264,8 @@ struct space_state {
 	sprt_val unroll_iter;
 	struct sprt_vec unroll_scratch[1];
 	sprt_val blk_x_iter;
+	/* Interval pruning: lo, hi, ok (1: bounds known) of loop p at 3p.. */
+	int64_t ivl_bounds[9];
 	/* Common subexpressions: the value, and whether it is known at this point. */
 	int64_t cse_7;
 	bool cse_ok_7;
@@ -282,7 +284,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 286 "<stdout>"
+#line 288 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -297,7 +299,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 301 "<stdout>"
+#line 303 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -315,7 +317,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 2, &(*out)));
 	return 0;
 }
-#line 319 "<stdout>"
+#line 321 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -332,7 +334,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 336 "<stdout>"
+#line 338 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -349,7 +351,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 353 "<stdout>"
+#line 355 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -371,7 +373,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 375 "<stdout>"
+#line 377 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -390,7 +392,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 394 "<stdout>"
+#line 396 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -409,7 +411,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 413 "<stdout>"
+#line 415 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -428,7 +430,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 432 "<stdout>"
+#line 434 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -452,7 +454,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 456 "<stdout>"
+#line 458 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -467,7 +469,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 471 "<stdout>"
+#line 473 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -486,6 +488,204 @@ static int opt_mono_2(struct sprt_ctx *ctx, struct space_state *st, int *dir)
 	TRY(sprt_i_floordiv(st->blk_x, st->dim_x, &_t1));
 	*dir = mono_mul(1, opt_sgn(sprt_int(_t1)));
 	return 0;
+}
+
+/*
+ * Interval pruning (-O2): bounds [lo, hi] of int expressions over the values
+ * the inner loops may take.  Each function returns nonzero where a bound
+ * would overflow ("don't know"); truths are 0, 1 or 2 (don't know).
+ */
+static inline int64_t ivl_min2(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline int64_t ivl_max2(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline int ivl_add(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	return SPRT_ADD_OVERFLOW(al, bl, l) | SPRT_ADD_OVERFLOW(ah, bh, h);
+}
+
+static inline int ivl_sub(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	return SPRT_SUB_OVERFLOW(al, bh, l) | SPRT_SUB_OVERFLOW(ah, bl, h);
+}
+
+/* The least and greatest of the four corners of an operation (nonzero: one fails). */
+static inline int ivl_corners(int (*op)(int64_t, int64_t, int64_t *), int64_t al, int64_t ah,
+			      int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	int64_t p[4];
+	if (op(al, bl, &p[0]) || op(al, bh, &p[1]) || op(ah, bl, &p[2]) || op(ah, bh, &p[3]))
+		return 1;
+	*l = ivl_min2(ivl_min2(p[0], p[1]), ivl_min2(p[2], p[3]));
+	*h = ivl_max2(ivl_max2(p[0], p[1]), ivl_max2(p[2], p[3]));
+	return 0;
+}
+
+static inline int ivl_mul(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	if (al >= 0 && bl >= 0) /* the common case: sizes */
+		return SPRT_MUL_OVERFLOW(al, bl, l) | SPRT_MUL_OVERFLOW(ah, bh, h);
+	return ivl_corners(sprt_i_mul, al, ah, bl, bh, l, h);
+}
+
+/* Floor division is monotone in each operand where the divisor keeps its sign,
+ * so the corners of each sign's part bound it (a zero divisor fails). */
+static inline int ivl_floordiv(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	if (bl > 0 || bh < 0)
+		return ivl_corners(sprt_i_floordiv, al, ah, bl, bh, l, h);
+	int64_t nl, nh, pl, ph;
+	if (bl < 0 && bh > 0) {
+		if (ivl_corners(sprt_i_floordiv, al, ah, bl, -1, &nl, &nh) ||
+		    ivl_corners(sprt_i_floordiv, al, ah, 1, bh, &pl, &ph))
+			return 1;
+		*l = ivl_min2(nl, pl);
+		*h = ivl_max2(nh, ph);
+		return 0;
+	}
+	if (bl < 0)
+		return ivl_corners(sprt_i_floordiv, al, ah, bl, -1, l, h);
+	if (bh > 0)
+		return ivl_corners(sprt_i_floordiv, al, ah, 1, bh, l, h);
+	return 1; /* always by zero */
+}
+
+/* Python's a % b has b's sign and |a % b| < |b|; it is a itself where a lies in [0, b). */
+static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	if (bl > 0) {
+		*l = al >= 0 && ah < bl ? al : 0;
+		*h = al >= 0 ? ivl_min2(ah, bh - 1) : bh - 1;
+	} else if (bh < 0) {
+		*l = ah <= 0 ? ivl_max2(al, bl + 1) : bl + 1;
+		*h = ah <= 0 && al > bh ? ah : 0;
+	} else {
+		*l = bl < 0 ? bl + 1 : 0;
+		*h = bh > 0 ? bh - 1 : 0;
+	}
+	return 0;
+}
+
+static inline int ivl_neg(int64_t al, int64_t ah, int64_t *l, int64_t *h)
+{
+	return sprt_i_neg(ah, l) | sprt_i_neg(al, h);
+}
+
+static inline int ivl_abs(int64_t al, int64_t ah, int64_t *l, int64_t *h)
+{
+	if (al >= 0) {
+		*l = al;
+		*h = ah;
+		return 0;
+	}
+	if (ah <= 0)
+		return ivl_neg(al, ah, l, h);
+	*l = 0;
+	if (sprt_i_neg(al, h))
+		return 1;
+	*h = ivl_max2(*h, ah);
+	return 0;
+}
+
+static inline void ivl_hull(int64_t *l, int64_t *h, int64_t bl, int64_t bh)
+{
+	*l = ivl_min2(*l, bl);
+	*h = ivl_max2(*h, bh);
+}
+
+static inline void ivl_min(int64_t *l, int64_t *h, int64_t bl, int64_t bh)
+{
+	*l = ivl_min2(*l, bl);
+	*h = ivl_min2(*h, bh);
+}
+
+static inline void ivl_max(int64_t *l, int64_t *h, int64_t bl, int64_t bh)
+{
+	*l = ivl_max2(*l, bl);
+	*h = ivl_max2(*h, bh);
+}
+
+/* The elements of range(a, b, s): between a (included) and b (excluded);
+ * nonzero where that cannot be bounded or is empty. */
+static inline int ivl_range(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t sl, int64_t sh,
+			    int64_t *l, int64_t *h)
+{
+	if (sl > 0) {
+		*l = al;
+		if (SPRT_SUB_OVERFLOW(bh, 1, h))
+			return 1;
+	} else if (sh < 0) {
+		*h = ah;
+		if (SPRT_ADD_OVERFLOW(bl, 1, l))
+			return 1;
+	} else {
+		*l = ivl_min2(al, bl);
+		*h = ivl_max2(ah, bh);
+	}
+	return *l > *h;
+}
+
+/* Whether a op b holds for every a in [al, ah], b in [bl, bh] (1), for none (0),
+ * or don't know (2); op: < l(<=) > g(>=) = !. */
+static inline int ivl_cmp(char op, int64_t al, int64_t ah, int64_t bl, int64_t bh)
+{
+	switch (op) {
+	case '<': return ah < bl ? 1 : al >= bh ? 0 : 2;
+	case 'l': return ah <= bl ? 1 : al > bh ? 0 : 2;
+	case '>': return al > bh ? 1 : ah <= bl ? 0 : 2;
+	case 'g': return al >= bh ? 1 : ah < bl ? 0 : 2;
+	case '=': return al == ah && bl == bh && al == bl ? 1 : ah < bl || bh < al ? 0 : 2;
+	default: return al == ah && bl == bh && al == bl ? 0 : ah < bl || bh < al ? 1 : 2;
+	}
+}
+
+static inline int ivl_and(int a, int b)
+{
+	return a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : 2;
+}
+
+static inline int ivl_or(int a, int b)
+{
+	return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : 2;
+}
+
+static inline int ivl_not(int a)
+{
+	return a == 2 ? 2 : !a;
+}
+
+static inline int ivl_truth(int64_t l, int64_t h)
+{
+	return l == 0 && h == 0 ? 0 : l > 0 || h < 0 ? 1 : 2;
+}
+
+/* The least and greatest element of an iterable of ints (0: none, or not all ints). */
+static inline int64_t ivl_iterable_bounds(sprt_val it, int64_t *l, int64_t *h)
+{
+	const uint64_t n = iter_len(it);
+	if (n == 0)
+		return 0;
+	if (it.kind == SPRT_RANGE) {
+		const int64_t first = it.u.i;
+		const int64_t last = iter_at(it, n - 1).u.i;
+		*l = ivl_min2(first, last);
+		*h = ivl_max2(first, last);
+		return 1;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		const sprt_val v = iter_at(it, i);
+		if (v.kind != SPRT_INT)
+			return 0;
+		*l = i ? ivl_min2(*l, v.u.i) : v.u.i;
+		*h = i ? ivl_max2(*h, v.u.i) : v.u.i;
+	}
+	return 1;
 }
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
@@ -514,6 +714,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 
 	/* Iterables that depend only on level -1: computed once, 0 or a domain error. */
 	const int once_unroll = def_unroll(ctx, st, &st->unroll_iter);
+
+	/* -O2: interval pruning reads the least and greatest value of these iterables */
+	st->ivl_bounds[8] = !once_unroll && ivl_iterable_bounds(st->unroll_iter, &st->ivl_bounds[6], &st->ivl_bounds[7]);
 
 	/* The loop nest, in level-set order. */
 	/* loop 0: dim_x */
@@ -568,6 +771,45 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				continue;
 			}
 		}
+		/* -O2: interval pruning: skip 'dim_x' here when no completion escapes too_little_work */
+		if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[8])) {
+			int tr1 = 2;
+			do {
+				int64_t lo2, hi2;
+				lo2 = hi2 = st->dim_x;
+				int64_t lo3, hi3;
+				if (st->tile_limit.kind != SPRT_INT)
+					break;
+				lo3 = hi3 = st->tile_limit.u.i;
+				int64_t lo4, hi4;
+				lo4 = hi4 = INT64_C(1);
+				int64_t lo5, hi5;
+				if (ivl_add(lo3, hi3, lo4, hi4, &lo5, &hi5))
+					break;
+				int64_t lo6, hi6;
+				lo6 = hi6 = st->dim_x;
+				int64_t lo7, hi7;
+				if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
+					break;
+				int64_t lo8, hi8;
+				lo8 = hi8 = st->dim_x;
+				int64_t lo9, hi9;
+				if (ivl_floordiv(lo7, hi7, lo8, hi8, &lo9, &hi9))
+					break;
+				int64_t lo10, hi10;
+				if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+					break;
+				lo10 = st->ivl_bounds[6], hi10 = st->ivl_bounds[7];
+				int64_t lo11, hi11;
+				if (ivl_mul(lo9, hi9, lo10, hi10, &lo11, &hi11))
+					break;
+				int64_t lo12, hi12;
+				lo12 = hi12 = INT64_C(2);
+				tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
+			} while (0);
+			if (tr1 == 1)
+				continue;
+		}
 		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
 			continue;
 		/* loop 1: blk_x */
@@ -584,6 +826,31 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			ctx->candidates++;
 			st->blk_x = (int64_t)((uint64_t)start_blk_x + i_blk_x * (uint64_t)step_blk_x);
 			st->cse_ok_7 = false;
+			/* -O2: interval pruning: skip 'blk_x' here when no completion escapes too_little_work */
+			if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[8])) {
+				int tr1 = 2;
+				do {
+					int64_t lo2, hi2;
+					lo2 = hi2 = st->blk_x;
+					int64_t lo3, hi3;
+					lo3 = hi3 = st->dim_x;
+					int64_t lo4, hi4;
+					if (ivl_floordiv(lo2, hi2, lo3, hi3, &lo4, &hi4))
+						break;
+					int64_t lo5, hi5;
+					if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+						break;
+					lo5 = st->ivl_bounds[6], hi5 = st->ivl_bounds[7];
+					int64_t lo6, hi6;
+					if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
+						break;
+					int64_t lo7, hi7;
+					lo7 = hi7 = INT64_C(2);
+					tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
+				} while (0);
+				if (tr1 == 1)
+					continue;
+			}
 			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
 				continue;
 			/* loop 2: unroll */

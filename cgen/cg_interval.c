@@ -1,0 +1,735 @@
+/*
+ * cg_interval.c - interval pruning (-O2; -fno-interval-pruning).
+ *
+ * A constraint is checked where its last iterator is bound; a constraint
+ * that names many iterators (`16 <= u0 * u1 * ... * u13 <= 4096`) is
+ * thus checked only deep in the nest, after every outer loop has already
+ * multiplied the work.  Interval pruning checks it earlier too: at an
+ * outer level k, where some of its inputs are bound, the values of the
+ * unbound ones are bounded by intervals and the constraint is evaluated
+ * in interval arithmetic.  When no completion of the prefix can make it
+ * accept (a `require` that is false, a rejection that is true, for every
+ * value of the unbound inputs), the subtree under the current value of
+ * loop k is skipped.
+ *
+ * Soundness.  Every interval is a claim "each evaluation that succeeds
+ * gives an int in [lo, hi]", and every truth a claim "each evaluation
+ * that succeeds has this truthiness" (0 or 1; 2 is "don't know").  An
+ * evaluation that fails is a domain error, which rejects the point as
+ * well, so only successful evaluations need bounds.  The exact result of
+ * an int operation lies within the interval computed from its operands'
+ * intervals; the real evaluation either gives it or overflows (a domain
+ * error).  A bound that would overflow int64, an operand that is not an
+ * int at run time, or an empty range stops the evaluation of that
+ * comparison with "don't know".  Leaves are:
+ *   - literal ints;
+ *   - values bound at level <= k (iterators of loops 0..k, definitions of
+ *     levels <= k): their current value, if it is an int;
+ *   - derived values of deeper levels (expression form): their
+ *     expression, bounded in turn (a derived value that fails skips the
+ *     point anyway);
+ *   - iterators of deeper loops: every value a loop visits comes from its
+ *     iterable (the other -O transformations only visit fewer), so an
+ *     iterable computed once (before the nest, after domain filtering)
+ *     gives its least and greatest element, found once and kept in the
+ *     state (not in run()'s locals, so that any function of the nest can
+ *     read them); a range() or a list display gives bounds from its
+ *     arguments' intervals.
+ * Anything else (floats, strings, `/`, `**`, `in`, calls other than
+ * min/max/abs) is "don't know", which never prunes.  The check at level
+ * k runs after the level's own checks, before the thread/shard task
+ * hook, so all walkers skip the same subtrees and number the same tasks.
+ *
+ * Statistics.  A pruned subtree is not visited: the candidates, and the
+ * evaluations, rejections and domain errors of the definitions below
+ * loop k, count only what was run, as with the other transformations
+ * (tests/diff compares statistics with the interpreter's with every
+ * transformation off).  Points and exit status are unchanged: a skipped
+ * subtree holds only points the constraint rejects, and nothing in a
+ * subtree can fail the whole run.
+ *
+ * A check of constraint d is generated at each level k below d's own
+ * where some leaf it reads is bound at exactly k (elsewhere it would
+ * repeat the previous level's answer), and only where its static shape
+ * can decide at all.  Two shapes that cost more than they prune are left
+ * out: divisibility tests (`x % y == 0`) and a check just outside a loop
+ * that equality solving or divisor iteration draws from the same
+ * constraint.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "cg_int.h"
+
+/* Deepest nesting of inlined derived values and iterables. */
+#define IVL_MAX_DEPTH 16
+
+struct ivl_check {
+	const struct sema_def *d; /* the constraint */
+	int k;                    /* the level it is checked at */
+	struct sbuf text;         /* the check's statements, one per line */
+	int truth;                /* its truth variable */
+};
+
+struct cg_ivl {
+	struct ivl_check *checks;
+	int n, cap;
+	bool *bounds;        /* per definition id: a hoisted iterator whose bounds are read */
+	const char *array;   /* the state member: lo, hi, ok per loop position */
+	bool helpers;        /* the ivl_* functions are in c->aux */
+};
+
+/* The generator of one check. */
+struct ivgen {
+	struct cg *c;
+	int k;
+	struct sbuf *out;
+	int indent;
+	int ntmp;
+	int depth;
+	int top;       /* deepest level of a bound value read (-1: none) */
+	bool *bounds;  /* hoisted iterators read, to record on success */
+};
+
+enum { IV_NONE = -1 }; /* a result the shape cannot bound */
+
+static void line(struct ivgen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void line(struct ivgen *g, const char *fmt, ...)
+{
+	for (int i = 0; i < g->indent; i++)
+		sbuf_puts(g->out, "\t");
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vprintf(g->out, fmt, ap);
+	va_end(ap);
+	sbuf_puts(g->out, "\n");
+}
+
+static bool builtin_call(const struct ast_expr *e, const char *name)
+{
+	const struct ast_expr *f = e->items[0];
+	return f->kind == AST_NAME && !f->ref && f->local < 0 && !strcmp(f->name, name);
+}
+
+static bool bound_at(const struct ivgen *g, const struct sema_def *d)
+{
+	return (d->kind == SEMA_ITER ? d->loop_pos : d->level) <= g->k;
+}
+
+static int num(struct ivgen *g, const struct ast_expr *e);
+
+/* A numeric temporary: lo<n>, hi<n>, declared. */
+static int fresh(struct ivgen *g)
+{
+	int n = ++g->ntmp;
+	line(g, "int64_t lo%d, hi%d;", n, n);
+	return n;
+}
+
+static void int_literal(struct sbuf *b, int64_t v)
+{
+	if (v == INT64_MIN)
+		sbuf_puts(b, "INT64_MIN");
+	else
+		sbuf_printf(b, "INT64_C(%" PRId64 ")", v);
+}
+
+/* A value bound at level <= k. */
+static int num_bound(struct ivgen *g, const struct sema_def *d)
+{
+	const char *m = g->c->member[d->id];
+	int lvl = d->kind == SEMA_ITER ? d->loop_pos : d->level;
+	switch (g->c->ctype[d->id]) {
+	case CG_T_INT: {
+		int n = fresh(g);
+		line(g, "lo%d = hi%d = st->%s;", n, n, m);
+		g->top = lvl > g->top ? lvl : g->top;
+		return n;
+	}
+	case CG_T_BOOL:
+		return IV_NONE;
+	default:
+		break;
+	}
+	if (d->kind == SEMA_CONSTRAINT)
+		return IV_NONE;
+	int n = fresh(g);
+	line(g, "if (st->%s.kind != SPRT_INT)", m);
+	line(g, "\tbreak;");
+	line(g, "lo%d = hi%d = st->%s.u.i;", n, n, m);
+	g->top = lvl > g->top ? lvl : g->top;
+	return n;
+}
+
+/* The values a deeper loop may visit. */
+static int num_iter(struct ivgen *g, const struct sema_def *x)
+{
+	if (cg_hoisted(g->c, x)) {
+		/* lo, hi, ok of the loop at position p are at 3p, 3p + 1, 3p + 2 */
+		const char *a = g->c->ivl->array;
+		int n = fresh(g), p = 3 * x->loop_pos;
+		line(g, "if (!st->%s[%d]) /* the values of '%s' */", a, p + 2, x->cname);
+		line(g, "\tbreak;");
+		line(g, "lo%d = st->%s[%d], hi%d = st->%s[%d];", n, a, p, n, a, p + 1);
+		g->bounds[x->id] = true;
+		return n;
+	}
+	const struct ast_expr *e = x->expr;
+	if (x->form != SEMA_FORM_EXPR || !e)
+		return IV_NONE;
+	if (e->kind == AST_LIST && e->nitems > 0) {
+		int acc = num(g, e->items[0]);
+		for (int i = 1; i < e->nitems && acc != IV_NONE; i++) {
+			int b = num(g, e->items[i]);
+			if (b == IV_NONE)
+				return IV_NONE;
+			line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", acc, acc, b, b);
+		}
+		return acc;
+	}
+	if (e->kind != AST_CALL || !builtin_call(e, "range") || e->nitems < 2 || e->nitems > 4)
+		return IV_NONE;
+	int args[3] = { 0, 0, 0 };
+	for (int i = 1; i < e->nitems; i++)
+		if ((args[i - 1] = num(g, e->items[i])) == IV_NONE)
+			return IV_NONE;
+	int nargs = e->nitems - 1;
+	/* range(b) reads as range(0, b) */
+	int a = nargs == 1 ? 0 : args[0], b = nargs == 1 ? args[0] : args[1], s = nargs == 3 ? args[2] : 0;
+	int n = fresh(g);
+	const char *al = a ? cg_fmt(g->c, "lo%d", a) : "0", *ah = a ? cg_fmt(g->c, "hi%d", a) : "0";
+	const char *sl = s ? cg_fmt(g->c, "lo%d", s) : "1", *sh = s ? cg_fmt(g->c, "hi%d", s) : "1";
+	line(g, "if (ivl_range(%s, %s, lo%d, hi%d, %s, %s, &lo%d, &hi%d))", al, ah, b, b, sl, sh, n, n);
+	line(g, "\tbreak;");
+	return n;
+}
+
+static int num_name(struct ivgen *g, const struct ast_expr *e)
+{
+	const struct sema_def *d = e->ref;
+	if (!d || e->local >= 0)
+		return IV_NONE;
+	if (bound_at(g, d))
+		return num_bound(g, d);
+	if (g->depth >= IVL_MAX_DEPTH)
+		return IV_NONE;
+	g->depth++;
+	int r = IV_NONE;
+	if (d->kind == SEMA_ITER)
+		r = num_iter(g, d);
+	else if (d->kind == SEMA_DERIVED && d->form == SEMA_FORM_EXPR && d->expr)
+		r = num(g, d->expr);
+	g->depth--;
+	return r;
+}
+
+/* Two operands combined by the ivl_ function `fn` (nonzero: don't know). */
+static int num_call2(struct ivgen *g, const char *fn, const struct ast_expr *x, const struct ast_expr *y)
+{
+	int a = num(g, x);
+	if (a == IV_NONE)
+		return IV_NONE;
+	int b = num(g, y);
+	if (b == IV_NONE)
+		return IV_NONE;
+	int n = fresh(g);
+	line(g, "if (%s(lo%d, hi%d, lo%d, hi%d, &lo%d, &hi%d))", fn, a, a, b, b, n, n);
+	line(g, "\tbreak;");
+	return n;
+}
+
+/* The interval of an int expression, or IV_NONE. */
+static int num(struct ivgen *g, const struct ast_expr *e)
+{
+	switch (e->kind) {
+	case AST_INT: {
+		int n = fresh(g);
+		struct sbuf v = { 0 };
+		int_literal(&v, e->ival);
+		line(g, "lo%d = hi%d = %s;", n, n, v.s);
+		sbuf_release(&v);
+		return n;
+	}
+	case AST_NAME:
+		return num_name(g, e);
+	case AST_UNARY: {
+		if (e->op != AST_OP_NEG && e->op != AST_OP_POS)
+			return IV_NONE;
+		int a = num(g, e->items[0]);
+		if (a == IV_NONE || e->op == AST_OP_POS)
+			return a;
+		int n = fresh(g);
+		line(g, "if (ivl_neg(lo%d, hi%d, &lo%d, &hi%d))", a, a, n, n);
+		line(g, "\tbreak;");
+		return n;
+	}
+	case AST_BINARY: {
+		static const struct { enum ast_op op; const char *fn; } fns[] = {
+			{ AST_OP_ADD, "ivl_add" }, { AST_OP_SUB, "ivl_sub" }, { AST_OP_MUL, "ivl_mul" },
+			{ AST_OP_FLOORDIV, "ivl_floordiv" }, { AST_OP_MOD, "ivl_mod" },
+		};
+		for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+			if (fns[i].op == e->op)
+				return num_call2(g, fns[i].fn, e->items[0], e->items[1]);
+		return IV_NONE;
+	}
+	case AST_COND: {
+		/* either branch: the condition is not looked at */
+		int a = num(g, e->items[1]);
+		if (a == IV_NONE)
+			return IV_NONE;
+		int b = num(g, e->items[2]);
+		if (b == IV_NONE)
+			return IV_NONE;
+		line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", a, a, b, b);
+		return a;
+	}
+	case AST_CALL: {
+		if (builtin_call(e, "abs") && e->nitems == 2) {
+			int a = num(g, e->items[1]);
+			if (a == IV_NONE)
+				return IV_NONE;
+			int n = fresh(g);
+			line(g, "if (ivl_abs(lo%d, hi%d, &lo%d, &hi%d))", a, a, n, n);
+			line(g, "\tbreak;");
+			return n;
+		}
+		bool is_min = builtin_call(e, "min");
+		if ((!is_min && !builtin_call(e, "max")) || e->nitems < 3)
+			return IV_NONE;
+		/* min/max of two or more ints; one argument would be an iterable */
+		int acc = num(g, e->items[1]);
+		for (int i = 2; i < e->nitems && acc != IV_NONE; i++) {
+			int b = num(g, e->items[i]);
+			if (b == IV_NONE)
+				return IV_NONE;
+			line(g, "ivl_%s(&lo%d, &hi%d, lo%d, hi%d);", is_min ? "min" : "max", acc, acc, b, b);
+		}
+		return acc;
+	}
+	default:
+		return IV_NONE;
+	}
+}
+
+/* ---- truth: 0 falsy, 1 truthy, 2 don't know ------------------------------------- */
+
+static int truth(struct ivgen *g, const struct ast_expr *e);
+
+/* Opens `int tr<n> = 2; do {`: a break inside means "don't know". */
+static int open_truth(struct ivgen *g)
+{
+	int n = ++g->ntmp;
+	line(g, "int tr%d = 2;", n);
+	line(g, "do {");
+	g->indent++;
+	return n;
+}
+
+static void close_truth(struct ivgen *g)
+{
+	g->indent--;
+	line(g, "} while (0);");
+}
+
+/* Forgets what was generated since `mark`; returns IV_NONE. */
+static int undo(struct ivgen *g, size_t mark, int ntmp, int top)
+{
+	g->out->len = mark;
+	if (g->out->s)
+		g->out->s[mark] = 0;
+	g->ntmp = ntmp;
+	g->top = top;
+	return IV_NONE;
+}
+
+static char cmp_code(enum ast_op op)
+{
+	switch (op) {
+	case AST_OP_LT: return '<';
+	case AST_OP_LE: return 'l';
+	case AST_OP_GT: return '>';
+	case AST_OP_GE: return 'g';
+	case AST_OP_EQ: return '=';
+	case AST_OP_NE: return '!';
+	default: return 0;
+	}
+}
+
+/* `x % y == 0` or `!= 0`: bounds decide it only where every x is below
+ * every y, which divisibility constraints (blk % dim) almost never meet,
+ * so a check would cost on every outer iteration and prune nothing. */
+static bool divisibility(const struct ast_expr *e)
+{
+	if (e->nitems != 2 || (e->cmp[0] != AST_OP_EQ && e->cmp[0] != AST_OP_NE))
+		return false;
+	for (int side = 0; side < 2; side++) {
+		const struct ast_expr *a = e->items[side], *b = e->items[1 - side];
+		if (a->kind == AST_BINARY && a->op == AST_OP_MOD && b->kind == AST_INT && b->ival == 0)
+			return true;
+	}
+	return false;
+}
+
+static int truth_compare(struct ivgen *g, const struct ast_expr *e)
+{
+	for (int i = 0; i + 1 < e->nitems; i++)
+		if (!cmp_code(e->cmp[i]))
+			return IV_NONE;
+	if (divisibility(e))
+		return IV_NONE;
+	size_t mark = g->out->len;
+	int saved_tmp = g->ntmp, saved_top = g->top;
+	int t = open_truth(g);
+	int prev = num(g, e->items[0]);
+	/* a chain is the conjunction of its links */
+	for (int i = 0; i + 1 < e->nitems && prev != IV_NONE; i++) {
+		int next = num(g, e->items[i + 1]);
+		if (next == IV_NONE) {
+			prev = IV_NONE;
+			break;
+		}
+		line(g, "tr%d = %sivl_cmp('%c', lo%d, hi%d, lo%d, hi%d)%s;", t, i ? cg_fmt(g->c, "ivl_and(tr%d, ", t) : "",
+		     cmp_code(e->cmp[i]), prev, prev, next, next, i ? ")" : "");
+		prev = next;
+	}
+	if (prev == IV_NONE) {
+		/* the shape cannot decide */
+		return undo(g, mark, saved_tmp, saved_top);
+	}
+	close_truth(g);
+	return t;
+}
+
+static int truth_logic(struct ivgen *g, const struct ast_expr *e, bool is_and)
+{
+	int acc = IV_NONE;
+	bool any_unknown = false;
+	for (int i = 0; i < e->nitems; i++) {
+		int t = truth(g, e->items[i]);
+		if (t == IV_NONE) {
+			any_unknown = true;
+			continue;
+		}
+		if (acc == IV_NONE) {
+			acc = t;
+			continue;
+		}
+		line(g, "tr%d = ivl_%s(tr%d, tr%d);", acc, is_and ? "and" : "or", acc, t);
+	}
+	/* an operand the shape cannot decide can still be overruled (Kleene logic) */
+	if (acc != IV_NONE && any_unknown)
+		line(g, "tr%d = ivl_%s(tr%d, 2);", acc, is_and ? "and" : "or", acc);
+	return acc;
+}
+
+static int truth(struct ivgen *g, const struct ast_expr *e)
+{
+	switch (e->kind) {
+	case AST_COMPARE:
+		return truth_compare(g, e);
+	case AST_AND:
+	case AST_OR:
+		return truth_logic(g, e, e->kind == AST_AND);
+	case AST_UNARY:
+		if (e->op == AST_OP_NOT) {
+			int t = truth(g, e->items[0]);
+			if (t != IV_NONE)
+				line(g, "tr%d = ivl_not(tr%d);", t, t);
+			return t;
+		}
+		break;
+	case AST_NAME: {
+		const struct sema_def *d = e->ref;
+		/* a deeper derived truth: its expression */
+		if (d && e->local < 0 && !bound_at(g, d) && d->kind == SEMA_DERIVED && d->form == SEMA_FORM_EXPR &&
+		    d->expr && g->depth < IVL_MAX_DEPTH) {
+			g->depth++;
+			int t = truth(g, d->expr);
+			g->depth--;
+			return t;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	/* an int's truthiness */
+	size_t mark = g->out->len;
+	int saved_tmp = g->ntmp, saved_top = g->top;
+	int t = open_truth(g);
+	int a = num(g, e);
+	if (a == IV_NONE) {
+		return undo(g, mark, saved_tmp, saved_top);
+	}
+	line(g, "tr%d = ivl_truth(lo%d, hi%d);", t, a, a);
+	close_truth(g);
+	return t;
+}
+
+/* ---- planning -------------------------------------------------------------------- */
+
+static void add_helpers(struct cg *c)
+{
+	if (c->ivl->helpers)
+		return;
+	c->ivl->helpers = true;
+	c->helpers |= CG_H_ITER;
+	sbuf_puts(&c->aux,
+		  "/*\n"
+		  " * Interval pruning (-O2): bounds [lo, hi] of int expressions over the values\n"
+		  " * the inner loops may take.  Each function returns nonzero where a bound\n"
+		  " * would overflow (\"don't know\"); truths are 0, 1 or 2 (don't know).\n"
+		  " */\n"
+		  "static inline int64_t ivl_min2(int64_t a, int64_t b)\n{\n\treturn a < b ? a : b;\n}\n\n"
+		  "static inline int64_t ivl_max2(int64_t a, int64_t b)\n{\n\treturn a > b ? a : b;\n}\n\n"
+		  "static inline int ivl_add(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
+		  "\treturn SPRT_ADD_OVERFLOW(al, bl, l) | SPRT_ADD_OVERFLOW(ah, bh, h);\n}\n\n"
+		  "static inline int ivl_sub(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
+		  "\treturn SPRT_SUB_OVERFLOW(al, bh, l) | SPRT_SUB_OVERFLOW(ah, bl, h);\n}\n\n"
+		  "/* The least and greatest of the four corners of an operation (nonzero: one fails). */\n"
+		  "static inline int ivl_corners(int (*op)(int64_t, int64_t, int64_t *), int64_t al, int64_t ah,\n"
+		  "\t\t\t      int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
+		  "\tint64_t p[4];\n"
+		  "\tif (op(al, bl, &p[0]) || op(al, bh, &p[1]) || op(ah, bl, &p[2]) || op(ah, bh, &p[3]))\n"
+		  "\t\treturn 1;\n"
+		  "\t*l = ivl_min2(ivl_min2(p[0], p[1]), ivl_min2(p[2], p[3]));\n"
+		  "\t*h = ivl_max2(ivl_max2(p[0], p[1]), ivl_max2(p[2], p[3]));\n"
+		  "\treturn 0;\n}\n\n"
+		  "static inline int ivl_mul(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
+		  "\tif (al >= 0 && bl >= 0) /* the common case: sizes */\n"
+		  "\t\treturn SPRT_MUL_OVERFLOW(al, bl, l) | SPRT_MUL_OVERFLOW(ah, bh, h);\n"
+		  "\treturn ivl_corners(sprt_i_mul, al, ah, bl, bh, l, h);\n}\n\n"
+		  "/* Floor division is monotone in each operand where the divisor keeps its sign,\n"
+		  " * so the corners of each sign's part bound it (a zero divisor fails). */\n"
+		  "static inline int ivl_floordiv(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
+		  "\tif (bl > 0 || bh < 0)\n"
+		  "\t\treturn ivl_corners(sprt_i_floordiv, al, ah, bl, bh, l, h);\n"
+		  "\tint64_t nl, nh, pl, ph;\n"
+		  "\tif (bl < 0 && bh > 0) {\n"
+		  "\t\tif (ivl_corners(sprt_i_floordiv, al, ah, bl, -1, &nl, &nh) ||\n"
+		  "\t\t    ivl_corners(sprt_i_floordiv, al, ah, 1, bh, &pl, &ph))\n"
+		  "\t\t\treturn 1;\n"
+		  "\t\t*l = ivl_min2(nl, pl);\n"
+		  "\t\t*h = ivl_max2(nh, ph);\n"
+		  "\t\treturn 0;\n"
+		  "\t}\n"
+		  "\tif (bl < 0)\n"
+		  "\t\treturn ivl_corners(sprt_i_floordiv, al, ah, bl, -1, l, h);\n"
+		  "\tif (bh > 0)\n"
+		  "\t\treturn ivl_corners(sprt_i_floordiv, al, ah, 1, bh, l, h);\n"
+		  "\treturn 1; /* always by zero */\n}\n\n"
+		  "/* Python's a % b has b's sign and |a % b| < |b|; it is a itself where a lies in [0, b). */\n"
+		  "static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
+		  "\tif (bl > 0) {\n"
+		  "\t\t*l = al >= 0 && ah < bl ? al : 0;\n"
+		  "\t\t*h = al >= 0 ? ivl_min2(ah, bh - 1) : bh - 1;\n"
+		  "\t} else if (bh < 0) {\n"
+		  "\t\t*l = ah <= 0 ? ivl_max2(al, bl + 1) : bl + 1;\n"
+		  "\t\t*h = ah <= 0 && al > bh ? ah : 0;\n"
+		  "\t} else {\n"
+		  "\t\t*l = bl < 0 ? bl + 1 : 0;\n"
+		  "\t\t*h = bh > 0 ? bh - 1 : 0;\n"
+		  "\t}\n"
+		  "\treturn 0;\n}\n\n"
+		  "static inline int ivl_neg(int64_t al, int64_t ah, int64_t *l, int64_t *h)\n{\n"
+		  "\treturn sprt_i_neg(ah, l) | sprt_i_neg(al, h);\n}\n\n"
+		  "static inline int ivl_abs(int64_t al, int64_t ah, int64_t *l, int64_t *h)\n{\n"
+		  "\tif (al >= 0) {\n\t\t*l = al;\n\t\t*h = ah;\n\t\treturn 0;\n\t}\n"
+		  "\tif (ah <= 0)\n\t\treturn ivl_neg(al, ah, l, h);\n"
+		  "\t*l = 0;\n"
+		  "\tif (sprt_i_neg(al, h))\n\t\treturn 1;\n"
+		  "\t*h = ivl_max2(*h, ah);\n"
+		  "\treturn 0;\n}\n\n"
+		  "static inline void ivl_hull(int64_t *l, int64_t *h, int64_t bl, int64_t bh)\n{\n"
+		  "\t*l = ivl_min2(*l, bl);\n\t*h = ivl_max2(*h, bh);\n}\n\n"
+		  "static inline void ivl_min(int64_t *l, int64_t *h, int64_t bl, int64_t bh)\n{\n"
+		  "\t*l = ivl_min2(*l, bl);\n\t*h = ivl_min2(*h, bh);\n}\n\n"
+		  "static inline void ivl_max(int64_t *l, int64_t *h, int64_t bl, int64_t bh)\n{\n"
+		  "\t*l = ivl_max2(*l, bl);\n\t*h = ivl_max2(*h, bh);\n}\n\n"
+		  "/* The elements of range(a, b, s): between a (included) and b (excluded);\n"
+		  " * nonzero where that cannot be bounded or is empty. */\n"
+		  "static inline int ivl_range(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t sl, int64_t sh,\n"
+		  "\t\t\t    int64_t *l, int64_t *h)\n{\n"
+		  "\tif (sl > 0) {\n"
+		  "\t\t*l = al;\n"
+		  "\t\tif (SPRT_SUB_OVERFLOW(bh, 1, h))\n\t\t\treturn 1;\n"
+		  "\t} else if (sh < 0) {\n"
+		  "\t\t*h = ah;\n"
+		  "\t\tif (SPRT_ADD_OVERFLOW(bl, 1, l))\n\t\t\treturn 1;\n"
+		  "\t} else {\n"
+		  "\t\t*l = ivl_min2(al, bl);\n"
+		  "\t\t*h = ivl_max2(ah, bh);\n"
+		  "\t}\n"
+		  "\treturn *l > *h;\n}\n\n"
+		  "/* Whether a op b holds for every a in [al, ah], b in [bl, bh] (1), for none (0),\n"
+		  " * or don't know (2); op: < l(<=) > g(>=) = !. */\n"
+		  "static inline int ivl_cmp(char op, int64_t al, int64_t ah, int64_t bl, int64_t bh)\n{\n"
+		  "\tswitch (op) {\n"
+		  "\tcase '<': return ah < bl ? 1 : al >= bh ? 0 : 2;\n"
+		  "\tcase 'l': return ah <= bl ? 1 : al > bh ? 0 : 2;\n"
+		  "\tcase '>': return al > bh ? 1 : ah <= bl ? 0 : 2;\n"
+		  "\tcase 'g': return al >= bh ? 1 : ah < bl ? 0 : 2;\n"
+		  "\tcase '=': return al == ah && bl == bh && al == bl ? 1 : ah < bl || bh < al ? 0 : 2;\n"
+		  "\tdefault: return al == ah && bl == bh && al == bl ? 0 : ah < bl || bh < al ? 1 : 2;\n"
+		  "\t}\n}\n\n"
+		  "static inline int ivl_and(int a, int b)\n{\n"
+		  "\treturn a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : 2;\n}\n\n"
+		  "static inline int ivl_or(int a, int b)\n{\n"
+		  "\treturn a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : 2;\n}\n\n"
+		  "static inline int ivl_not(int a)\n{\n\treturn a == 2 ? 2 : !a;\n}\n\n"
+		  "static inline int ivl_truth(int64_t l, int64_t h)\n{\n"
+		  "\treturn l == 0 && h == 0 ? 0 : l > 0 || h < 0 ? 1 : 2;\n}\n\n"
+		  "/* The least and greatest element of an iterable of ints (0: none, or not all ints). */\n"
+		  "static inline int64_t ivl_iterable_bounds(sprt_val it, int64_t *l, int64_t *h)\n{\n"
+		  "\tconst uint64_t n = iter_len(it);\n"
+		  "\tif (n == 0)\n\t\treturn 0;\n"
+		  "\tif (it.kind == SPRT_RANGE) {\n"
+		  "\t\tconst int64_t first = it.u.i;\n"
+		  "\t\tconst int64_t last = iter_at(it, n - 1).u.i;\n"
+		  "\t\t*l = ivl_min2(first, last);\n"
+		  "\t\t*h = ivl_max2(first, last);\n"
+		  "\t\treturn 1;\n"
+		  "\t}\n"
+		  "\tfor (uint64_t i = 0; i < n; i++) {\n"
+		  "\t\tconst sprt_val v = iter_at(it, i);\n"
+		  "\t\tif (v.kind != SPRT_INT)\n\t\t\treturn 0;\n"
+		  "\t\t*l = i ? ivl_min2(*l, v.u.i) : v.u.i;\n"
+		  "\t\t*h = i ? ivl_max2(*h, v.u.i) : v.u.i;\n"
+		  "\t}\n"
+		  "\treturn 1;\n}\n\n");
+}
+
+static void plan_check(struct cg *c, const struct sema_def *d, const struct ast_expr *E, int k)
+{
+	struct cg_ivl *v = c->ivl;
+	bool *bounds = xcalloc((size_t)c->P->ndefs + 1, sizeof(*bounds));
+	struct sbuf text = { 0 };
+	struct ivgen g = { c, k, &text, 0, 0, 0, -1, bounds };
+	int t = truth(&g, E);
+	if (t == IV_NONE || g.top != k) {
+		sbuf_release(&text);
+		free(bounds);
+		return;
+	}
+	for (int i = 0; i <= c->P->ndefs; i++)
+		v->bounds[i] |= bounds[i];
+	free(bounds);
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 16;
+		v->checks = xrealloc(v->checks, (size_t)v->cap * sizeof(*v->checks));
+	}
+	v->checks[v->n++] = (struct ivl_check){ d, k, text, t };
+	add_helpers(c);
+}
+
+void cg_interval_plan(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	c->ivl = xcalloc(1, sizeof(*c->ivl));
+	c->ivl->bounds = xcalloc((size_t)P->ndefs + 1, sizeof(*c->ivl->bounds));
+	if (c->opt->opt_level < 2 || c->opt->no_interval)
+		return;
+	c->ivl->array = "ivl_bounds";
+	while (!cg_member_free(c, c->ivl->array))
+		c->ivl->array = cg_fmt(c, "%s_", c->ivl->array);
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		if (d->kind != SEMA_CONSTRAINT || d->level < 1)
+			continue;
+		/* no derived value is inlined: the walk below follows names itself */
+		struct ast_expr *E = cg_opt_constraint_expr(c, d, -2);
+		if (!E)
+			continue;
+		int home = cg_factor_block(c, d->level);
+		for (int k = 0; k < d->level; k++) {
+			/* a sub-nest's loops run in its own count function, where
+			 * only the main chain and that sub-nest's outer loops are
+			 * bound: a check may sit in the main chain (a subtree that
+			 * rejects every completion counts 0 there too) or in d's
+			 * own sub-nest, never in another one */
+			int blk = cg_factor_block(c, k);
+			if (blk >= 0 && blk != home)
+				continue;
+			/* the loop just inside is drawn from d's own solution
+			 * (equality solving, divisors): it does the same work */
+			const struct cg_level_plan *in = &c->plan[k + 1];
+			if (k + 1 == d->level && in->src != CG_SRC_PLAIN && in->src_con == d)
+				continue;
+			plan_check(c, d, E, k);
+		}
+	}
+}
+
+void cg_interval_release(struct cg *c)
+{
+	if (!c->ivl)
+		return;
+	for (int i = 0; i < c->ivl->n; i++)
+		sbuf_release(&c->ivl->checks[i].text);
+	free(c->ivl->checks);
+	free(c->ivl->bounds);
+	free(c->ivl);
+	c->ivl = NULL;
+}
+
+void cg_interval_bounds(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	bool any = false;
+	for (int k = 0; k < P->niters; k++) {
+		const struct sema_def *x = P->loop_order[k];
+		if (!c->ivl || !c->ivl->bounds[x->id])
+			continue;
+		const char *a = c->ivl->array;
+		if (!any)
+			cg_line(c, "/* -O2: interval pruning reads the least and greatest value of these iterables */");
+		any = true;
+		cg_line(c, "st->%s[%d] = !once_%s && ivl_iterable_bounds(st->%s, &st->%s[%d], &st->%s[%d]);", a, 3 * k + 2,
+			c->member[x->id], c->iter_member[x->id], a, 3 * k, a, 3 * k + 1);
+	}
+	if (any)
+		sbuf_puts(c->code, "\n");
+}
+
+void cg_interval_state(struct cg *c, struct sbuf *out)
+{
+	const struct sema_program *P = c->P;
+	for (int i = 0; c->ivl && i <= P->ndefs; i++)
+		if (c->ivl->bounds[i]) {
+			sbuf_puts(out, "\t/* Interval pruning: lo, hi, ok (1: bounds known) of loop p at 3p.. */\n");
+			sbuf_printf(out, "\tint64_t %s[%d];\n", c->ivl->array, 3 * P->niters);
+			return;
+		}
+}
+
+void cg_interval_prune(struct cg *c, int k)
+{
+	if (!c->ivl)
+		return;
+	for (int i = 0; i < c->ivl->n; i++) {
+		const struct ivl_check *ch = &c->ivl->checks[i];
+		if (ch->k != k)
+			continue;
+		const struct sema_def *d = ch->d;
+		cg_line(c, "/* -O2: interval pruning: skip '%s' here when no completion %s %s */",
+			c->P->loop_order[k]->cname, d->require ? "satisfies" : "escapes", d->cname);
+		cg_line(c, "if (%s) {", cg_opt_enabled_test(c, d));
+		c->indent++;
+		/* the check's text, one line at a time at the current indent */
+		const char *s = ch->text.s;
+		while (s && *s) {
+			const char *nl = strchr(s, '\n');
+			size_t n = nl ? (size_t)(nl - s) : strlen(s);
+			cg_line(c, "%.*s", (int)n, s);
+			s += n + (nl != NULL);
+		}
+		cg_line(c, "if (tr%d == %d)", ch->truth, d->require ? 0 : 1);
+		cg_line(c, "\tcontinue;");
+		c->indent--;
+		cg_line(c, "}");
+	}
+}
