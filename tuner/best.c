@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -125,6 +126,14 @@ static int write_whole(const char *path, const char *text, FILE *err)
 		return -1;
 	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(tmp);
+	if (fd >= 0) {
+		/* mkstemp makes 0600; the header is for others to read, so it gets
+		 * the mode a new file would (or the replaced file's). */
+		struct stat st;
+		mode_t mask = umask(0);
+		umask(mask);
+		fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
+	}
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	bool ok = f && fputs(text, f) >= 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
 	int saved = errno;
