@@ -37,9 +37,14 @@ struct sprt_sink {
 	FILE *out;
 	int err;                 /* errno of the first failure, 0 if none */
 	bool failed;
-	/* SPRT_FMT_BINARY: rows buffered in a temporary file, one kind
-	 * byte and 8 payload bytes per value. */
+	/* SPRT_FMT_BINARY: rows buffered in a temporary file (a memory
+	 * stream in a child), in one of two encodings: compact, 4 bytes per
+	 * value (an int32 payload whose kind is its column's only kind), as
+	 * long as every value fits that; general, one kind byte and 8
+	 * payload bytes per value, from the first point that does not. */
 	FILE *tmp;
+	bool general;
+	unsigned char *rec;      /* one encoded row */
 	uint64_t rows;
 	struct bin_col *cols;
 	/* Threaded runs: a parent serialises the blocks its children put. */
@@ -56,6 +61,7 @@ struct sprt_sink_block {
 	char *data;
 	size_t len;
 	uint64_t rows;
+	bool general;            /* binary: the rows' encoding */
 	struct bin_col *cols;    /* binary: nparams entries */
 };
 
@@ -189,41 +195,132 @@ static uint64_t payload(sprt_val v)
 	return (uint64_t)v.u.i;
 }
 
+static FILE *open_tmp(void);
+
+/* Bytes per buffered value in each encoding. */
+enum { BIN_COMPACT = 4, BIN_GENERAL = 9 };
+
+/* Whether v can join column c in the compact encoding. */
+static bool compact_value(const struct bin_col *c, sprt_val v)
+{
+	if (c->kinds && c->kinds != 1u << v.kind)
+		return false;
+	switch (v.kind) {
+	case SPRT_INT:
+	case SPRT_STR:
+	case SPRT_BOOL:
+		return v.u.i >= INT32_MIN && v.u.i <= INT32_MAX;
+	default:
+		return false;
+	}
+}
+
+/* The only kind column c held (compact rows carry no kind byte). */
+static int column_kind(const struct bin_col *c)
+{
+	for (int k = 0; k < 32; k++)
+		if (c->kinds == 1u << k)
+			return k;
+	return SPRT_NONE;
+}
+
+/* Re-encodes nrows compact rows of `in` as general rows onto `out`. */
+static int recode_rows(const unsigned char *in, uint64_t nrows, const struct bin_col *cols, int ncols, FILE *out)
+{
+	unsigned char rec[BIN_GENERAL];
+	for (uint64_t r = 0; r < nrows; r++) {
+		for (int i = 0; i < ncols; i++, in += BIN_COMPACT) {
+			int32_t x = (int32_t)(uint32_t)get_le(in, BIN_COMPACT);
+			rec[0] = (unsigned char)column_kind(&cols[i]);
+			put_le(rec + 1, (uint64_t)(int64_t)x, 8);
+			if (fwrite(rec, 1, sizeof(rec), out) != sizeof(rec))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Switches s's buffered rows to the general encoding (rare: the first
+ * float, wide int or mixed column). */
+static int to_general(struct sprt_sink *s)
+{
+	int ncols = s->ctx->space->nparams;
+	size_t len = (size_t)s->rows * (size_t)ncols * BIN_COMPACT;
+	unsigned char *old = malloc(len ? len : 1);
+	if (!old)
+		return fail(s, ENOMEM);
+	if (fflush(s->tmp)) {
+		free(old);
+		return fail(s, errno);
+	}
+	FILE *next;
+	if (s->parent) {
+		/* A child's memory stream: copy it out, then start a new one. */
+		memcpy(old, s->mem, len);
+		fclose(s->tmp);
+		free(s->mem);
+		s->mem = NULL;
+		s->memlen = 0;
+		next = open_memstream(&s->mem, &s->memlen);
+	} else {
+		rewind(s->tmp);
+		if (len && fread(old, 1, len, s->tmp) != len) {
+			free(old);
+			return fail(s, ferror(s->tmp) ? errno : EIO);
+		}
+		fclose(s->tmp);
+		next = open_tmp();
+	}
+	s->tmp = next;
+	if (!next || recode_rows(old, s->rows, s->cols, ncols, next)) {
+		free(old);
+		return fail(s, next ? errno : ENOMEM);
+	}
+	free(old);
+	s->general = true;
+	return 0;
+}
+
 static int bin_point(void *user, const sprt_val *pt, int n)
 {
 	struct sprt_sink *s = user;
 	if (s->failed)
 		return 1;
 	int ncols = s->ctx->space->nparams;
-	unsigned char rec[9];
+	bool compact = !s->general;
+	for (int i = 0; i < ncols; i++) {
+		sprt_val v = i < n ? pt[i] : sprt_none();
+		if (v.kind == SPRT_VEC || v.kind == SPRT_RANGE)
+			return fail(s, EINVAL); /* no binary encoding */
+		compact = compact && compact_value(&s->cols[i], v);
+	}
+	if (!compact && !s->general && to_general(s))
+		return 1;
+	unsigned char *rec = s->rec;
 	for (int i = 0; i < ncols; i++) {
 		sprt_val v = i < n ? pt[i] : sprt_none();
 		struct bin_col *c = &s->cols[i];
-		switch (v.kind) {
-		case SPRT_INT:
+		if (v.kind == SPRT_INT) {
 			if (!(c->kinds & 1u << SPRT_INT) || v.u.i < c->min)
 				c->min = v.u.i;
 			if (!(c->kinds & 1u << SPRT_INT) || v.u.i > c->max)
 				c->max = v.u.i;
-			break;
-		case SPRT_STR:
-			if (v.u.i > c->max_str)
-				c->max_str = v.u.i;
-			break;
-		case SPRT_BOOL:
-		case SPRT_FLOAT:
-		case SPRT_NONE:
-			break;
-		default:
-			/* Lists and ranges have no binary encoding. */
-			return fail(s, EINVAL);
+		} else if (v.kind == SPRT_STR && v.u.i > c->max_str) {
+			c->max_str = v.u.i;
 		}
 		c->kinds |= 1u << v.kind;
-		rec[0] = (unsigned char)v.kind;
-		put_le(rec + 1, payload(v), 8);
-		if (fwrite(rec, 1, sizeof(rec), s->tmp) != sizeof(rec))
-			return fail(s, errno);
+		if (s->general) {
+			*rec = (unsigned char)v.kind;
+			put_le(rec + 1, payload(v), 8);
+			rec += BIN_GENERAL;
+		} else {
+			put_le(rec, (uint64_t)v.u.i, BIN_COMPACT);
+			rec += BIN_COMPACT;
+		}
 	}
+	size_t len = (size_t)(rec - s->rec);
+	if (fwrite(s->rec, 1, len, s->tmp) != len)
+		return fail(s, errno);
 	s->rows++;
 	return 0;
 }
@@ -345,23 +442,47 @@ static int bin_finish(struct sprt_sink *s)
 		return fail(s, errno);
 	}
 	rewind(s->tmp);
-	unsigned char rec[9], o[9];
-	for (uint64_t r = 0; r < s->rows && !ferror(out); r++) {
-		for (int i = 0; i < ncols; i++) {
-			if (fread(rec, 1, sizeof(rec), s->tmp) != sizeof(rec)) {
-				free(type);
-				return fail(s, ferror(s->tmp) ? errno : EIO);
-			}
-			uint64_t x = get_le(rec + 1, 8);
-			if (type[i] == BIN_MIXED) {
-				fwrite(rec, 1, sizeof(rec), out);
-			} else {
-				put_le(o, x, width[i]);
-				fwrite(o, 1, (size_t)width[i], out);
+	/* Rows in chunks: one read and one write per chunk. */
+	size_t in_row = (size_t)ncols * (s->general ? BIN_GENERAL : BIN_COMPACT), out_row = 0;
+	for (int i = 0; i < ncols; i++)
+		out_row += (size_t)width[i];
+	size_t chunk = 65536 / (in_row ? in_row : 1) + 1;
+	unsigned char *in = malloc(chunk * in_row + 1), *o = malloc(chunk * out_row + 1);
+	int rc = in && o ? 0 : fail(s, ENOMEM);
+	for (uint64_t r = 0; !rc && r < s->rows && !ferror(out); r += chunk) {
+		size_t m = s->rows - r < chunk ? (size_t)(s->rows - r) : chunk;
+		if (fread(in, 1, m * in_row, s->tmp) != m * in_row) {
+			rc = fail(s, ferror(s->tmp) ? errno : EIO);
+			break;
+		}
+		const unsigned char *p = in;
+		unsigned char *q = o;
+		for (size_t j = 0; j < m; j++) {
+			for (int i = 0; i < ncols; i++) {
+				uint64_t x;
+				if (!s->general) {
+					x = (uint64_t)(int64_t)(int32_t)(uint32_t)get_le(p, BIN_COMPACT);
+					p += BIN_COMPACT;
+				} else if (type[i] == BIN_MIXED) {
+					memcpy(q, p, BIN_GENERAL);
+					p += BIN_GENERAL;
+					q += BIN_GENERAL;
+					continue;
+				} else {
+					x = get_le(p + 1, 8);
+					p += BIN_GENERAL;
+				}
+				put_le(q, x, width[i]);
+				q += width[i];
 			}
 		}
+		fwrite(o, 1, (size_t)(q - o), out);
 	}
+	free(in);
+	free(o);
 	free(type);
+	if (rc)
+		return rc;
 	return ferror(out) ? fail(s, errno) : 0;
 }
 
@@ -425,7 +546,10 @@ int sprt_sink_open(struct sprt_sink **sinkp, struct sprt_ctx *ctx, enum sprt_for
 		break;
 	case SPRT_FMT_BINARY:
 		s->cols = calloc((size_t)sp->nparams + 1, sizeof(*s->cols));
-		if (!s->cols) {
+		s->rec = malloc(((size_t)sp->nparams + 1) * BIN_GENERAL);
+		if (!s->cols || !s->rec) {
+			free(s->cols);
+			free(s->rec);
 			pthread_mutex_destroy(&s->lock);
 			free(s);
 			return SPRT_ENOMEM;
@@ -457,6 +581,7 @@ int sprt_sink_close(struct sprt_sink *s)
 		fclose(s->tmp);
 	int err = s->failed ? s->err : 0;
 	free(s->cols);
+	free(s->rec);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 	if (err) {
@@ -510,13 +635,17 @@ int sprt_sink_child_(struct sprt_sink *parent, struct sprt_ctx *ctx, struct sprt
 	c->parent = parent;
 	if (c->fmt == SPRT_FMT_BINARY) {
 		c->cols = calloc((size_t)ctx->space->nparams + 1, sizeof(*c->cols));
-		if (!c->cols) {
+		c->rec = malloc(((size_t)ctx->space->nparams + 1) * BIN_GENERAL);
+		if (!c->cols || !c->rec) {
+			free(c->cols);
+			free(c->rec);
 			free(c);
 			return SPRT_ENOMEM;
 		}
 	}
 	if (child_stream(c)) {
 		free(c->cols);
+		free(c->rec);
 		free(c);
 		return SPRT_ENOMEM;
 	}
@@ -559,12 +688,14 @@ int sprt_sink_detach_(struct sprt_sink *c, struct sprt_sink_block **blockp)
 	b->data = c->mem;
 	b->len = c->memlen;
 	b->rows = c->rows;
+	b->general = c->general;
 	if (ncols) {
 		memcpy(cols, c->cols, ncols * sizeof(*cols));
 		memset(c->cols, 0, ncols * sizeof(*cols));
 	}
 	b->cols = cols;
 	c->rows = 0;
+	c->general = false; /* the next block starts compact again */
 	*blockp = b;
 	if (child_stream(c)) {
 		c->out = c->tmp = NULL;
@@ -606,10 +737,28 @@ int sprt_sink_put_(struct sprt_sink *p, struct sprt_sink_block *b)
 	pthread_mutex_lock(&p->lock);
 	if (b && !p->failed) {
 		FILE *f = p->fmt == SPRT_FMT_BINARY ? p->tmp : p->out;
-		if (fwrite(b->data, 1, b->len, f) != b->len || ferror(f)) {
+		int ncols = p->ctx->space->nparams;
+		bool recode = false;
+		if (p->fmt == SPRT_FMT_BINARY) {
+			/* Compact rows join compact rows only where every column
+			 * keeps a single kind; otherwise both become general. */
+			bool general = p->general || b->general;
+			for (int i = 0; i < ncols && !general; i++)
+				general = p->cols[i].kinds && b->cols[i].kinds && p->cols[i].kinds != b->cols[i].kinds;
+			if (general && !p->general)
+				to_general(p);
+			recode = general && !b->general;
+			f = p->tmp;
+		}
+		if (p->failed) {
+			/* to_general failed */
+		} else if (recode ? recode_rows((const unsigned char *)b->data, b->rows, b->cols, ncols, f) != 0
+				  : fwrite(b->data, 1, b->len, f) != b->len) {
 			fail(p, errno);
+		} else if (ferror(f)) {
+			fail(p, EIO);
 		} else if (p->fmt == SPRT_FMT_BINARY) {
-			for (int i = 0; i < p->ctx->space->nparams; i++)
+			for (int i = 0; i < ncols; i++)
 				merge_col(&p->cols[i], &b->cols[i]);
 			p->rows += b->rows;
 		}
@@ -629,5 +778,6 @@ void sprt_sink_child_free_(struct sprt_sink *c)
 		fclose(f);
 	free(c->mem);
 	free(c->cols);
+	free(c->rec);
 	free(c);
 }

@@ -6,6 +6,10 @@
 #     `list --threads 1`, and those of `list --threads 2, 3, 4`;
 #   - `list --threads T --ordered` is byte-identical to --threads 1, in
 #     CSV and in the binary format (whose header depends on every point);
+#   - the binary file, decoded by bincheck.py from FORMAT.md alone, holds
+#     the points of `list --format jsonl`, type for type (mixed.space has
+#     floats, bools, strings, ints past int32 and mixed columns, which
+#     switch the sink's buffer from its compact to its general encoding);
 #   - `stats` (every counter of every definition, valid points,
 #     candidates) is identical for every thread count;
 #   - for N in SHARDS, the union of `list --shard I/N` over I equals the
@@ -62,6 +66,8 @@ check() {
 	fi
 	sc list --threads 1 "$f" "$@" > "$T/one.csv"
 	sc list --threads 1 --format binary "$f" "$@" > "$T/one.bin"
+	python3 "$top_srcdir/tests/par/bincheck.py" "$T/one.bin" "$T/one.jsonl" ||
+		bad "$name: the binary file does not hold the listed points"
 	stats --threads 1 "$f" "$@" > "$T/one.stats"
 	for t in 2 3 4; do
 		sc list --threads $t --format jsonl "$f" "$@" 2>"$T/err" | sort > "$T/many"
@@ -103,7 +109,7 @@ check() {
 }
 
 ALL_SHARDS="1 2 3 4 5 6 7 8 13"
-for f in "$top_srcdir"/spaces/*.space "$top_srcdir"/spaces/examples/*.space; do
+for f in "$top_srcdir"/spaces/*.space "$top_srcdir"/spaces/examples/*.space "$top_srcdir"/tests/par/*.space; do
 	[ -f "$f" ] || continue
 	case $f in
 	*gemm_beast*)
