@@ -433,8 +433,10 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 	if (cg_cse_into(c, e, dst))
 		return;
 	enum cg_ctype ty = cg_type_of(c, e);
-	if (ty != CG_T_VAL && e->kind != AST_NAME && e->kind != AST_INT && e->kind != AST_BOOL) {
-		/* Proven ints and bools are computed unboxed (cg_type.c). */
+	if (ty != CG_T_VAL && e->kind != AST_NAME && e->kind != AST_INT && e->kind != AST_BOOL &&
+	    e->kind != AST_INDEX) {
+		/* Proven ints and bools are computed unboxed (cg_type.c); a
+		 * table's element is computed boxed and unboxed after. */
 		cg_line(c, "%s = %s;", dst, cg_box(c, ty, cg_int_operand(c, e)));
 		return;
 	}

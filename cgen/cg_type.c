@@ -14,9 +14,16 @@
  * freely and every proof can be local.
  *
  * The proof is deliberately small and conservative (cg_type_of):
- *   - literals; names of typed definitions; never a device parameter or
- *     setting (--set and profiles may bind any type), a def body's local,
- *     a table or a def-form definition;
+ *   - literals; names of typed definitions; never a def body's local, a
+ *     table or a def-form definition; a device parameter or setting only
+ *     where the caller says what the run binds (cg_options.bound_types:
+ *     spacec count/list/stats know their --set and profile values; the
+ *     generated code checks the binding's kind once and stops with a type
+ *     error otherwise), never in `spacec emit`'s standalone enumerators;
+ *   - t[i][j]... with int indices, where t is a table or constant whose
+ *     expression is a nested list of ints (displays, `+` and `* n` of
+ *     them) exactly that deep: the element is computed as a sprt_val (an
+ *     index out of range is still a domain error) and unboxed;
  *   - + - * // % and unary - + ~ of ints and bools give ints; & | ^ of
  *     two ints an int; a comparison (any operands) and `not` give bools;
  *     `and`, `or` and `a if c else b` keep their operands' common type;
@@ -59,6 +66,79 @@ static enum cg_ctype call_type(struct cg *c, const struct ast_expr *e)
 		return intlike(t) ? t : CG_T_VAL;
 	}
 	return CG_T_VAL;
+}
+
+/* The depth of a nested list of ints (1: a list of ints), or 0. */
+static int int_list_depth(struct cg *c, const struct ast_expr *e, int budget)
+{
+	if (!e || budget <= 0)
+		return 0;
+	switch (e->kind) {
+	case AST_LIST:
+	case AST_TUPLE: {
+		if (e->nitems == 0)
+			return 0;
+		bool ints = true;
+		for (int i = 0; i < e->nitems && ints; i++)
+			ints = cg_type_of(c, e->items[i]) == CG_T_INT;
+		if (ints)
+			return 1;
+		int d = int_list_depth(c, e->items[0], budget - 1);
+		for (int i = 1; i < e->nitems && d; i++)
+			if (int_list_depth(c, e->items[i], budget - 1) != d)
+				d = 0;
+		return d ? d + 1 : 0;
+	}
+	case AST_BINARY:
+		if (e->op == AST_OP_ADD) {
+			int d = int_list_depth(c, e->items[0], budget - 1);
+			return d && int_list_depth(c, e->items[1], budget - 1) == d ? d : 0;
+		}
+		if (e->op == AST_OP_MUL) {
+			/* list * n or n * list: the list's elements, repeated */
+			for (int i = 0; i < 2; i++)
+				if (intlike(cg_type_of(c, e->items[1 - i])))
+					return int_list_depth(c, e->items[i], budget - 1);
+		}
+		return 0;
+	case AST_NAME: {
+		const struct sema_def *d = e->ref;
+		if (e->local >= 0 || !d || (d->kind != SEMA_TABLE && d->kind != SEMA_CONST) ||
+		    d->form != SEMA_FORM_EXPR)
+			return 0;
+		return int_list_depth(c, d->expr, budget - 1);
+	}
+	default:
+		return 0;
+	}
+}
+
+/* t[i][j]...: an int where t is a nested list of ints exactly that deep. */
+static enum cg_ctype index_type(struct cg *c, const struct ast_expr *e)
+{
+	int n = 0;
+	for (; e->kind == AST_INDEX; e = e->items[0], n++)
+		if (cg_type_of(c, e->items[1]) != CG_T_INT)
+			return CG_T_VAL;
+	return int_list_depth(c, e, 64) == n ? CG_T_INT : CG_T_VAL;
+}
+
+/* A device parameter or setting: the kind the caller says the run binds. */
+static enum cg_ctype bindable_type(struct cg *c, const struct sema_def *d)
+{
+	const unsigned char *bt = c->opt->bound_types;
+	if (!bt)
+		return CG_T_VAL;
+	switch (bt[d->id]) {
+	case CG_BOUND_DEFAULT:
+		return d->form == SEMA_FORM_EXPR ? cg_type_of(c, d->expr) : CG_T_VAL;
+	case CG_BOUND_INT:
+		return CG_T_INT;
+	case CG_BOUND_BOOL:
+		return CG_T_BOOL;
+	default:
+		return CG_T_VAL;
+	}
 }
 
 enum cg_ctype cg_type_of(struct cg *c, const struct ast_expr *e)
@@ -115,6 +195,8 @@ enum cg_ctype cg_type_of(struct cg *c, const struct ast_expr *e)
 	}
 	case AST_CALL:
 		return call_type(c, e);
+	case AST_INDEX:
+		return index_type(c, e);
 	default:
 		return CG_T_VAL;
 	}
@@ -155,6 +237,10 @@ void cg_type_plan(struct cg *c)
 		switch (d->kind) {
 		case SEMA_ITER:
 			t = iter_type(c, d);
+			break;
+		case SEMA_DEVICE:
+		case SEMA_SETTING:
+			t = bindable_type(c, d);
 			break;
 		case SEMA_CONST:
 		case SEMA_DERIVED:
@@ -419,7 +505,8 @@ const char *cg_int_operand(struct cg *c, const struct ast_expr *e)
 	default:
 		break;
 	}
-	/* Not reached for what cg_type_of proves; the generic path is exact. */
+	/* A table's element (and nothing else cg_type_of proves): the generic
+	 * path computes it, failures included, and it is known to be an int. */
 	const char *v = cg_temp(c, "sprt_val %s", "sprt_undef()");
 	cg_expr_into(c, e, v);
 	return cg_fmt(c, "%s.u.i", v);

@@ -463,11 +463,20 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 		{
 			struct sbuf name = { 0 };
 			c_string(&name, d->name, strlen(d->name), false);
-			cg_line(c, "rc = sprt_binding_get(ctx, %s, &st->%s, &found);", name.s, m);
+			bool typed = c->ctype[d->id] != CG_T_VAL;
+			cg_line(c, "rc = sprt_binding_get(ctx, %s, %s, &found);", name.s,
+				typed ? "&v" : cg_fmt(c, "&st->%s", m));
 			sbuf_release(&name);
+			cg_line(c, "if (rc)");
+			cg_line(c, "\treturn -rc;");
+			if (typed) {
+				/* Compiled for the kind spacec saw bound (cg_options.bound_types). */
+				cg_line(c, "if (found && v.kind != %s)", c->ctype[d->id] == CG_T_BOOL ? "SPRT_BOOL" : "SPRT_INT");
+				cg_line(c, "\treturn -SPRT_ETYPE;");
+				cg_line(c, "if (found)");
+				cg_line(c, "\tst->%s = v.u.i;", m);
+			}
 		}
-		cg_line(c, "if (rc)");
-		cg_line(c, "\treturn -rc;");
 		cg_line(c, "if (!found && def_%s(ctx, st, &st->%s))", m, m);
 		cg_line(c, "\t%s", skip);
 		return;
@@ -675,6 +684,9 @@ static void gen_run(struct cg *c, struct sbuf *out)
 		if (P->defs[i]->kind == SEMA_CONSTRAINT) {
 			any_typed |= c->ctype[P->defs[i]->id] != CG_T_VAL;
 			any_val |= c->ctype[P->defs[i]->id] == CG_T_VAL;
+		} else if ((P->defs[i]->kind == SEMA_DEVICE || P->defs[i]->kind == SEMA_SETTING) &&
+			   c->ctype[P->defs[i]->id] != CG_T_VAL) {
+			any_val = true; /* a typed binding is read into v first */
 		}
 	if (any_val)
 		cg_line(c, "sprt_val v = sprt_undef();");

@@ -39,7 +39,20 @@ struct cg_options {
 	bool no_filter;            /* -fno-domain-filtering: unary constraints filter X once */
 	bool no_interval;          /* -fno-interval-pruning: bound deep constraints at outer levels (-O2) */
 	bool no_typed;             /* -fno-typed-values: every value a tagged sprt_val (cg_type.c) */
+	/*
+	 * Where the caller knows what the run will bind (spacec count, list
+	 * and stats), the kind of value each device parameter and setting
+	 * will hold, indexed by sema_def.id: CG_BOUND_DEFAULT (not bound: its
+	 * default expression), CG_BOUND_INT, CG_BOUND_BOOL or CG_BOUND_OTHER.
+	 * Bound ints and bools are then typed like any other int (cg_type.c),
+	 * and the generated code refuses a binding of another kind.  NULL
+	 * (spacec emit): a standalone enumerator may be bound to anything, so
+	 * they stay tagged values.
+	 */
+	const unsigned char *bound_types;
 };
+
+enum { CG_BOUND_DEFAULT = 0, CG_BOUND_INT, CG_BOUND_BOOL, CG_BOUND_OTHER };
 
 /*
  * Writes the generated C for `prog` to `out`.  Returns 0, or the number

@@ -438,7 +438,8 @@ static double now(void)
 
 /* Generates the C of a program into a malloc'd buffer. */
 static char *generate(const struct cli *cli, const struct sema_program *prog, struct diag *diag,
-		      const char *src, size_t len, const char *out_name, size_t *out_len)
+		      const char *src, size_t len, const char *out_name, const unsigned char *types,
+		      size_t *out_len)
 {
 	char *buf = NULL;
 	size_t n = 0;
@@ -462,6 +463,7 @@ static char *generate(const struct cli *cli, const struct sema_program *prog, st
 		.no_typed = cli->no_typed,
 		.no_filter = cli->no_filter,
 		.no_interval = cli->no_interval,
+		.bound_types = types,
 	};
 	int errs = cg_emit(prog, &o, f, diag);
 	if (fclose(f) || errs) {
@@ -477,7 +479,7 @@ static int emit_file(const struct cli *cli, const struct sema_program *prog, str
 {
 	const char *out = cli->output && strcmp(cli->output, "-") ? cli->output : NULL;
 	size_t n;
-	char *text = generate(cli, prog, diag, src, len, out ? out : "<stdout>", &n);
+	char *text = generate(cli, prog, diag, src, len, out ? out : "<stdout>", NULL, &n);
 	if (!text)
 		return EXIT_INPUT;
 	int rc = EXIT_OK;
@@ -559,6 +561,49 @@ static bool prefer_cc(const struct cli *cli, const struct sema_program *prog)
 }
 
 /*
+ * The kind of value each device parameter and setting will be bound to
+ * (cg_options.bound_types), read with the runtime's own parser from the
+ * profile and --set values the run gets.  NULL where they cannot be read:
+ * the code stays untyped and the runtime reports the error as usual.
+ */
+static unsigned char *bound_types(const struct cli *cli, const struct sema_program *prog)
+{
+	struct sprt_bindings b = { 0, 0, NULL };
+	bool ok = true;
+	if (cli->device_profile) {
+		size_t len;
+		char *text = parse_read_file(cli->device_profile, &len);
+		char err[512];
+		ok = text && !sprt_bindings_load_json(&b, cli->device_profile, text, len, err, sizeof(err));
+		free(text);
+	}
+	for (int i = 0; i < cli->nbindings && ok; i++) {
+		char *eq = strchr(cli->binding_text[i], '=');
+		*eq = 0;
+		ok = !sprt_bindings_set_text(&b, cli->binding_text[i], eq + 1);
+		*eq = '=';
+	}
+	unsigned char *types = ok ? calloc((size_t)prog->ndefs + 1, 1) : NULL;
+	for (int i = 0; types && i < prog->ndefs; i++) {
+		const struct sema_def *d = prog->defs[i];
+		if (d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING)
+			continue;
+		types[d->id] = CG_BOUND_DEFAULT;
+		for (int j = b.n - 1; j >= 0; j--) {
+			const struct sprt_binding *x = &b.v[j];
+			if (strcmp(x->name, d->name))
+				continue;
+			types[d->id] = x->text ? CG_BOUND_OTHER
+				       : x->value.kind == SPRT_INT ? CG_BOUND_INT
+				       : x->value.kind == SPRT_BOOL ? CG_BOUND_BOOL : CG_BOUND_OTHER;
+			break;
+		}
+	}
+	sprt_bindings_release(&b);
+	return types;
+}
+
+/*
  * Compiles the space and hands it to the runtime's command line, so the
  * compiled path prints exactly what a standalone enumerator would.
  */
@@ -566,7 +611,9 @@ static int run_compiled(const struct cli *cli, const struct sema_program *prog, 
 			const char *src, size_t len, const char *argv0)
 {
 	size_t n;
-	char *text = generate(cli, prog, diag, src, len, "<generated>", &n);
+	unsigned char *types = bound_types(cli, prog);
+	char *text = generate(cli, prog, diag, src, len, "<generated>", types, &n);
+	free(types);
 	if (!text)
 		return EXIT_INPUT;
 	struct jit_handle h;

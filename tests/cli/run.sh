@@ -67,6 +67,25 @@ for path in --interpret --jit=auto; do
 	fi
 done
 
+# --- a binding's kind decides how the compiled code holds the parameter
+# (ints and bools unboxed, anything else tagged): every kind bound to an
+# int-default device parameter and a table index counts as the interpreter does
+cat > "$T/kinds.space" <<'EOF'
+"""kinds"""
+device n = 10
+device row = 1
+table = [[1, 2, 3], [4, 5, 6] * 2]
+x = range(0, 20)
+require x < n
+require x % table[row][2] != 1 or x == 0
+EOF
+for b in n=10 n=12.5 n=True n=-3 row=0 row=-1 row=7 'n="s"'; do
+	want=$("$SPACEC" count --interpret --set "$b" "$T/kinds.space" 2>&1)
+	got=$("$SPACEC" count --jit=tcc --set "$b" "$T/kinds.space" 2>&1)
+	[ "$want" = "$got" ] && ok "--set $b: compiled count agrees with the interpreter ($got)" ||
+		bad "--set $b: compiled '$got', interpreter '$want'"
+done
+
 # --- bad input: located error, exit 1
 printf 'a = range(1, 4\nb = [1]\n' > "$T/bad.space"
 expect_status "syntax error" 1 "$SPACEC" count "$T/bad.space"

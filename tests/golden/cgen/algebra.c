@@ -285,6 +285,11 @@ static inline int ivl_mul(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_
  * so the corners of each sign's part bound it (a zero divisor fails). */
 static inline int ivl_floordiv(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
 {
+	if (al >= 0 && bl > 0) { /* the common case: C's division is the floor, no corner can fail */
+		*l = al / bh;
+		*h = ah / bl;
+		return 0;
+	}
 	if (bl > 0 || bh < 0)
 		return ivl_corners(sprt_i_floordiv, al, ah, bl, bh, l, h);
 	int64_t nl, nh, pl, ph;
