@@ -271,6 +271,55 @@ struct cg_factor {
 	const char *prod;              /* the running product in scope */
 };
 
+/*
+ * Whether some sub-nest can ever be found in its memo table.  One whose
+ * key holds, as themselves, every chain iterator up to the deepest it
+ * reads sees a new key at every visit (the chain visits each prefix once),
+ * so memoizing it saves nothing, while the chain it forces can cost a
+ * lot: synthetic_wide's {wpt}, keyed by (wg, n), pulled n ahead of wpt and
+ * so lost the congruence stepping of n over multiples of wg * wpt (40x the
+ * candidates).  A plan in which no sub-nest can be reused is dropped.
+ */
+static bool any_block_reused(struct fplan *f)
+{
+	const struct sema_program *P = f->P;
+	int n = f->n;
+	for (int b = 0; b < f->nblocks; b++) {
+		bool *direct = xcalloc((size_t)n, sizeof(bool));
+		int deepest = -1;
+		for (int i = 0; i < P->ndefs; i++) {
+			const struct sema_def *d = P->defs[i];
+			if (d->kind != SEMA_ITER && d->kind != SEMA_DERIVED && d->kind != SEMA_CONSTRAINT)
+				continue;
+			const bool *s = supp_of(f, d);
+			bool mine = false;
+			for (int x = 0; x < n && !mine; x++)
+				mine = s[x] && f->block_of[x] == b;
+			if (!mine)
+				continue;
+			for (int k = 0; k < d->ndeps; k++) {
+				const struct sema_def *p = d->deps[k];
+				const bool *ps = supp_of(f, p);
+				for (int j = 0; j < f->nchain; j++) {
+					if (!ps[f->chain[j]])
+						continue;
+					if (j > deepest)
+						deepest = j;
+					if (p->kind == SEMA_ITER && p->decl_pos == f->chain[j])
+						direct[j] = true;
+				}
+			}
+		}
+		bool fresh = deepest >= 0;
+		for (int j = 0; j <= deepest && fresh; j++)
+			fresh = direct[j];
+		free(direct);
+		if (!fresh)
+			return true;
+	}
+	return false;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -317,7 +366,7 @@ void cg_factor_plan(struct cg *c)
 
 	if (f.nblocks > 0)
 		order_chain(&f);
-	if (f.nblocks > 0) {
+	if (f.nblocks > 0 && any_block_reused(&f)) {
 		struct cg_factor *fc = xcalloc(1, sizeof(*fc));
 		c->fac = fc;
 		fc->saved = xcalloc((size_t)n, sizeof(*fc->saved));

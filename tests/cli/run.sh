@@ -98,6 +98,14 @@ grep -q '#line' "$T/small.c" && ok "emit has #line directives" || bad "emit #lin
 cp "$T/small.c" "$T/first.c"
 "$SPACEC" emit "$T/small.space" -o "$T/small.c" && cmp -s "$T/small.c" "$T/first.c" &&
 	ok "emit is reproducible" || bad "emit reproducible"
+# A factorization whose sub-nests could never be found in their memo
+# tables is dropped (cg_factor.c any_block_reused): synthetic_wide keeps
+# n after wg and wpt, stepped over their multiples, not factorized
+"$SPACEC" emit "$S/synthetic_wide.space" -o "$T/wide.c"
+grep -q "congruence stepping over 'n'" "$T/wide.c" && ! grep -q "factorization:" "$T/wide.c" &&
+	ok "synthetic_wide: n stepped, no useless factorization" || bad "synthetic_wide's plan"
+"$SPACEC" emit "$S/gemm_beast.space" -o "$T/gemm.c"
+grep -q "factorization: sub-nest" "$T/gemm.c" && ok "gemm_beast: factorized" || bad "gemm_beast's plan"
 expect_status "dot" 0 "$SPACEC" dot "$T/small.space"
 grep -q '^digraph' "$T/out" && ok "dot prints a digraph" || bad "dot"
 
