@@ -665,8 +665,13 @@ static void gen_loops(struct cg *c, int k)
 	cg_cse_reset(c, k);
 	gen_level(c, k, "continue;");
 	cg_interval_prune(c, k);
-	cg_factor_checkpoints(c, k, "continue;");
+	/* The sub-nests' counts come after the task hook: a zero only skips
+	 * the rest of the iteration (never ends the loop), so the walkers
+	 * still number the same tasks, and the counting (most of the work in
+	 * synthetic_deep, whose 10-loop sub-nest is keyed at the task level)
+	 * is done once, by the task's owner, instead of by every walker. */
 	cg_par_task(c, k);
+	cg_factor_checkpoints(c, k, "continue;");
 	gen_loops(c, k + 1);
 	c->indent--;
 	cg_line(c, "}");

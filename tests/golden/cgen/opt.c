@@ -1261,6 +1261,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			if (tr1 == 0)
 				continue;
 		}
+		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
+			continue;
 		/* -O2: factorization: sub-nest 1 {dim_n, read_m, read_n} counted here, once per input tuple */
 		const struct sprt_memo_entry *f_1;
 		{
@@ -1280,8 +1282,6 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		if (!f_2->count)
 			continue;
 		const uint64_t w_1 = w_0 * f_1->count * f_2->count;
-		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
-			continue;
 		/* the sub-nests' product of points */
 		if (!ctx->emit) {
 			ctx->valid += w_1;
