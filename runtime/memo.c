@@ -20,7 +20,11 @@
 #define MEMO_MAX_BYTES ((size_t)64 << 20)   /* per table; then it starts over */
 #define MEMO_TRIAL 4096                     /* lookups before judging the hit rate */
 
-/* Entries are carved from chunks of this size (an entry never spans two). */
+/* Entries are carved from chunks (an entry never spans two).  The first
+ * is small and each next one twice as large, up to MEMO_CHUNK: a run over
+ * a tiny space (conv2d_cltune: 0.1 ms) would otherwise spend a good part
+ * of its time mapping and unmapping 1 MiB per table. */
+#define MEMO_FIRST_CHUNK ((size_t)16 << 10)
 #define MEMO_CHUNK ((size_t)1 << 20)
 
 struct memo_slot {
@@ -30,7 +34,7 @@ struct memo_slot {
 
 struct memo_chunk {
 	struct memo_chunk *next;
-	size_t used;
+	size_t size, used;              /* bytes of data[] */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -42,6 +46,7 @@ struct sprt_memo {
 	size_t entry_bytes, max_entries;/* what an entry costs, with its slots */
 	struct memo_chunk *chunks;      /* the first one is being filled */
 	struct memo_chunk *spare;       /* emptied by a clear, reused before malloc */
+	size_t next_chunk;              /* data bytes of the next chunk to allocate */
 	struct sprt_memo_entry *scratch;/* for uncacheable keys */
 	uint64_t lookups, hits;
 	bool bypass;                    /* too few hits: stopped inserting */
@@ -90,12 +95,20 @@ static void entry_init(const struct sprt_memo *m, struct sprt_memo_entry *e, con
 static struct sprt_memo_entry *entry_new(struct sprt_memo *m, const sprt_val *key)
 {
 	struct memo_chunk *c = m->chunks;
-	if (!c || c->used + m->entry_size > MEMO_CHUNK - sizeof(*c)) {
+	if (!c || c->used + m->entry_size > c->size) {
 		c = m->spare;
-		if (c)
+		if (c) {
 			m->spare = c->next;
-		else if (!(c = malloc(MEMO_CHUNK)))
-			return NULL;
+		} else {
+			size_t size = m->next_chunk ? m->next_chunk : MEMO_FIRST_CHUNK - sizeof(*c);
+			if (size < m->entry_size)
+				size = m->entry_size;
+			if (!(c = malloc(sizeof(*c) + size)))
+				return NULL;
+			c->size = size;
+			if (m->next_chunk < MEMO_CHUNK - sizeof(*c))
+				m->next_chunk = 2 * (size + sizeof(*c)) - sizeof(*c);
+		}
 		c->used = 0;
 		c->next = m->chunks;
 		m->chunks = c;
