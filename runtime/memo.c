@@ -46,7 +46,7 @@ struct sprt_memo {
 	size_t entry_bytes, max_entries;/* what an entry costs, with its slots */
 	struct memo_chunk *chunks;      /* the first one is being filled */
 	struct memo_chunk *spare;       /* emptied by a clear, reused before malloc */
-	size_t next_chunk;              /* data bytes of the next chunk to allocate */
+	size_t next_chunk;              /* bytes of the next chunk to allocate (0: the first) */
 	struct sprt_memo_entry *scratch;/* for uncacheable keys */
 	uint64_t lookups, hits;
 	bool bypass;                    /* too few hits: stopped inserting */
@@ -100,14 +100,13 @@ static struct sprt_memo_entry *entry_new(struct sprt_memo *m, const sprt_val *ke
 		if (c) {
 			m->spare = c->next;
 		} else {
-			size_t size = m->next_chunk ? m->next_chunk : MEMO_FIRST_CHUNK - sizeof(*c);
-			if (size < m->entry_size)
-				size = m->entry_size;
-			if (!(c = malloc(sizeof(*c) + size)))
+			size_t bytes = m->next_chunk ? m->next_chunk : MEMO_FIRST_CHUNK;
+			m->next_chunk = bytes < MEMO_CHUNK ? 2 * bytes : MEMO_CHUNK;
+			if (bytes < sizeof(*c) + m->entry_size)
+				bytes = sizeof(*c) + m->entry_size;
+			if (!(c = malloc(bytes)))
 				return NULL;
-			c->size = size;
-			if (m->next_chunk < MEMO_CHUNK - sizeof(*c))
-				m->next_chunk = 2 * (size + sizeof(*c)) - sizeof(*c);
+			c->size = bytes - sizeof(*c);
 		}
 		c->used = 0;
 		c->next = m->chunks;

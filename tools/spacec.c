@@ -377,39 +377,53 @@ static int print_stats(const struct cli *cli, const struct sema_program *prog,
 }
 
 /*
- * --device-profile then --set, through the runtime's parser so both paths
- * read values the same way.  Returns 0, or an exit code.
+ * --device-profile then --set into `b`, through the runtime's parser so
+ * every path reads values the same way.  Returns 0, or an exit code
+ * (`b` released); `report` says whether to print why.
  */
-static int interp_bindings(const struct cli *cli, struct ast_module *mod,
-			   struct interp_binding **out, int *nout)
+static int read_bindings(const struct cli *cli, struct sprt_bindings *b, bool report)
 {
-	struct sprt_bindings b = { 0, 0, NULL };
+	*b = (struct sprt_bindings){ 0, 0, NULL };
 	if (cli->device_profile) {
 		size_t len;
 		char *text = parse_read_file(cli->device_profile, &len);
 		if (!text) {
-			fprintf(stderr, "spacec: error: cannot read '%s': %s\n", cli->device_profile, strerror(errno));
+			if (report)
+				fprintf(stderr, "spacec: error: cannot read '%s': %s\n", cli->device_profile,
+					strerror(errno));
 			return EXIT_INPUT;
 		}
 		char err[512];
-		int rc = sprt_bindings_load_json(&b, cli->device_profile, text, len, err, sizeof(err));
+		int rc = sprt_bindings_load_json(b, cli->device_profile, text, len, err, sizeof(err));
 		free(text);
 		if (rc) {
-			fprintf(stderr, "%s\n", err);
-			sprt_bindings_release(&b);
+			if (report)
+				fprintf(stderr, "%s\n", err);
+			sprt_bindings_release(b);
 			return EXIT_INPUT;
 		}
 	}
 	for (int i = 0; i < cli->nbindings; i++) {
 		char *eq = strchr(cli->binding_text[i], '=');
 		*eq = 0;
-		int rc = sprt_bindings_set_text(&b, cli->binding_text[i], eq + 1);
+		int rc = sprt_bindings_set_text(b, cli->binding_text[i], eq + 1);
 		*eq = '=';
 		if (rc) {
-			sprt_bindings_release(&b);
+			sprt_bindings_release(b);
 			return EXIT_INPUT;
 		}
 	}
+	return 0;
+}
+
+/* The bindings as the interpreter's values.  Returns 0, or an exit code. */
+static int interp_bindings(const struct cli *cli, struct ast_module *mod,
+			   struct interp_binding **out, int *nout)
+{
+	struct sprt_bindings b;
+	int rc = read_bindings(cli, &b, true);
+	if (rc)
+		return rc;
 	struct interp_binding *v = calloc((size_t)b.n + 1, sizeof(*v));
 	for (int i = 0; i < b.n; i++) {
 		const struct sprt_binding *x = &b.v[i];
@@ -565,22 +579,10 @@ static bool prefer_cc(const struct cli *cli, const struct sema_program *prog)
  */
 static unsigned char *bound_types(const struct cli *cli, const struct sema_program *prog)
 {
-	struct sprt_bindings b = { 0, 0, NULL };
-	bool ok = true;
-	if (cli->device_profile) {
-		size_t len;
-		char *text = parse_read_file(cli->device_profile, &len);
-		char err[512];
-		ok = text && !sprt_bindings_load_json(&b, cli->device_profile, text, len, err, sizeof(err));
-		free(text);
-	}
-	for (int i = 0; i < cli->nbindings && ok; i++) {
-		char *eq = strchr(cli->binding_text[i], '=');
-		*eq = 0;
-		ok = !sprt_bindings_set_text(&b, cli->binding_text[i], eq + 1);
-		*eq = '=';
-	}
-	unsigned char *types = ok ? calloc((size_t)prog->ndefs + 1, 1) : NULL;
+	struct sprt_bindings b;
+	if (read_bindings(cli, &b, false))
+		return NULL;
+	unsigned char *types = calloc((size_t)prog->ndefs + 1, 1);
 	for (int i = 0; types && i < prog->ndefs; i++) {
 		const struct sema_def *d = prog->defs[i];
 		if (d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING)
