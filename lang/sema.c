@@ -1845,9 +1845,12 @@ static int64_t literal_size(const struct sema_def *it)
 		if (e->nitems == 4)
 			a[2] = e->items[3]->ival;
 	}
-	/* Literals here are small enough that these cannot overflow in double. */
+	/* In double the difference cannot overflow, but range(-2**62, 2**62)
+	 * has more values than int64_t counts: such a size saturates. */
 	double n = a[2] > 0 ? ((double)a[1] - (double)a[0]) / (double)a[2] :
 		   a[2] < 0 ? ((double)a[0] - (double)a[1]) / -(double)a[2] : 0;
+	if (n >= 9223372036854775808.0)
+		return INT64_MAX;
 	return n > 0 ? (int64_t)n : 0;
 }
 
