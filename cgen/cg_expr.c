@@ -349,6 +349,17 @@ static void gen_append(struct cg *c, const struct ast_expr *e, const char *dst)
 		cg_line(c, "%s = sprt_none();", dst);
 }
 
+
+/* Whether every argument of a call is a typed int (or bool). */
+static bool typed_args(struct cg *c, const struct ast_expr *call)
+{
+	for (int i = 1; i < call->nitems; i++) {
+		enum cg_ctype t = cg_type_of(c, call->items[i]);
+		if (t != CG_T_INT && t != CG_T_BOOL)
+			return false;
+	}
+	return true;
+}
 static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 {
 	const struct ast_expr *fn = e->items[0];
@@ -375,6 +386,15 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 			cg_line(c, "TRY(sprt_builtin_len(ctx, %s, &%s));", a, dst);
 		else
 			cg_line(c, "TRY(sprt_builtin_sum(%s, &%s));", a, dst);
+		return;
+	}
+	if (!strcmp(name, "range") && nargs >= 1 && nargs <= 3 && typed_args(c, e)) {
+		/* Int arguments: the range is built inline (the hot loops of
+		 * dependent ranges build one per outer value). */
+		const char *a[3] = { "0", NULL, "1" };
+		for (int i = 0; i < nargs; i++)
+			a[nargs == 1 ? 1 : i] = cg_int_operand(c, e->items[i + 1]);
+		cg_line(c, "TRY(sprt_range_i(%s, %s, %s, &%s));", a[0], a[1], a[2], dst);
 		return;
 	}
 	const char *args = "NULL";

@@ -90,6 +90,7 @@ struct ivgen {
 	int ntmp;
 	int depth;
 	int top;       /* deepest level of a bound value read (-1: none) */
+	int deeper;    /* deeper loops' value ranges read so far */
 	bool *bounds;  /* hoisted iterators read, to record on success */
 };
 
@@ -167,6 +168,7 @@ static int num_bound(struct ivgen *g, const struct sema_def *d)
 /* The values a deeper loop may visit. */
 static int num_iter(struct ivgen *g, const struct sema_def *x)
 {
+	g->deeper++;
 	if (cg_hoisted(g->c, x)) {
 		/* lo, hi, ok of the loop at position p are at 3p, 3p + 1, 3p + 2 */
 		const char *a = g->c->ivl->array;
@@ -361,7 +363,11 @@ static char cmp_code(enum ast_op op)
 
 /* `x % y == 0` or `!= 0`: bounds decide it only where every x is below
  * every y, which divisibility constraints (blk % dim) almost never meet,
- * so a check would cost on every outer iteration and prune nothing. */
+ * so a check would cost on every outer iteration and prune nothing --
+ * unless x and y are both bound here: then the test is exact, and as one
+ * disjunct of a rejection (gemm_beast's cant_reshape_a2, `blk_m_a %
+ * (dim_m_a * dim_vec) != 0 or blk_n_a % dim_n_a != 0`) it drops a value
+ * of dim_m_a before the inner loop is built for it. */
 static bool divisibility(const struct ast_expr *e)
 {
 	if (e->nitems != 2 || (e->cmp[0] != AST_OP_EQ && e->cmp[0] != AST_OP_NE))
@@ -379,10 +385,9 @@ static int truth_compare(struct ivgen *g, const struct ast_expr *e)
 	for (int i = 0; i + 1 < e->nitems; i++)
 		if (!cmp_code(e->cmp[i]))
 			return IV_NONE;
-	if (divisibility(e))
-		return IV_NONE;
+	const bool exact_only = divisibility(e);
 	size_t mark = g->out->len;
-	int saved_tmp = g->ntmp, saved_top = g->top;
+	int saved_tmp = g->ntmp, saved_top = g->top, saved_deeper = g->deeper;
 	int t = open_truth(g);
 	int prev = num(g, e->items[0]);
 	/* a chain is the conjunction of its links */
@@ -396,8 +401,9 @@ static int truth_compare(struct ivgen *g, const struct ast_expr *e)
 		     cmp_code(e->cmp[i]), prev, prev, next, next, i ? ")" : "");
 		prev = next;
 	}
-	if (prev == IV_NONE) {
+	if (prev == IV_NONE || (exact_only && g->deeper != saved_deeper)) {
 		/* the shape cannot decide */
+		g->deeper = saved_deeper;
 		return undo(g, mark, saved_tmp, saved_top);
 	}
 	close_truth(g);
@@ -529,6 +535,9 @@ static void add_helpers(struct cg *c)
 		  "\treturn 1; /* always by zero */\n}\n\n"
 		  "/* Python's a % b has b's sign and |a % b| < |b|; it is a itself where a lies in [0, b). */\n"
 		  "static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
+		  "\tif (al == ah && bl == bh) { /* both known: exact (0: a domain error) */\n"
+		  "\t\tif (sprt_i_mod(al, bl, l))\n\t\t\treturn 1;\n"
+		  "\t\t*h = *l;\n\t\treturn 0;\n\t}\n"
 		  "\tif (bl > 0) {\n"
 		  "\t\t*l = al >= 0 && ah < bl ? al : 0;\n"
 		  "\t\t*h = al >= 0 ? ivl_min2(ah, bh - 1) : bh - 1;\n"
@@ -613,7 +622,7 @@ static void plan_check(struct cg *c, const struct sema_def *d, const struct ast_
 	struct cg_ivl *v = c->ivl;
 	bool *bounds = xcalloc((size_t)c->P->ndefs + 1, sizeof(*bounds));
 	struct sbuf text = { 0 };
-	struct ivgen g = { c, k, &text, 0, 0, 0, -1, bounds };
+	struct ivgen g = { .c = c, .k = k, .out = &text, .top = -1, .bounds = bounds };
 	int t = truth(&g, E);
 	if (t == IV_NONE || g.top != k) {
 		sbuf_release(&text);

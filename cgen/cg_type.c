@@ -207,21 +207,76 @@ static bool is_range_call(const struct ast_expr *e)
 	return e && e->kind == AST_CALL && is_builtin(e, "range");
 }
 
-/* The element type of an iterator's iterable. */
-static enum cg_ctype iter_type(struct cg *c, const struct sema_def *d)
+/*
+ * The element type of an iterable expression: range(...) gives ints, a
+ * list display its items' common type, and (in a def-form iterator's
+ * return) a single typed value is an iterable of itself.
+ */
+static enum cg_ctype iterable_type(struct cg *c, const struct ast_expr *e, bool scalar_ok)
 {
-	const struct ast_expr *e = d->expr;
-	if (d->form != SEMA_FORM_EXPR || !e)
+	if (!e)
 		return CG_T_VAL;
 	if (is_range_call(e))
 		return CG_T_INT;
-	if ((e->kind != AST_LIST && e->kind != AST_TUPLE) || e->nitems == 0)
+	if (e->kind != AST_LIST && e->kind != AST_TUPLE) {
+		enum cg_ctype t = scalar_ok ? cg_type_of(c, e) : CG_T_VAL;
+		return intlike(t) ? t : CG_T_VAL;
+	}
+	if (e->nitems == 0)
 		return CG_T_VAL;
 	enum cg_ctype t = cg_type_of(c, e->items[0]);
 	for (int i = 1; i < e->nitems; i++)
 		if (cg_type_of(c, e->items[i]) != t)
 			return CG_T_VAL;
 	return intlike(t) ? t : CG_T_VAL;
+}
+
+/* Before the first return, in returns_type. */
+#define NO_RETURN_YET (-1)
+
+/*
+ * The common element type of every `return` in a block (t so far, or
+ * NO_RETURN_YET); CG_T_VAL as soon as one differs or returns nothing.
+ */
+static int returns_type(struct cg *c, const struct ast_block *b, int t)
+{
+	for (int i = 0; i < b->n && t != CG_T_VAL; i++) {
+		const struct ast_stmt *s = b->stmts[i];
+		if (s->kind == AST_S_RETURN) {
+			int r = (int)iterable_type(c, s->value, true);
+			t = t == NO_RETURN_YET || t == r ? r : CG_T_VAL;
+		} else if (s->kind == AST_S_YIELD || s->kind == AST_S_DEF) {
+			t = CG_T_VAL;
+		} else {
+			t = returns_type(c, &s->body, t);
+			t = returns_type(c, &s->orelse, t);
+		}
+	}
+	return t;
+}
+
+/* Whether every path through a block ends in a return (None is no int). */
+static bool always_returns(const struct ast_block *b)
+{
+	if (b->n == 0)
+		return false;
+	const struct ast_stmt *s = b->stmts[b->n - 1];
+	if (s->kind == AST_S_RETURN)
+		return true;
+	return s->kind == AST_S_IF && always_returns(&s->body) && always_returns(&s->orelse);
+}
+
+/* The element type of an iterator's iterable. */
+static enum cg_ctype iter_type(struct cg *c, const struct sema_def *d)
+{
+	if (d->form == SEMA_FORM_EXPR)
+		return iterable_type(c, d->expr, false);
+	/* @iterator def f(...): typed when each return is, and none falls off
+	 * the end (dim_vec and vec_mul of gemm_beast: [1, 2], 0, range(0, 2)). */
+	if (d->form != SEMA_FORM_DEF || !d->stmt || d->stmt->has_yield || !always_returns(&d->stmt->body))
+		return CG_T_VAL;
+	int t = returns_type(c, &d->stmt->body, NO_RETURN_YET);
+	return t == CG_T_INT || t == CG_T_BOOL ? (enum cg_ctype)t : CG_T_VAL;
 }
 
 void cg_type_plan(struct cg *c)

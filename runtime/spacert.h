@@ -374,6 +374,16 @@ static inline sprt_val sprt_vecval(struct sprt_vec *p)
 	return v;
 }
 
+/* range(start, stop, step) of ints, as the builtin (step 0: ValueError). */
+static inline int sprt_range_i(int64_t start, int64_t stop, int64_t step, sprt_val *out)
+{
+	if (step == 0)
+		return SPRT_EVALUE;
+	sprt_val v = { SPRT_RANGE, 0, { .i = start }, stop, step };
+	*out = v;
+	return SPRT_OK;
+}
+
 #include "spacert_ops.h"
 
 /* ---- parallel and sharded enumeration (runtime/par.c) ------------------------------ */

@@ -69,22 +69,18 @@ struct space_state {
 static int def_odd(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
 	sprt_val _t1 = sprt_undef();
-	sprt_val _t2[3];
-	sprt_val _t3 = sprt_undef();
+	sprt_val _t2 = sprt_undef();
 	(void)ctx;
 	(void)st;
-	_t2[0] = sprt_int(1);
-	_t2[1] = sprt_int(20);
-	_t2[2] = sprt_int(2);
-	TRY(sprt_builtin_range(_t2, 3, &_t1));
+	TRY(sprt_range_i(1, 20, 2, &_t1));
 	sprt_vec_clear(&st->odd_scratch[0]);
 	TRY(sprt_vec_push(&st->odd_scratch[0], sprt_int(3)));
 	TRY(sprt_vec_push(&st->odd_scratch[0], sprt_int(9)));
-	_t3 = sprt_vecval(&st->odd_scratch[0]);
-	TRY(sprt_op(ctx, '-', _t1, _t3, &(*out), &st->odd_scratch[1]));
+	_t2 = sprt_vecval(&st->odd_scratch[0]);
+	TRY(sprt_op(ctx, '-', _t1, _t2, &(*out), &st->odd_scratch[1]));
 	return 0;
 }
-#line 88 "<stdout>"
+#line 84 "<stdout>"
 
 /*
  * sizes: iterator, at loop level 0
@@ -96,7 +92,6 @@ static int def_sizes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 {
 	sprt_val _t1 = sprt_undef();
 	sprt_val _t2 = sprt_undef();
-	sprt_val _t3[3];
 	(void)ctx;
 	(void)st;
 	sprt_vec_clear(&st->sizes_scratch[0]);
@@ -105,14 +100,11 @@ static int def_sizes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_vec_push(&st->sizes_scratch[0], sprt_int(4)));
 	TRY(sprt_vec_push(&st->sizes_scratch[0], sprt_int(8)));
 	_t1 = sprt_vecval(&st->sizes_scratch[0]);
-	_t3[0] = sprt_int(16);
-	_t3[1] = sprt_int(65);
-	_t3[2] = sprt_int(16);
-	TRY(sprt_builtin_range(_t3, 3, &_t2));
+	TRY(sprt_range_i(16, 65, 16, &_t2));
 	TRY(sprt_op(ctx, '|', _t1, _t2, &(*out), &st->sizes_scratch[1]));
 	return 0;
 }
-#line 116 "<stdout>"
+#line 108 "<stdout>"
 
 /*
  * mode: iterator, at loop level 3
@@ -138,7 +130,7 @@ static int def_mode(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	}
 	return 0;
 }
-#line 142 "<stdout>"
+#line 134 "<stdout>"
 
 /*
  * both: iterator, at loop level 2
@@ -149,23 +141,15 @@ static int def_mode(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 static int def_both(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
 	sprt_val _t1 = sprt_undef();
-	sprt_val _t2[3];
-	sprt_val _t3 = sprt_undef();
-	sprt_val _t4[3];
+	sprt_val _t2 = sprt_undef();
 	(void)ctx;
 	(void)st;
-	_t2[0] = sprt_int(0);
-	_t2[1] = sprt_int(40);
-	_t2[2] = sprt_int(4);
-	TRY(sprt_builtin_range(_t2, 3, &_t1));
-	_t4[0] = sprt_int(0);
-	_t4[1] = sprt_int(40);
-	_t4[2] = sprt_int(6);
-	TRY(sprt_builtin_range(_t4, 3, &_t3));
-	TRY(sprt_op(ctx, '&', _t1, _t3, &(*out), &st->both_scratch[0]));
+	TRY(sprt_range_i(0, 40, 4, &_t1));
+	TRY(sprt_range_i(0, 40, 6, &_t2));
+	TRY(sprt_op(ctx, '&', _t1, _t2, &(*out), &st->both_scratch[0]));
 	return 0;
 }
-#line 169 "<stdout>"
+#line 153 "<stdout>"
 
 /*
  * picked: derived, at loop level 1
@@ -179,8 +163,7 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	sprt_val _t2 = sprt_undef();
 	bool _t3 = false;
 	sprt_val _t4 = sprt_undef();
-	sprt_val _t5[2];
-	bool _t6 = false;
+	bool _t5 = false;
 	(void)ctx;
 	(void)st;
 	sprt_vec_clear(&st->picked_scratch[0]);
@@ -191,16 +174,14 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	TRY(sprt_cmp(ctx, 'i', st->sizes, _t2, &_t3));
 	_t1 = _t3;
 	if (!_t1) {
-		_t5[0] = sprt_int(5);
-		_t5[1] = sprt_int(10);
-		TRY(sprt_builtin_range(_t5, 2, &_t4));
-		TRY(sprt_cmp(ctx, 'i', st->odd, _t4, &_t6));
-		_t1 = _t6;
+		TRY(sprt_range_i(5, 10, 1, &_t4));
+		TRY(sprt_cmp(ctx, 'i', st->odd, _t4, &_t5));
+		_t1 = _t5;
 	}
 	*out = _t1;
 	return 0;
 }
-#line 204 "<stdout>"
+#line 185 "<stdout>"
 
 /*
  * line_8: correctness requirement, at loop level 3
@@ -234,7 +215,7 @@ static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = _t1;
 	return 0;
 }
-#line 238 "<stdout>"
+#line 219 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 /*
@@ -311,6 +292,12 @@ static inline int ivl_floordiv(int64_t al, int64_t ah, int64_t bl, int64_t bh, i
 /* Python's a % b has b's sign and |a % b| < |b|; it is a itself where a lies in [0, b). */
 static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
 {
+	if (al == ah && bl == bh) { /* both known: exact (0: a domain error) */
+		if (sprt_i_mod(al, bl, l))
+			return 1;
+		*h = *l;
+		return 0;
+	}
 	if (bl > 0) {
 		*l = al >= 0 && ah < bl ? al : 0;
 		*h = al >= 0 ? ivl_min2(ah, bh - 1) : bh - 1;

@@ -309,15 +309,12 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 #line 5 "basic.space"
 static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1[2];
 	(void)ctx;
 	(void)st;
-	_t1[0] = sprt_int(1);
-	_t1[1] = sprt_int(33);
-	TRY(sprt_builtin_range(_t1, 2, &(*out)));
+	TRY(sprt_range_i(1, 33, 1, &(*out)));
 	return 0;
 }
-#line 321 "<stdout>"
+#line 318 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -334,7 +331,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 338 "<stdout>"
+#line 335 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -351,7 +348,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 355 "<stdout>"
+#line 352 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -373,7 +370,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 377 "<stdout>"
+#line 374 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -392,7 +389,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 396 "<stdout>"
+#line 393 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -411,7 +408,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 415 "<stdout>"
+#line 412 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -430,7 +427,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 434 "<stdout>"
+#line 431 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -454,7 +451,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 458 "<stdout>"
+#line 455 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -469,7 +466,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 473 "<stdout>"
+#line 470 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -564,6 +561,12 @@ static inline int ivl_floordiv(int64_t al, int64_t ah, int64_t bl, int64_t bh, i
 /* Python's a % b has b's sign and |a % b| < |b|; it is a itself where a lies in [0, b). */
 static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
 {
+	if (al == ah && bl == bh) { /* both known: exact (0: a domain error) */
+		if (sprt_i_mod(al, bl, l))
+			return 1;
+		*h = *l;
+		return 0;
+	}
 	if (bl > 0) {
 		*l = al >= 0 && ah < bl ? al : 0;
 		*h = al >= 0 ? ivl_min2(ah, bh - 1) : bh - 1;

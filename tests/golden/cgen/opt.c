@@ -301,15 +301,12 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 #line 4 "opt.space"
 static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1[2];
 	(void)ctx;
 	(void)st;
-	_t1[0] = sprt_int(1);
-	_t1[1] = sprt_int(65);
-	TRY(sprt_builtin_range(_t1, 2, &(*out)));
+	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 313 "<stdout>"
+#line 310 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -319,15 +316,12 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 #line 5 "opt.space"
 static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1[2];
 	(void)ctx;
 	(void)st;
-	_t1[0] = sprt_int(1);
-	_t1[1] = sprt_int(65);
-	TRY(sprt_builtin_range(_t1, 2, &(*out)));
+	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 331 "<stdout>"
+#line 325 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -344,7 +338,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 348 "<stdout>"
+#line 342 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -361,7 +355,7 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 	*out = _t1;
 	return 0;
 }
-#line 365 "<stdout>"
+#line 359 "<stdout>"
 
 /*
  * blk: iterator, at loop level 1
@@ -371,15 +365,12 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 #line 13 "opt.space"
 static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1[2];
 	(void)ctx;
 	(void)st;
-	_t1[0] = sprt_int(1);
-	_t1[1] = sprt_int(49);
-	TRY(sprt_builtin_range(_t1, 2, &(*out)));
+	TRY(sprt_range_i(1, 49, 1, &(*out)));
 	return 0;
 }
-#line 383 "<stdout>"
+#line 374 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 1
@@ -396,7 +387,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t1 != 0);
 	return 0;
 }
-#line 400 "<stdout>"
+#line 391 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -406,15 +397,12 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 #line 18 "opt.space"
 static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1[2];
 	(void)ctx;
 	(void)st;
-	_t1[0] = sprt_int(1);
-	_t1[1] = sprt_int(65);
-	TRY(sprt_builtin_range(_t1, 2, &(*out)));
+	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 418 "<stdout>"
+#line 406 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -424,15 +412,12 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 #line 19 "opt.space"
 static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1[2];
 	(void)ctx;
 	(void)st;
-	_t1[0] = sprt_int(1);
-	_t1[1] = sprt_int(65);
-	TRY(sprt_builtin_range(_t1, 2, &(*out)));
+	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 436 "<stdout>"
+#line 421 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -449,7 +434,7 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 	*out = (_t1 != st->size);
 	return 0;
 }
-#line 453 "<stdout>"
+#line 438 "<stdout>"
 
 /*
  * pad: iterator, at loop level 5
@@ -459,15 +444,12 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 #line 23 "opt.space"
 static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1[2];
 	(void)ctx;
 	(void)st;
-	_t1[0] = sprt_int(0);
-	_t1[1] = sprt_int(16);
-	TRY(sprt_builtin_range(_t1, 2, &(*out)));
+	TRY(sprt_range_i(0, 16, 1, &(*out)));
 	return 0;
 }
-#line 471 "<stdout>"
+#line 453 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 5
@@ -496,7 +478,7 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = (st->pad == st->cse_7);
 	return 0;
 }
-#line 500 "<stdout>"
+#line 482 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
@@ -625,6 +607,12 @@ static inline int ivl_floordiv(int64_t al, int64_t ah, int64_t bl, int64_t bh, i
 /* Python's a % b has b's sign and |a % b| < |b|; it is a itself where a lies in [0, b). */
 static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
 {
+	if (al == ah && bl == bh) { /* both known: exact (0: a domain error) */
+		if (sprt_i_mod(al, bl, l))
+			return 1;
+		*h = *l;
+		return 0;
+	}
 	if (bl > 0) {
 		*l = al >= 0 && ah < bl ? al : 0;
 		*h = al >= 0 ? ivl_min2(ah, bh - 1) : bh - 1;

@@ -133,15 +133,12 @@ static int def_scale(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 #line 8 "ssa.space"
 static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
-	sprt_val _t1[2];
 	(void)ctx;
 	(void)st;
-	_t1[0] = sprt_int(1);
-	_t1[1] = sprt_int(9);
-	TRY(sprt_builtin_range(_t1, 2, &(*out)));
+	TRY(sprt_range_i(1, 9, 1, &(*out)));
 	return 0;
 }
-#line 145 "<stdout>"
+#line 142 "<stdout>"
 
 /*
  * width: iterator, at loop level 1
@@ -160,7 +157,7 @@ static int def_width(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->width_scratch[0]);
 	return 0;
 }
-#line 164 "<stdout>"
+#line 161 "<stdout>"
 
 /*
  * scale__v1: constant, computed once
@@ -184,7 +181,7 @@ static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 188 "<stdout>"
+#line 185 "<stdout>"
 
 /*
  * Bytes: table, computed once
@@ -212,7 +209,7 @@ static int def_Bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->Bytes_scratch[0]);
 	return 0;
 }
-#line 216 "<stdout>"
+#line 213 "<stdout>"
 
 /*
  * scale__v2: constant, computed once
@@ -243,7 +240,7 @@ static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 247 "<stdout>"
+#line 244 "<stdout>"
 
 /*
  * Regs: table, computed once
@@ -279,7 +276,7 @@ static int def_Regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_vecval(&st->Regs_scratch[0]);
 	return 0;
 }
-#line 283 "<stdout>"
+#line 280 "<stdout>"
 
 /*
  * regs: derived, at loop level 1
@@ -307,7 +304,7 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_index(_t1, sprt_int(_t2), &(*out)));
 	return 0;
 }
-#line 311 "<stdout>"
+#line 308 "<stdout>"
 
 /*
  * scale__v3: constant, computed once
@@ -340,7 +337,7 @@ static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 344 "<stdout>"
+#line 341 "<stdout>"
 
 /*
  * wide: soft constraint, at loop level 1
@@ -361,7 +358,7 @@ static int def_wide(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 365 "<stdout>"
+#line 362 "<stdout>"
 
 /*
  * bytes: derived, at loop level 1
@@ -404,7 +401,7 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_op(ctx, '*', _t1, sprt_int(st->width), &(*out), &st->bytes_scratch[1]));
 	return 0;
 }
-#line 408 "<stdout>"
+#line 405 "<stdout>"
 
 /*
  * fits: hard requirement, at loop level 1
@@ -428,7 +425,7 @@ static int def_fits(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 432 "<stdout>"
+#line 429 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
