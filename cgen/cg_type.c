@@ -392,9 +392,64 @@ static const char *rt_cmp(enum ast_op op)
 	}
 }
 
+/* The C test of `r op 0` for a three-way result r. */
+static const char *sign_cmp(struct cg *c, const char *r, enum ast_op op)
+{
+	return cg_fmt(c, "(%s %s 0)", r, c_cmp(op));
+}
+
+/*
+ * `a / b op k` (or `k op a / b`) on ints, without doubles where
+ * sprt_i_truediv_cmp can decide it (gemm_beast's low_fmas: fmas_per_block /
+ * loads_per_block < min_fmas_per_load); NULL where e has another shape.
+ * Operands are evaluated in source order, and b == 0 is still the
+ * division's ZeroDivisionError before k is looked at.
+ */
+static const char *quotient_compare(struct cg *c, const struct ast_expr *e)
+{
+	if (e->nitems != 2 || !c_cmp(e->cmp[0]))
+		return NULL;
+	int side = -1;
+	for (int i = 0; i < 2 && side < 0; i++) {
+		const struct ast_expr *q = e->items[i];
+		if (q->kind == AST_BINARY && q->op == AST_OP_DIV && intlike(cg_type_of(c, q->items[0])) &&
+		    intlike(cg_type_of(c, q->items[1])) && intlike(cg_type_of(c, e->items[1 - i])))
+			side = i;
+	}
+	if (side < 0)
+		return NULL;
+	const struct ast_expr *q = e->items[side];
+	const char *k = side == 1 ? cg_int_operand(c, e->items[0]) : NULL;
+	const char *x = cg_int_operand(c, q->items[0]);
+	const char *y = cg_int_operand(c, q->items[1]);
+	cg_line(c, "if (%s == 0)", y);
+	cg_line(c, "	return SPRT_EZERODIV;");
+	if (side == 0)
+		k = cg_int_operand(c, e->items[1]);
+	const char *r = cg_temp(c, "int %s", "0");
+	cg_line(c, "%s = sprt_i_truediv_cmp(%s, %s, %s);", r, x, y, k);
+	cg_line(c, "if (%s == 2) { /* too large for ints: Python's doubles */", r);
+	c->indent++;
+	const char *v = cg_temp(c, "sprt_val %s", "sprt_undef()");
+	const char *lt = cg_temp(c, "bool %s", "false"), *gt = cg_temp(c, "bool %s", "false");
+	cg_line(c, "TRY(sprt_op(ctx, '/', sprt_int(%s), sprt_int(%s), &%s, NULL));", x, y, v);
+	cg_line(c, "TRY(sprt_cmp(ctx, '<', %s, sprt_int(%s), &%s));", v, k, lt);
+	cg_line(c, "TRY(sprt_cmp(ctx, '>', %s, sprt_int(%s), &%s));", v, k, gt);
+	cg_line(c, "%s = %s ? -1 : %s;", r, lt, gt);
+	c->indent--;
+	cg_line(c, "}");
+	/* r orders the quotient against k; k op quotient is its mirror */
+	if (side == 1)
+		r = cg_fmt(c, "(-%s)", r);
+	return sign_cmp(c, r, e->cmp[0]);
+}
+
 /* A chained comparison: later operands run only while the chain holds. */
 static const char *typed_compare(struct cg *c, const struct ast_expr *e)
 {
+	const char *quotient = quotient_compare(c, e);
+	if (quotient)
+		return quotient;
 	bool all_int = true;
 	for (int i = 0; i < e->nitems; i++)
 		all_int &= intlike(cg_type_of(c, e->items[i]));

@@ -113,6 +113,25 @@ static inline int sprt_i_mod(int64_t x, int64_t y, int64_t *r)
 	return SPRT_OK;
 }
 
+/*
+ * How x / y (true division) compares with the int k, in ints: -1, 0 or 1,
+ * or 2 where this shortcut does not apply (y == 0, or the numbers are too
+ * large) and the caller divides in double.  Python rounds x / y correctly
+ * and compares the double with k exactly; where |y * k| < 2**53 a quotient
+ * other than k lies at least 1/|y| from it, more than half an ulp of k, so
+ * rounding never moves it onto or across k: the exact order is the answer.
+ */
+static inline int sprt_i_truediv_cmp(int64_t x, int64_t y, int64_t k)
+{
+	const int64_t lim = (int64_t)1 << 53;
+	int64_t yk;
+	if (y == 0 || x == INT64_MIN || SPRT_MUL_OVERFLOW(y, k, &yk) || yk >= lim || yk <= -lim)
+		return 2;
+	/* x / y against k is x * sign(y) against k * |y| */
+	int64_t lhs = y > 0 ? x : -x, rhs = y > 0 ? yk : -yk;
+	return lhs < rhs ? -1 : lhs > rhs;
+}
+
 static inline int sprt_i_neg(int64_t x, int64_t *r)
 {
 	return SPRT_SUB_OVERFLOW((int64_t)0, x, r) ? SPRT_EOVERFLOW : SPRT_OK;
