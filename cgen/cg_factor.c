@@ -533,6 +533,11 @@ int cg_factor_block(const struct cg *c, int k)
 	return -1;
 }
 
+int cg_factor_checkpoint(const struct cg *c, int b)
+{
+	return c->fac->blocks[b].at;
+}
+
 /* ---- code ---------------------------------------------------------------------------- */
 
 static const char *level_word(struct cg *c)

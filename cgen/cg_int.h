@@ -182,6 +182,8 @@ void cg_factor_release(struct cg *c);
 bool cg_factor_main(const struct cg *c, int k);
 /* The sub-nest that loop position k belongs to, or -1 (the main chain). */
 int cg_factor_block(const struct cg *c, int k);
+/* The level after which sub-nest b is counted (-1: before the loops). */
+int cg_factor_checkpoint(const struct cg *c, int b);
 void cg_factor_state(struct cg *c, struct sbuf *out);
 void cg_factor_free_state(struct cg *c, struct sbuf *out);
 /* count_b and fac_b of every sub-nest; `loops` writes loop k and inward. */

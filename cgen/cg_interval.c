@@ -668,6 +668,13 @@ void cg_interval_plan(struct cg *c)
 			int blk = cg_factor_block(c, k);
 			if (blk >= 0 && blk != home)
 				continue;
+			/* d's sub-nest is counted after this loop or the next one,
+			 * and a count of 0 skips what the check would: it would
+			 * cost a memo lookup's worth on every value and save about
+			 * one (gemm_beast's blk_k: 3 x 15M checks of the register
+			 * limits at H100 sizes, none of which ever pruned) */
+			if (blk < 0 && home >= 0 && cg_factor_checkpoint(c, home) <= k + 1)
+				continue;
 			/* the loop just inside is drawn from d's own solution
 			 * (equality solving, divisors): it does the same work */
 			const struct cg_level_plan *in = &c->plan[k + 1];
