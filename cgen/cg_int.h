@@ -71,6 +71,8 @@ struct cg {
 	struct diag *diag;
 	int errors;
 	unsigned helpers;
+	const char *divs_array;  /* the state's struct opt_divs, one per divisor-iteration site, or NULL */
+	int ndivs;               /* divisor-iteration sites so far */
 	const char *src_quoted;  /* the .space name as a C string literal */
 
 	/* Per definition (by id). */

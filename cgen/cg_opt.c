@@ -574,10 +574,16 @@ void cg_opt_loop_open(struct cg *c, int k)
 			cg_line(c, "if (!%s(ctx, st, &a_) && !%s(ctx, st, &c_))", p->fn_a, p->fn_c);
 		else
 			cg_line(c, "if (!%s(ctx, st, &c_))", p->fn_c);
-		if (p->src == CG_SRC_PIN)
+		if (p->src == CG_SRC_PIN) {
 			cg_line(c, "\topt_pin(&o_%s, %d, a_, c_);", m, p->pin_kind);
-		else
-			cg_line(c, "\topt_divisors(&o_%s, c_);", m);
+		} else {
+			if (!c->divs_array) {
+				c->divs_array = "opt_divs";
+				while (!cg_member_free(c, c->divs_array))
+					c->divs_array = cg_fmt(c, "%s_", c->divs_array);
+			}
+			cg_line(c, "\topt_divisors(&o_%s, c_, &st->%s[%d]);", m, c->divs_array, c->ndivs++);
+		}
 		cg_line(c, "(void)a_;");
 		c->indent--;
 		cg_line(c, "}");

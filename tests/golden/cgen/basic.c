@@ -45,11 +45,27 @@ static inline sprt_val iter_at(sprt_val v, uint64_t i)
 struct opt_it {
 	int mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,
 	                  3 divisors of c in a positive range, 4 scan for X | c,
-	                  5 every s-th value of a range from index c (n of them) */
+	                  5 every s-th value of a range from index c (n of them),
+	                  6 divisors of c in a positive range, from dv */
 	int phase;
 	uint64_t i, n;
 	sprt_val it;
 	int64_t c, s, d;
+	const struct opt_divs *dv;
+};
+
+/*
+ * The divisors of the last c one divisor-iteration site saw, ascending
+ * (in the state: one per thread).  Sites see the same c again and again
+ * (gemm_beast: the thread count, for every tile shape), and trial
+ * division up to sqrt(c) on each visit was most of their time.
+ */
+#define OPT_DIVS_MAX 128
+struct opt_divs {
+	int64_t c;     /* 0: nothing yet */
+	int64_t root;  /* floor(sqrt(c)) */
+	int n;         /* -1: more than OPT_DIVS_MAX divisors */
+	int64_t d[OPT_DIVS_MAX];
 };
 
 static inline void opt_plain(struct opt_it *o, sprt_val it)
@@ -60,6 +76,7 @@ static inline void opt_plain(struct opt_it *o, sprt_val it)
 	o->n = iter_len(it);
 	o->it = it;
 	o->c = o->s = o->d = 0;
+	o->dv = NULL;
 }
 
 /* Whether v is an element of the range it. */
@@ -131,27 +148,52 @@ static inline bool opt_divides(int64_t x, int64_t c)
 	return x != 0 && (x == -1 || c % x == 0);
 }
 
+/* Fills dv with c's square root and, if there are few enough, its divisors. */
+static void opt_divs_fill(struct opt_divs *dv, int64_t c)
+{
+	uint64_t lo = 1, hi = UINT64_C(3037000499);
+	while (lo < hi) { /* the integer square root of c */
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		if (mid * mid <= (uint64_t)c)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	dv->c = c;
+	dv->root = (int64_t)lo;
+	dv->n = 0;
+	int small = 0;
+	for (int64_t d = 1; d <= dv->root; d++) /* d <= sqrt(c), ascending */
+		if (c % d == 0) {
+			if (small == OPT_DIVS_MAX / 2) {
+				dv->n = -1;
+				return;
+			}
+			dv->d[small++] = d;
+		}
+	dv->n = small;
+	for (int i = small - 1; i >= 0; i--) /* c / d > sqrt(c), ascending */
+		if (c / dv->d[i] != dv->d[i])
+			dv->d[dv->n++] = c / dv->d[i];
+}
+
 /* Divisor iteration: only X dividing c (c != 0) can survive. */
-static inline void opt_divisors(struct opt_it *o, sprt_val c)
+static inline void opt_divisors(struct opt_it *o, sprt_val c, struct opt_divs *dv)
 {
 	if (c.kind != SPRT_INT || c.u.i == 0 || c.u.i == INT64_MIN)
 		return;
 	o->c = c.u.i < 0 ? -c.u.i : c.u.i;
 	o->mode = 4;
 	if (o->it.kind == SPRT_RANGE && o->it.u.i >= 1 && o->it.r_step > 0) {
-		uint64_t lo = 1, hi = UINT64_C(3037000499);
-		while (lo < hi) { /* the integer square root of c */
-			uint64_t mid = lo + (hi - lo + 1) / 2;
-			if (mid * mid <= (uint64_t)o->c)
-				lo = mid;
-			else
-				hi = mid - 1;
-		}
-		if (2 * lo < o->n) {
-			o->mode = 3;
-			o->s = (int64_t)lo;
+		if (dv->c != o->c)
+			opt_divs_fill(dv, o->c);
+		if (2 * (uint64_t)dv->root < o->n) {
+			o->mode = dv->n >= 0 ? 6 : 3;
+			o->dv = dv;
+			o->s = dv->root;
 			o->d = 0;
 			o->phase = 0;
+			o->i = 0;
 		}
 	}
 }
@@ -171,6 +213,17 @@ static inline bool opt_next(struct opt_it *o, sprt_val *x)
 				return false;
 			*x = sprt_int((int64_t)((uint64_t)o->it.u.i + (uint64_t)o->c + o->i++ * (uint64_t)o->s));
 			return true;
+		case 6:
+			while (o->i < (uint64_t)o->dv->n) {
+				int64_t d = o->dv->d[o->i++];
+				if (d >= o->it.r_stop)
+					return false;
+				if (opt_member(o->it, d)) {
+					*x = sprt_int(d);
+					return true;
+				}
+			}
+			return false;
 		case 3:
 			if (o->phase == 0) { /* d <= sqrt(c), ascending */
 				while (++o->d <= o->s && o->d < o->it.r_stop)
@@ -284,7 +337,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 288 "<stdout>"
+#line 341 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -299,7 +352,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 303 "<stdout>"
+#line 356 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -314,7 +367,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 33, 1, &(*out)));
 	return 0;
 }
-#line 318 "<stdout>"
+#line 371 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -331,7 +384,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 335 "<stdout>"
+#line 388 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -348,7 +401,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 352 "<stdout>"
+#line 405 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -370,7 +423,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 374 "<stdout>"
+#line 427 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -389,7 +442,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 393 "<stdout>"
+#line 446 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -408,7 +461,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 412 "<stdout>"
+#line 465 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -427,7 +480,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 431 "<stdout>"
+#line 484 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -451,7 +504,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 455 "<stdout>"
+#line 508 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -466,7 +519,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 470 "<stdout>"
+#line 523 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)

@@ -45,11 +45,27 @@ static inline sprt_val iter_at(sprt_val v, uint64_t i)
 struct opt_it {
 	int mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,
 	                  3 divisors of c in a positive range, 4 scan for X | c,
-	                  5 every s-th value of a range from index c (n of them) */
+	                  5 every s-th value of a range from index c (n of them),
+	                  6 divisors of c in a positive range, from dv */
 	int phase;
 	uint64_t i, n;
 	sprt_val it;
 	int64_t c, s, d;
+	const struct opt_divs *dv;
+};
+
+/*
+ * The divisors of the last c one divisor-iteration site saw, ascending
+ * (in the state: one per thread).  Sites see the same c again and again
+ * (gemm_beast: the thread count, for every tile shape), and trial
+ * division up to sqrt(c) on each visit was most of their time.
+ */
+#define OPT_DIVS_MAX 128
+struct opt_divs {
+	int64_t c;     /* 0: nothing yet */
+	int64_t root;  /* floor(sqrt(c)) */
+	int n;         /* -1: more than OPT_DIVS_MAX divisors */
+	int64_t d[OPT_DIVS_MAX];
 };
 
 static inline void opt_plain(struct opt_it *o, sprt_val it)
@@ -60,6 +76,7 @@ static inline void opt_plain(struct opt_it *o, sprt_val it)
 	o->n = iter_len(it);
 	o->it = it;
 	o->c = o->s = o->d = 0;
+	o->dv = NULL;
 }
 
 /* Whether v is an element of the range it. */
@@ -131,27 +148,52 @@ static inline bool opt_divides(int64_t x, int64_t c)
 	return x != 0 && (x == -1 || c % x == 0);
 }
 
+/* Fills dv with c's square root and, if there are few enough, its divisors. */
+static void opt_divs_fill(struct opt_divs *dv, int64_t c)
+{
+	uint64_t lo = 1, hi = UINT64_C(3037000499);
+	while (lo < hi) { /* the integer square root of c */
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		if (mid * mid <= (uint64_t)c)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	dv->c = c;
+	dv->root = (int64_t)lo;
+	dv->n = 0;
+	int small = 0;
+	for (int64_t d = 1; d <= dv->root; d++) /* d <= sqrt(c), ascending */
+		if (c % d == 0) {
+			if (small == OPT_DIVS_MAX / 2) {
+				dv->n = -1;
+				return;
+			}
+			dv->d[small++] = d;
+		}
+	dv->n = small;
+	for (int i = small - 1; i >= 0; i--) /* c / d > sqrt(c), ascending */
+		if (c / dv->d[i] != dv->d[i])
+			dv->d[dv->n++] = c / dv->d[i];
+}
+
 /* Divisor iteration: only X dividing c (c != 0) can survive. */
-static inline void opt_divisors(struct opt_it *o, sprt_val c)
+static inline void opt_divisors(struct opt_it *o, sprt_val c, struct opt_divs *dv)
 {
 	if (c.kind != SPRT_INT || c.u.i == 0 || c.u.i == INT64_MIN)
 		return;
 	o->c = c.u.i < 0 ? -c.u.i : c.u.i;
 	o->mode = 4;
 	if (o->it.kind == SPRT_RANGE && o->it.u.i >= 1 && o->it.r_step > 0) {
-		uint64_t lo = 1, hi = UINT64_C(3037000499);
-		while (lo < hi) { /* the integer square root of c */
-			uint64_t mid = lo + (hi - lo + 1) / 2;
-			if (mid * mid <= (uint64_t)o->c)
-				lo = mid;
-			else
-				hi = mid - 1;
-		}
-		if (2 * lo < o->n) {
-			o->mode = 3;
-			o->s = (int64_t)lo;
+		if (dv->c != o->c)
+			opt_divs_fill(dv, o->c);
+		if (2 * (uint64_t)dv->root < o->n) {
+			o->mode = dv->n >= 0 ? 6 : 3;
+			o->dv = dv;
+			o->s = dv->root;
 			o->d = 0;
 			o->phase = 0;
+			o->i = 0;
 		}
 	}
 }
@@ -171,6 +213,17 @@ static inline bool opt_next(struct opt_it *o, sprt_val *x)
 				return false;
 			*x = sprt_int((int64_t)((uint64_t)o->it.u.i + (uint64_t)o->c + o->i++ * (uint64_t)o->s));
 			return true;
+		case 6:
+			while (o->i < (uint64_t)o->dv->n) {
+				int64_t d = o->dv->d[o->i++];
+				if (d >= o->it.r_stop)
+					return false;
+				if (opt_member(o->it, d)) {
+					*x = sprt_int(d);
+					return true;
+				}
+			}
+			return false;
 		case 3:
 			if (o->phase == 0) { /* d <= sqrt(c), ascending */
 				while (++o->d <= o->s && o->d < o->it.r_stop)
@@ -267,6 +320,8 @@ struct space_state {
 	sprt_val read_m_iter;
 	sprt_val read_n_iter;
 	sprt_val pad_iter;
+	/* Divisor iteration: each site's divisors of its last c */
+	struct opt_divs opt_divs[2];
 	/* Memo tables of the factorized sub-nests (NULL until first used). */
 	struct sprt_memo *memo_0;
 	struct sprt_memo *memo_1;
@@ -291,7 +346,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 295 "<stdout>"
+#line 350 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -306,7 +361,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 310 "<stdout>"
+#line 365 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -321,7 +376,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 325 "<stdout>"
+#line 380 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -338,7 +393,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 342 "<stdout>"
+#line 397 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -355,7 +410,7 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 	*out = _t1;
 	return 0;
 }
-#line 359 "<stdout>"
+#line 414 "<stdout>"
 
 /*
  * blk: iterator, at loop level 1
@@ -370,7 +425,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(1, 49, 1, &(*out)));
 	return 0;
 }
-#line 374 "<stdout>"
+#line 429 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 1
@@ -387,7 +442,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t1 != 0);
 	return 0;
 }
-#line 391 "<stdout>"
+#line 446 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -402,7 +457,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 406 "<stdout>"
+#line 461 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -417,7 +472,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 421 "<stdout>"
+#line 476 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -434,7 +489,7 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 	*out = (_t1 != st->size);
 	return 0;
 }
-#line 438 "<stdout>"
+#line 493 "<stdout>"
 
 /*
  * pad: iterator, at loop level 5
@@ -449,7 +504,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(0, 16, 1, &(*out)));
 	return 0;
 }
-#line 453 "<stdout>"
+#line 508 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 5
@@ -478,7 +533,7 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = (st->pad == st->cse_7);
 	return 0;
 }
-#line 482 "<stdout>"
+#line 537 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
@@ -766,7 +821,7 @@ static int count_0(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 	if (!ctx->disabled || !ctx->disabled[5]) {
 		sprt_val a_ = sprt_int(0), c_;
 		if (!opt_value_1(ctx, st, &c_))
-			opt_divisors(&o_blk, c_);
+			opt_divisors(&o_blk, c_, &st->opt_divs[0]);
 		(void)a_;
 	}
 	sprt_val x_blk;
@@ -925,7 +980,7 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 		if (!ctx->disabled || !ctx->disabled[8]) {
 			sprt_val a_ = sprt_int(0), c_;
 			if (!opt_value_3(ctx, st, &c_))
-				opt_divisors(&o_read_m, c_);
+				opt_divisors(&o_read_m, c_, &st->opt_divs[1]);
 			(void)a_;
 		}
 		sprt_val x_read_m;
