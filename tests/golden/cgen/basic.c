@@ -74,7 +74,13 @@ static inline void opt_plain(struct opt_it *o, sprt_val it)
 	o->phase = 0;
 	o->i = 0;
 	o->n = iter_len(it);
-	o->it = it;
+	/* Field by field: the iterable was just stored that way, and a
+	 * wider load of it would wait for the stores to drain. */
+	o->it.kind = it.kind;
+	o->it.pad_ = 0;
+	o->it.u.i = it.u.i;
+	o->it.r_stop = it.r_stop;
+	o->it.r_step = it.r_step;
 	o->c = o->s = o->d = 0;
 	o->dv = NULL;
 }
@@ -337,7 +343,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 341 "<stdout>"
+#line 347 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -352,7 +358,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 356 "<stdout>"
+#line 362 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -367,7 +373,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 33, 1, &(*out)));
 	return 0;
 }
-#line 371 "<stdout>"
+#line 377 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -384,7 +390,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 388 "<stdout>"
+#line 394 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -401,7 +407,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 405 "<stdout>"
+#line 411 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -423,7 +429,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 427 "<stdout>"
+#line 433 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -442,7 +448,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 446 "<stdout>"
+#line 452 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -461,7 +467,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 465 "<stdout>"
+#line 471 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -480,7 +486,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 484 "<stdout>"
+#line 490 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -504,7 +510,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 508 "<stdout>"
+#line 514 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -519,7 +525,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 523 "<stdout>"
+#line 529 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)

@@ -74,7 +74,13 @@ static inline void opt_plain(struct opt_it *o, sprt_val it)
 	o->phase = 0;
 	o->i = 0;
 	o->n = iter_len(it);
-	o->it = it;
+	/* Field by field: the iterable was just stored that way, and a
+	 * wider load of it would wait for the stores to drain. */
+	o->it.kind = it.kind;
+	o->it.pad_ = 0;
+	o->it.u.i = it.u.i;
+	o->it.r_stop = it.r_stop;
+	o->it.r_step = it.r_step;
 	o->c = o->s = o->d = 0;
 	o->dv = NULL;
 }
@@ -346,7 +352,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 350 "<stdout>"
+#line 356 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -361,7 +367,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 365 "<stdout>"
+#line 371 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -376,7 +382,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 380 "<stdout>"
+#line 386 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -393,7 +399,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 397 "<stdout>"
+#line 403 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -410,7 +416,7 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 	*out = _t1;
 	return 0;
 }
-#line 414 "<stdout>"
+#line 420 "<stdout>"
 
 /*
  * blk: iterator, at loop level 1
@@ -425,7 +431,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(1, 49, 1, &(*out)));
 	return 0;
 }
-#line 429 "<stdout>"
+#line 435 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 1
@@ -442,7 +448,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t1 != 0);
 	return 0;
 }
-#line 446 "<stdout>"
+#line 452 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -457,7 +463,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 461 "<stdout>"
+#line 467 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -472,7 +478,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 476 "<stdout>"
+#line 482 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -489,7 +495,7 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 	*out = (_t1 != st->size);
 	return 0;
 }
-#line 493 "<stdout>"
+#line 499 "<stdout>"
 
 /*
  * pad: iterator, at loop level 5
@@ -504,7 +510,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(0, 16, 1, &(*out)));
 	return 0;
 }
-#line 508 "<stdout>"
+#line 514 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 5
@@ -533,7 +539,7 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = (st->pad == st->cse_7);
 	return 0;
 }
-#line 537 "<stdout>"
+#line 543 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
