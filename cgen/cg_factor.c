@@ -641,7 +641,16 @@ void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg
 				sbuf_printf(out, "%s%d", r ? ", " : "", bd->rows[r]);
 			sbuf_puts(out, " };\n");
 		}
-		if (bd->nkey) {
+		/* typed keys hash and compare as plain int64_t */
+		bool ints = bd->nkey > 0;
+		for (int k = 0; k < bd->nkey; k++)
+			ints &= !strcmp(cg_ctype_c(c, bd->key[k]), "int64_t");
+		if (ints) {
+			sbuf_printf(out, "\tconst int64_t key[%d] = { ", bd->nkey);
+			for (int k = 0; k < bd->nkey; k++)
+				sbuf_printf(out, "%sst->%s", k ? ", " : "", c->member[bd->key[k]->id]);
+			sbuf_puts(out, " };\n");
+		} else if (bd->nkey) {
 			sbuf_printf(out, "\tconst sprt_val key[%d] = { ", bd->nkey);
 			for (int k = 0; k < bd->nkey; k++)
 				sbuf_printf(out, "%s%s", k ? ", " : "", cg_value_of(c, bd->key[k]));
@@ -650,8 +659,8 @@ void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg
 			sbuf_puts(out, "\tconst sprt_val key[1] = { sprt_none() };\n");
 		}
 		sbuf_puts(out, "\tstruct sprt_memo_entry *e;\n");
-		sbuf_printf(out, "\tconst int found = sprt_memo_find(&st->memo_%d, key, %d, %d, %d, &e);\n", b,
-			    bd->nkey, nstats, bd->last - bd->first + 1);
+		sbuf_printf(out, "\tconst int found = sprt_memo_find%s(&st->memo_%d, key, %d, %d, %d, &e);\n",
+			    ints ? "_ints" : "", b, bd->nkey, nstats, bd->last - bd->first + 1);
 		sbuf_puts(out, "\tif (found < 0)\n\t\treturn found;\n");
 		sbuf_puts(out, "\tif (found) {\n");
 		if (bd->nrows)

@@ -48,6 +48,7 @@ struct memo_chunk {
 
 struct sprt_memo {
 	int nkey, nstats, width;
+	bool ints;                      /* keys are int64_t (sprt_memo_find_ints), not sprt_val */
 	size_t cap, n;                  /* slots (a power of two), entries */
 	struct memo_slot *slots;        /* hash and entry side by side: one cache line per probe */
 	size_t entry_size;              /* header, key, statistics deltas (rounded up) */
@@ -86,21 +87,53 @@ static uint64_t key_hash(const sprt_val *key, int n)
 	return h ? h : 1;
 }
 
-static sprt_val *entry_key(struct sprt_memo_entry *e)
+/* Never 0, like key_hash. */
+static uint64_t key_hash_ints(const int64_t *key, int n)
 {
-	return (sprt_val *)(e + 1);
+	uint64_t h = (uint64_t)n;
+	for (int i = 0; i < n; i++)
+		h = mix(h, (uint64_t)key[i]);
+	h ^= h >> 31;
+	return h ? h : 1;
 }
 
-static void entry_init(const struct sprt_memo *m, struct sprt_memo_entry *e, const sprt_val *key)
+static size_t key_bytes(const struct sprt_memo *m)
+{
+	return (size_t)m->nkey * (m->ints ? sizeof(int64_t) : sizeof(sprt_val));
+}
+
+/* The key stored right after the entry's header. */
+static void *entry_key(struct sprt_memo_entry *e)
+{
+	return e + 1;
+}
+
+static void entry_init(const struct sprt_memo *m, struct sprt_memo_entry *e, const void *key)
 {
 	memset(e, 0, m->entry_size);
 	if (m->nkey)
-		memcpy(entry_key(e), key, sizeof(sprt_val) * (size_t)m->nkey);
-	e->stats = (uint64_t *)(entry_key(e) + m->nkey);
+		memcpy(entry_key(e), key, key_bytes(m));
+	e->stats = (uint64_t *)(void *)((unsigned char *)entry_key(e) + key_bytes(m));
+}
+
+static bool key_same(const struct sprt_memo *m, struct sprt_memo_entry *e, const void *key)
+{
+	if (m->ints) {
+		const int64_t *a = entry_key(e), *b = key;
+		for (int i = 0; i < m->nkey; i++)
+			if (a[i] != b[i])
+				return false;
+		return true;
+	}
+	const sprt_val *a = entry_key(e), *b = key;
+	for (int i = 0; i < m->nkey; i++)
+		if (!val_same(&a[i], &b[i]))
+			return false;
+	return true;
 }
 
 /* A fresh entry from the chunks (NULL: out of memory). */
-static struct sprt_memo_entry *entry_new(struct sprt_memo *m, const sprt_val *key)
+static struct sprt_memo_entry *entry_new(struct sprt_memo *m, const void *key)
 {
 	struct memo_chunk *c = m->chunks;
 	if (!c || c->used + m->entry_size > c->size) {
@@ -171,8 +204,9 @@ static void entry_reset(const struct sprt_memo *m, struct sprt_memo_entry *e)
 	memset(e->stats, 0, sizeof(uint64_t) * (size_t)m->nstats);
 }
 
-int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nstats, int width,
-		   struct sprt_memo_entry **out)
+/* Both lookups: key is nkey sprt_vals, or nkey int64_t where ints. */
+static inline int memo_find(struct sprt_memo **mp, const void *key, bool ints, int nkey, int nstats, int width,
+			    struct sprt_memo_entry **out)
 {
 	struct sprt_memo *m = *mp;
 	if (!m) {
@@ -180,10 +214,10 @@ int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nst
 		if (!m)
 			return -SPRT_ENOMEM;
 		m->nkey = nkey;
+		m->ints = ints;
 		m->nstats = nstats;
 		m->width = width;
-		m->entry_size = sizeof(struct sprt_memo_entry) + sizeof(sprt_val) * (size_t)nkey +
-				sizeof(uint64_t) * (size_t)nstats;
+		m->entry_size = sizeof(struct sprt_memo_entry) + key_bytes(m) + sizeof(uint64_t) * (size_t)nstats;
 		m->entry_size = (m->entry_size + 15) & ~(size_t)15;
 		/* An entry, its two slots, and the points it may hold. */
 		m->entry_bytes = m->entry_size + 2 * sizeof(struct memo_slot);
@@ -198,8 +232,8 @@ int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nst
 	}
 	/* A list's contents can change under the same pointer: never a key. */
 	bool cacheable = !m->bypass;
-	for (int i = 0; i < nkey && cacheable; i++)
-		cacheable = key[i].kind != SPRT_VEC;
+	for (int i = 0; i < nkey && cacheable && !ints; i++)
+		cacheable = ((const sprt_val *)key)[i].kind != SPRT_VEC;
 	if (!cacheable) {
 		entry_reset(m, m->scratch);
 		*out = m->scratch;
@@ -213,18 +247,14 @@ int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nst
 		*out = m->scratch;
 		return 0;
 	}
-	const uint64_t h = key_hash(key, nkey);
+	const uint64_t h = ints ? key_hash_ints(key, nkey) : key_hash(key, nkey);
 	if (m->cap) {
 		size_t j = (size_t)h & (m->cap - 1);
 		for (; m->slots[j].e; j = (j + 1) & (m->cap - 1)) {
 			if (m->slots[j].hash != h)
 				continue;
 			struct sprt_memo_entry *e = m->slots[j].e;
-			const sprt_val *k = entry_key(e);
-			bool same = true;
-			for (int i = 0; i < nkey && same; i++)
-				same = val_same(&k[i], &key[i]);
-			if (same) {
+			if (key_same(m, e, key)) {
 				m->hits++;
 				*out = e;
 				return 1;
@@ -246,6 +276,18 @@ int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nst
 	m->n++;
 	*out = e;
 	return 0;
+}
+
+int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nstats, int width,
+		   struct sprt_memo_entry **out)
+{
+	return memo_find(mp, key, false, nkey, nstats, width, out);
+}
+
+int sprt_memo_find_ints(struct sprt_memo **mp, const int64_t *key, int nkey, int nstats, int width,
+			struct sprt_memo_entry **out)
+{
+	return memo_find(mp, key, true, nkey, nstats, width, out);
 }
 
 int sprt_memo_add_point(struct sprt_memo *m, struct sprt_memo_entry *e, const sprt_val *point)

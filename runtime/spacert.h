@@ -461,6 +461,10 @@ struct sprt_memo_entry {
  */
 int sprt_memo_find(struct sprt_memo **mp, const sprt_val *key, int nkey, int nstats, int width,
 		   struct sprt_memo_entry **out);
+/* The same with int keys (every key value typed int64_t): one table is
+ * always looked up one way. */
+int sprt_memo_find_ints(struct sprt_memo **mp, const int64_t *key, int nkey, int nstats, int width,
+			struct sprt_memo_entry **out);
 /* Appends one point (width values) to a fresh entry: 0 or SPRT_ENOMEM. */
 int sprt_memo_add_point(struct sprt_memo *m, struct sprt_memo_entry *e, const sprt_val *point);
 void sprt_memo_free(struct sprt_memo *m);

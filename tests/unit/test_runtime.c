@@ -1504,3 +1504,83 @@ Test(driver, stats)
 		  "%s", out);
 	cr_assert(strstr(out, "valid points:       4\ncandidates visited: 5\nelapsed:   "), "%s", out);
 }
+
+/* ---- memo tables (runtime/memo.c) --------------------------------------------------- */
+
+/* What a test stores for a key: any function of it will do. */
+static uint64_t memo_payload(int64_t a, int64_t b)
+{
+	return (uint64_t)(a * 1000003 + b) ^ UINT64_C(0x5bd1e995);
+}
+
+Test(memo, int_keys_hit_and_differ)
+{
+	struct sprt_memo *m = NULL;
+	struct sprt_memo_entry *e;
+	const int64_t k12[2] = { 1, 2 }, k21[2] = { 2, 1 };
+	cr_assert_eq(sprt_memo_find_ints(&m, k12, 2, 1, 0, &e), 0);
+	e->count = 5;
+	e->stats[0] = 7;
+	cr_assert_eq(sprt_memo_find_ints(&m, k21, 2, 1, 0, &e), 0, "a different order is a different key");
+	e->count = 6;
+	cr_assert_eq(sprt_memo_find_ints(&m, k12, 2, 1, 0, &e), 1);
+	cr_assert_eq(e->count, 5);
+	cr_assert_eq(e->stats[0], 7);
+	sprt_memo_free(m);
+}
+
+/*
+ * Many more keys than a table keeps: it starts over when full, so a key
+ * may be found or not, but a found entry is always its own (the oracle is
+ * the payload each fresh entry was given).  Revisits keep the hit rate
+ * above the bypass threshold.
+ */
+Test(memo, int_keys_survive_starting_over)
+{
+	struct sprt_memo *m = NULL;
+	struct sprt_memo_entry *e;
+	uint64_t hits = 0, fresh = 0;
+	for (int64_t a = 0; a < 2000; a++)
+		for (int round = 0; round < 2; round++)
+			for (int64_t b = 0; b < 100; b++) {
+				const int64_t key[2] = { a, b };
+				int found = sprt_memo_find_ints(&m, key, 2, 0, 0, &e);
+				cr_assert_geq(found, 0);
+				if (found) {
+					hits++;
+					cr_assert_eq(e->count, memo_payload(a, b), "key (%lld, %lld)", (long long)a,
+						     (long long)b);
+				} else {
+					fresh++;
+					e->count = memo_payload(a, b);
+				}
+			}
+	cr_assert_eq(hits + fresh, 2000 * 2 * 100);
+	cr_assert_gt(hits, 0);
+	cr_assert_geq(fresh, 2000 * 100);
+	sprt_memo_free(m);
+}
+
+Test(memo, value_keys_tell_kinds_apart)
+{
+	struct sprt_memo *m = NULL;
+	struct sprt_memo_entry *e;
+	const sprt_val as_int[1] = { I(0) };
+	const sprt_val as_bool[1] = { B(0) };
+	const sprt_val as_range[1] = { { SPRT_RANGE, 0, { .i = 0 }, 5, 1 } };
+	const sprt_val other_range[1] = { { SPRT_RANGE, 0, { .i = 0 }, 6, 1 } };
+	cr_assert_eq(sprt_memo_find(&m, as_int, 1, 0, 0, &e), 0);
+	e->count = 1;
+	cr_assert_eq(sprt_memo_find(&m, as_bool, 1, 0, 0, &e), 0);
+	e->count = 2;
+	cr_assert_eq(sprt_memo_find(&m, as_range, 1, 0, 0, &e), 0);
+	e->count = 3;
+	cr_assert_eq(sprt_memo_find(&m, other_range, 1, 0, 0, &e), 0);
+	e->count = 4;
+	const sprt_val *keys[4] = { as_int, as_bool, as_range, other_range };
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(sprt_memo_find(&m, keys[i], 1, 0, 0, &e), 1);
+		cr_assert_eq(e->count, (uint64_t)i + 1);
+	}
+	sprt_memo_free(m);
+}

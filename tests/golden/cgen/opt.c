@@ -1045,9 +1045,9 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 static int fac_1(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
 {
 	static const int rows[6] = { 1, 2, 3, 6, 7, 8 };
-	const sprt_val key[1] = { sprt_int(st->dim_m) };
+	const int64_t key[1] = { st->dim_m };
 	struct sprt_memo_entry *e;
-	const int found = sprt_memo_find(&st->memo_1, key, 1, 19, 3, &e);
+	const int found = sprt_memo_find_ints(&st->memo_1, key, 1, 19, 3, &e);
 	if (found < 0)
 		return found;
 	if (found) {
@@ -1139,9 +1139,9 @@ static int count_2(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 static int fac_2(struct sprt_ctx *ctx, struct space_state *st, const struct sprt_memo_entry **out)
 {
 	static const int rows[2] = { 9, 10 };
-	const sprt_val key[1] = { sprt_int(st->dim_m) };
+	const int64_t key[1] = { st->dim_m };
 	struct sprt_memo_entry *e;
-	const int found = sprt_memo_find(&st->memo_2, key, 1, 7, 1, &e);
+	const int found = sprt_memo_find_ints(&st->memo_2, key, 1, 7, 1, &e);
 	if (found < 0)
 		return found;
 	if (found) {
