@@ -35,8 +35,18 @@
 #define MEMO_FIRST_CHUNK ((size_t)16 << 10)
 #define MEMO_CHUNK ((size_t)1 << 20)
 
+/*
+ * A slot is live when the low 16 bits of its stamp are the table's
+ * generation; the other bits are the key's hash (its bits 16 and up
+ * also pick the slot).  Starting over is then one increment, not a pass
+ * over every slot: with the small tables above, gemm_beast's A-reshape
+ * table starts over ~1400 times in one count (1-2% of its time).
+ */
+#define GEN_BITS 16
+#define GEN_MASK ((UINT64_C(1) << GEN_BITS) - 1)
+
 struct memo_slot {
-	uint64_t hash;                  /* 0: empty */
+	uint64_t stamp;                 /* hash bits 16.., generation in bits 0..15 */
 	struct sprt_memo_entry *e;
 };
 
@@ -50,7 +60,9 @@ struct sprt_memo {
 	int nkey, nstats, width;
 	bool ints;                      /* keys are int64_t (sprt_memo_find_ints), not sprt_val */
 	size_t cap, n;                  /* slots (a power of two), entries */
-	struct memo_slot *slots;        /* hash and entry side by side: one cache line per probe */
+	struct memo_slot *slots;        /* stamp and entry side by side: one cache line per probe */
+	uint64_t gen;                   /* live slots' generation, 1..GEN_MASK */
+	bool has_points;                /* some entry holds points (listing) */
 	size_t entry_size;              /* header, key, statistics deltas (rounded up) */
 	size_t entry_bytes, max_entries;/* what an entry costs, with its slots */
 	struct memo_chunk *chunks;      /* the first one is being filled */
@@ -159,14 +171,28 @@ static struct sprt_memo_entry *entry_new(struct sprt_memo *m, const void *key)
 	return e;
 }
 
+static bool slot_live(const struct sprt_memo *m, size_t i)
+{
+	return (m->slots[i].stamp & GEN_MASK) == m->gen;
+}
+
+static size_t slot_of(const struct sprt_memo *m, uint64_t h)
+{
+	return (size_t)(h >> GEN_BITS) & (m->cap - 1);
+}
+
 /* Forgets every entry (the table keeps its size, the chunks are reused). */
 static void memo_clear(struct sprt_memo *m)
 {
-	for (size_t i = 0; i < m->cap; i++) {
-		if (m->slots[i].e)
-			free(m->slots[i].e->points);
-		m->slots[i].e = NULL;
-		m->slots[i].hash = 0;
+	if (m->has_points) {
+		for (struct memo_chunk *c = m->chunks; c; c = c->next)
+			for (size_t at = 0; at + m->entry_size <= c->used; at += m->entry_size)
+				free(((struct sprt_memo_entry *)(void *)(c->data + at))->points);
+		m->has_points = false;
+	}
+	if (++m->gen > GEN_MASK) {
+		memset(m->slots, 0, m->cap * sizeof(*m->slots));
+		m->gen = 1;
 	}
 	while (m->chunks) {
 		struct memo_chunk *c = m->chunks;
@@ -184,10 +210,10 @@ static int memo_grow(struct sprt_memo *m)
 	if (!slots)
 		return SPRT_ENOMEM;
 	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->slots[i].e)
+		if (!slot_live(m, i))
 			continue;
-		size_t j = (size_t)m->slots[i].hash & (cap - 1);
-		while (slots[j].e)
+		size_t j = (size_t)(m->slots[i].stamp >> GEN_BITS) & (cap - 1);
+		while (slots[j].stamp)
 			j = (j + 1) & (cap - 1);
 		slots[j] = m->slots[i];
 	}
@@ -215,6 +241,7 @@ static inline int memo_find(struct sprt_memo **mp, const void *key, bool ints, i
 			return -SPRT_ENOMEM;
 		m->nkey = nkey;
 		m->ints = ints;
+		m->gen = 1;
 		m->nstats = nstats;
 		m->width = width;
 		m->entry_size = sizeof(struct sprt_memo_entry) + key_bytes(m) + sizeof(uint64_t) * (size_t)nstats;
@@ -247,11 +274,11 @@ static inline int memo_find(struct sprt_memo **mp, const void *key, bool ints, i
 		*out = m->scratch;
 		return 0;
 	}
-	const uint64_t h = ints ? key_hash_ints(key, nkey) : key_hash(key, nkey);
+	const uint64_t h = ((ints ? key_hash_ints(key, nkey) : key_hash(key, nkey)) & ~GEN_MASK) | m->gen;
 	if (m->cap) {
-		size_t j = (size_t)h & (m->cap - 1);
-		for (; m->slots[j].e; j = (j + 1) & (m->cap - 1)) {
-			if (m->slots[j].hash != h)
+		size_t j = slot_of(m, h);
+		for (; slot_live(m, j); j = (j + 1) & (m->cap - 1)) {
+			if (m->slots[j].stamp != h)
 				continue;
 			struct sprt_memo_entry *e = m->slots[j].e;
 			if (key_same(m, e, key)) {
@@ -261,18 +288,21 @@ static inline int memo_find(struct sprt_memo **mp, const void *key, bool ints, i
 			}
 		}
 	}
-	if (m->n >= m->max_entries)
+	uint64_t stamp = h;
+	if (m->n >= m->max_entries) {
 		memo_clear(m);
+		stamp = (h & ~GEN_MASK) | m->gen;
+	}
 	if ((m->n + 1) * 2 > m->cap && memo_grow(m))
 		return -SPRT_ENOMEM;
 	struct sprt_memo_entry *e = entry_new(m, key);
 	if (!e)
 		return -SPRT_ENOMEM;
-	size_t j = (size_t)h & (m->cap - 1);
-	while (m->slots[j].e)
+	size_t j = slot_of(m, stamp);
+	while (slot_live(m, j))
 		j = (j + 1) & (m->cap - 1);
 	m->slots[j].e = e;
-	m->slots[j].hash = h;
+	m->slots[j].stamp = stamp;
 	m->n++;
 	*out = e;
 	return 0;
@@ -306,6 +336,7 @@ int sprt_memo_add_point(struct sprt_memo *m, struct sprt_memo_entry *e, const sp
 	if (w)
 		memcpy(e->points + e->npoints * w, point, w * sizeof(sprt_val));
 	e->npoints++;
+	m->has_points = true;
 	return 0;
 }
 

@@ -1584,3 +1584,35 @@ Test(memo, value_keys_tell_kinds_apart)
 	}
 	sprt_memo_free(m);
 }
+
+/* Entries with points (listing), many more than a table keeps: a found
+ * entry's points are its own, and starting over frees them (ASan in make
+ * check sees a leak or a double free). */
+Test(memo, points_survive_starting_over)
+{
+	struct sprt_memo *m = NULL;
+	struct sprt_memo_entry *e;
+	uint64_t hits = 0;
+	for (int64_t a = 0; a < 30000; a++) /* ~11,000 entries fit in 1 MiB */
+		for (int round = 0; round < 2; round++) {
+			const int64_t key[1] = { a };
+			int found = sprt_memo_find_ints(&m, key, 1, 0, 2, &e);
+			cr_assert_geq(found, 0);
+			if (found) {
+				hits++;
+				cr_assert_eq(e->npoints, (size_t)(a % 5));
+				for (size_t p = 0; p < e->npoints; p++) {
+					cr_assert_eq(e->points[2 * p].u.i, a);
+					cr_assert_eq(e->points[2 * p + 1].u.i, (int64_t)p);
+				}
+				continue;
+			}
+			for (int64_t p = 0; p < a % 5; p++) {
+				const sprt_val pt[2] = { I(a), I(p) };
+				cr_assert_eq(sprt_memo_add_point(m, e, pt), 0);
+				e->count++;
+			}
+		}
+	cr_assert_eq(hits, 30000);
+	sprt_memo_free(m);
+}
