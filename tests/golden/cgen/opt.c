@@ -865,33 +865,33 @@ static int fac_0(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 	static const int rows[2] = { 4, 5 };
 	const sprt_val key[1] = { sprt_none() };
 	struct sprt_memo_entry *e;
-	const int found = sprt_memo_find(&st->memo_0, key, 0, 7, 1, &e);
+	const int found = sprt_memo_find(&st->memo_0, key, 0, ctx->no_stats ? 1 : 7, 1, &e);
 	if (found < 0)
 		return found;
 	if (found) {
 		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
-			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
-			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
-			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
+			ctx->stats[rows[i]].evaluated += e->stats[3 * i + 1];
+			ctx->stats[rows[i]].rejected += e->stats[3 * i + 2];
+			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 3];
 		}
-		ctx->candidates += e->stats[6];
+		ctx->candidates += e->stats[0];
 	} else {
 		uint64_t before[7] = { 0 };
 		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
-			before[3 * i] = ctx->stats[rows[i]].evaluated;
-			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
-			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
+			before[3 * i + 1] = ctx->stats[rows[i]].evaluated;
+			before[3 * i + 2] = ctx->stats[rows[i]].rejected;
+			before[3 * i + 3] = ctx->stats[rows[i]].domain_errors;
 		}
-		before[6] = ctx->candidates;
+		before[0] = ctx->candidates;
 		const int rc = count_0(ctx, st, e, ctx->emit != NULL);
 		if (rc)
 			return rc;
 		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
-			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
-			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
-			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
+			e->stats[3 * i + 1] = ctx->stats[rows[i]].evaluated - before[3 * i + 1];
+			e->stats[3 * i + 2] = ctx->stats[rows[i]].rejected - before[3 * i + 2];
+			e->stats[3 * i + 3] = ctx->stats[rows[i]].domain_errors - before[3 * i + 3];
 		}
-		e->stats[6] = ctx->candidates - before[6];
+		e->stats[0] = ctx->candidates - before[0];
 	}
 	*out = e;
 	return 0;
@@ -1047,33 +1047,33 @@ static int fac_1(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 	static const int rows[6] = { 1, 2, 3, 6, 7, 8 };
 	const int64_t key[1] = { st->dim_m };
 	struct sprt_memo_entry *e;
-	const int found = sprt_memo_find_ints(&st->memo_1, key, 1, 19, 3, &e);
+	const int found = sprt_memo_find_ints(&st->memo_1, key, 1, ctx->no_stats ? 1 : 19, 3, &e);
 	if (found < 0)
 		return found;
 	if (found) {
 		for (int i = 0; i < 6 && !ctx->no_stats; i++) {
-			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
-			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
-			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
+			ctx->stats[rows[i]].evaluated += e->stats[3 * i + 1];
+			ctx->stats[rows[i]].rejected += e->stats[3 * i + 2];
+			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 3];
 		}
-		ctx->candidates += e->stats[18];
+		ctx->candidates += e->stats[0];
 	} else {
 		uint64_t before[19] = { 0 };
 		for (int i = 0; i < 6 && !ctx->no_stats; i++) {
-			before[3 * i] = ctx->stats[rows[i]].evaluated;
-			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
-			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
+			before[3 * i + 1] = ctx->stats[rows[i]].evaluated;
+			before[3 * i + 2] = ctx->stats[rows[i]].rejected;
+			before[3 * i + 3] = ctx->stats[rows[i]].domain_errors;
 		}
-		before[18] = ctx->candidates;
+		before[0] = ctx->candidates;
 		const int rc = count_1(ctx, st, e, ctx->emit != NULL);
 		if (rc)
 			return rc;
 		for (int i = 0; i < 6 && !ctx->no_stats; i++) {
-			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
-			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
-			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
+			e->stats[3 * i + 1] = ctx->stats[rows[i]].evaluated - before[3 * i + 1];
+			e->stats[3 * i + 2] = ctx->stats[rows[i]].rejected - before[3 * i + 2];
+			e->stats[3 * i + 3] = ctx->stats[rows[i]].domain_errors - before[3 * i + 3];
 		}
-		e->stats[18] = ctx->candidates - before[18];
+		e->stats[0] = ctx->candidates - before[0];
 	}
 	*out = e;
 	return 0;
@@ -1141,33 +1141,33 @@ static int fac_2(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 	static const int rows[2] = { 9, 10 };
 	const int64_t key[1] = { st->dim_m };
 	struct sprt_memo_entry *e;
-	const int found = sprt_memo_find_ints(&st->memo_2, key, 1, 7, 1, &e);
+	const int found = sprt_memo_find_ints(&st->memo_2, key, 1, ctx->no_stats ? 1 : 7, 1, &e);
 	if (found < 0)
 		return found;
 	if (found) {
 		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
-			ctx->stats[rows[i]].evaluated += e->stats[3 * i];
-			ctx->stats[rows[i]].rejected += e->stats[3 * i + 1];
-			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 2];
+			ctx->stats[rows[i]].evaluated += e->stats[3 * i + 1];
+			ctx->stats[rows[i]].rejected += e->stats[3 * i + 2];
+			ctx->stats[rows[i]].domain_errors += e->stats[3 * i + 3];
 		}
-		ctx->candidates += e->stats[6];
+		ctx->candidates += e->stats[0];
 	} else {
 		uint64_t before[7] = { 0 };
 		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
-			before[3 * i] = ctx->stats[rows[i]].evaluated;
-			before[3 * i + 1] = ctx->stats[rows[i]].rejected;
-			before[3 * i + 2] = ctx->stats[rows[i]].domain_errors;
+			before[3 * i + 1] = ctx->stats[rows[i]].evaluated;
+			before[3 * i + 2] = ctx->stats[rows[i]].rejected;
+			before[3 * i + 3] = ctx->stats[rows[i]].domain_errors;
 		}
-		before[6] = ctx->candidates;
+		before[0] = ctx->candidates;
 		const int rc = count_2(ctx, st, e, ctx->emit != NULL);
 		if (rc)
 			return rc;
 		for (int i = 0; i < 2 && !ctx->no_stats; i++) {
-			e->stats[3 * i] = ctx->stats[rows[i]].evaluated - before[3 * i];
-			e->stats[3 * i + 1] = ctx->stats[rows[i]].rejected - before[3 * i + 1];
-			e->stats[3 * i + 2] = ctx->stats[rows[i]].domain_errors - before[3 * i + 2];
+			e->stats[3 * i + 1] = ctx->stats[rows[i]].evaluated - before[3 * i + 1];
+			e->stats[3 * i + 2] = ctx->stats[rows[i]].rejected - before[3 * i + 2];
+			e->stats[3 * i + 3] = ctx->stats[rows[i]].domain_errors - before[3 * i + 3];
 		}
-		e->stats[6] = ctx->candidates - before[6];
+		e->stats[0] = ctx->candidates - before[0];
 	}
 	*out = e;
 	return 0;
