@@ -349,7 +349,6 @@ static void gen_append(struct cg *c, const struct ast_expr *e, const char *dst)
 		cg_line(c, "%s = sprt_none();", dst);
 }
 
-
 /* Whether every argument of a call is a typed int (or bool). */
 static bool typed_args(struct cg *c, const struct ast_expr *call)
 {
@@ -360,6 +359,7 @@ static bool typed_args(struct cg *c, const struct ast_expr *call)
 	}
 	return true;
 }
+
 static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 {
 	const struct ast_expr *fn = e->items[0];

@@ -644,7 +644,7 @@ void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg
 		/* typed keys hash and compare as plain int64_t */
 		bool ints = bd->nkey > 0;
 		for (int k = 0; k < bd->nkey; k++)
-			ints &= !strcmp(cg_ctype_c(c, bd->key[k]), "int64_t");
+			ints &= cg_typed_member(c, bd->key[k]);
 		if (ints) {
 			sbuf_printf(out, "\tconst int64_t key[%d] = { ", bd->nkey);
 			for (int k = 0; k < bd->nkey; k++)

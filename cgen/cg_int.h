@@ -160,6 +160,8 @@ void cg_type_release(struct cg *c);
 /* The static type of `e` in the generated code: CG_T_INT or CG_T_BOOL
  * only where every evaluation that succeeds gives that type. */
 enum cg_ctype cg_type_of(struct cg *c, const struct ast_expr *e);
+/* Whether the state holds d as an int64_t (not a sprt_val). */
+bool cg_typed_member(struct cg *c, const struct sema_def *d);
 /* The C type of a definition's member and its def_ function's *out. */
 const char *cg_ctype_c(struct cg *c, const struct sema_def *d);
 /* A definition's current value as a sprt_val C expression (boxed if typed). */

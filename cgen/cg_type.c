@@ -318,15 +318,14 @@ void cg_type_release(struct cg *c)
 	c->ctype = NULL;
 }
 
-/* Whether the state holds d as an int64_t. */
-static bool typed_member(struct cg *c, const struct sema_def *d)
+bool cg_typed_member(struct cg *c, const struct sema_def *d)
 {
 	return c->ctype && c->ctype[d->id] != CG_T_VAL && d->kind != SEMA_CONSTRAINT;
 }
 
 const char *cg_ctype_c(struct cg *c, const struct sema_def *d)
 {
-	return typed_member(c, d) ? "int64_t" : "sprt_val";
+	return cg_typed_member(c, d) ? "int64_t" : "sprt_val";
 }
 
 const char *cg_box(struct cg *c, enum cg_ctype t, const char *x)
@@ -337,7 +336,7 @@ const char *cg_box(struct cg *c, enum cg_ctype t, const char *x)
 const char *cg_value_of(struct cg *c, const struct sema_def *d)
 {
 	const char *m = cg_fmt(c, "st->%s", c->member[d->id]);
-	return typed_member(c, d) ? cg_box(c, (enum cg_ctype)c->ctype[d->id], m) : m;
+	return cg_typed_member(c, d) ? cg_box(c, (enum cg_ctype)c->ctype[d->id], m) : m;
 }
 
 /* ---- typed expressions ------------------------------------------------------- */
@@ -423,7 +422,7 @@ static const char *quotient_compare(struct cg *c, const struct ast_expr *e)
 	const char *x = cg_int_operand(c, q->items[0]);
 	const char *y = cg_int_operand(c, q->items[1]);
 	cg_line(c, "if (%s == 0)", y);
-	cg_line(c, "	return SPRT_EZERODIV;");
+	cg_line(c, "\treturn SPRT_EZERODIV;");
 	if (side == 0)
 		k = cg_int_operand(c, e->items[1]);
 	const char *r = cg_temp(c, "int %s", "0");

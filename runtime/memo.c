@@ -288,11 +288,9 @@ static inline int memo_find(struct sprt_memo **mp, const void *key, bool ints, i
 			}
 		}
 	}
-	uint64_t stamp = h;
-	if (m->n >= m->max_entries) {
+	if (m->n >= m->max_entries)
 		memo_clear(m);
-		stamp = (h & ~GEN_MASK) | m->gen;
-	}
+	const uint64_t stamp = (h & ~GEN_MASK) | m->gen; /* the generation may be new */
 	if ((m->n + 1) * 2 > m->cap && memo_grow(m))
 		return -SPRT_ENOMEM;
 	struct sprt_memo_entry *e = entry_new(m, key);
