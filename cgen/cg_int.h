@@ -146,9 +146,12 @@ const char *cg_opt_enabled_test(struct cg *c, const struct sema_def *d);
 /* cg_interval.c: interval pruning (-O2).  plan: from cg_opt_plan; bounds:
  * after domain filtering, computes the bounds of the hoisted iterables its
  * checks read; prune: in loop k after the level's checks, skips the
- * subtree where a deeper constraint rejects every completion. */
+ * subtree where a deeper constraint rejects every completion.  columns
+ * (every -O level): right after bounds, hands the runtime each iterator's
+ * value bounds where all can be found (the binary sink's widths). */
 void cg_interval_plan(struct cg *c);
 void cg_interval_bounds(struct cg *c);
+void cg_interval_columns(struct cg *c);
 void cg_interval_prune(struct cg *c, int k);
 /* The state members it needs (in struct space_state). */
 void cg_interval_state(struct cg *c, struct sbuf *out);

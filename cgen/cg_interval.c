@@ -92,6 +92,9 @@ struct ivgen {
 	int top;       /* deepest level of a bound value read (-1: none) */
 	int deeper;    /* deeper loops' value ranges read so far */
 	bool *bounds;  /* hoisted iterators read, to record on success */
+	bool columns;  /* cg_interval_columns: in run(), before the nest */
+	int *column;   /* columns: per definition id, the temporary holding
+	                  an iterator's bounds once found (0: not yet) */
 };
 
 enum { IV_NONE = -1 }; /* a result the shape cannot bound */
@@ -165,24 +168,11 @@ static int num_bound(struct ivgen *g, const struct sema_def *d)
 	return n;
 }
 
-/* The values a deeper loop may visit. */
-static int num_iter(struct ivgen *g, const struct sema_def *x)
+/* The elements of an iterable expression: a list display or a range();
+ * with scalar_ok, also a single int (a def-form iterator's return). */
+static int num_iterable(struct ivgen *g, const struct ast_expr *e, bool scalar_ok)
 {
-	g->deeper++;
-	if (cg_hoisted(g->c, x)) {
-		/* lo, hi, ok of the loop at position p are at 3p, 3p + 1, 3p + 2 */
-		const char *a = g->c->ivl->array;
-		int n = fresh(g), p = 3 * x->loop_pos;
-		line(g, "if (!st->%s[%d]) /* the values of '%s' */", a, p + 2, x->cname);
-		line(g, "\tbreak;");
-		line(g, "lo%d = st->%s[%d], hi%d = st->%s[%d];", n, a, p, n, a, p + 1);
-		g->bounds[x->id] = true;
-		return n;
-	}
-	const struct ast_expr *e = x->expr;
-	if (x->form != SEMA_FORM_EXPR || !e)
-		return IV_NONE;
-	if (e->kind == AST_LIST && e->nitems > 0) {
+	if ((e->kind == AST_LIST || (scalar_ok && e->kind == AST_TUPLE)) && e->nitems > 0) {
 		int acc = num(g, e->items[0]);
 		for (int i = 1; i < e->nitems && acc != IV_NONE; i++) {
 			int b = num(g, e->items[i]);
@@ -193,7 +183,7 @@ static int num_iter(struct ivgen *g, const struct sema_def *x)
 		return acc;
 	}
 	if (e->kind != AST_CALL || !builtin_call(e, "range") || e->nitems < 2 || e->nitems > 4)
-		return IV_NONE;
+		return scalar_ok && e->kind != AST_LIST && e->kind != AST_TUPLE ? num(g, e) : IV_NONE;
 	int args[3] = { 0, 0, 0 };
 	for (int i = 1; i < e->nitems; i++)
 		if ((args[i - 1] = num(g, e->items[i])) == IV_NONE)
@@ -207,6 +197,71 @@ static int num_iter(struct ivgen *g, const struct sema_def *x)
 	line(g, "if (ivl_range(%s, %s, lo%d, hi%d, %s, %s, &lo%d, &hi%d))", al, ah, b, b, sl, sh, n, n);
 	line(g, "\tbreak;");
 	return n;
+}
+
+/*
+ * The hull of what every `return` of a def-form iterator's body gives
+ * (acc: the hull so far, 0 before the first); IV_NONE where one cannot
+ * be bounded, returns nothing, or a yield or nested def is met.
+ */
+static int num_returns(struct ivgen *g, const struct ast_block *b, int acc)
+{
+	for (int i = 0; i < b->n && acc != IV_NONE; i++) {
+		const struct ast_stmt *s = b->stmts[i];
+		if (s->kind == AST_S_RETURN) {
+			int r = s->value ? num_iterable(g, s->value, true) : IV_NONE;
+			if (r == IV_NONE)
+				return IV_NONE;
+			if (acc)
+				line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", acc, acc, r, r);
+			else
+				acc = r;
+		} else if (s->kind == AST_S_YIELD || s->kind == AST_S_DEF) {
+			return IV_NONE;
+		} else {
+			acc = num_returns(g, &s->body, acc);
+			if (acc != IV_NONE)
+				acc = num_returns(g, &s->orelse, acc);
+		}
+	}
+	return acc;
+}
+
+/* The values a deeper loop may visit. */
+static int num_iter(struct ivgen *g, const struct sema_def *x)
+{
+	g->deeper++;
+	if (g->columns && g->column[x->id]) {
+		/* a copy: callers may widen their operands in place */
+		int n = fresh(g), m = g->column[x->id];
+		line(g, "lo%d = lo%d, hi%d = hi%d;", n, m, n, m);
+		return n;
+	}
+	if (g->columns && cg_hoisted(g->c, x)) {
+		/* computed just before: its own least and greatest element */
+		int n = fresh(g);
+		line(g, "if (once_%s || !ivl_iterable_bounds(st->%s, &lo%d, &hi%d))", g->c->member[x->id],
+		     g->c->iter_member[x->id], n, n);
+		line(g, "\tbreak;");
+		return n;
+	}
+	if (g->columns && x->form == SEMA_FORM_DEF && x->stmt && !x->stmt->has_yield) {
+		int n = num_returns(g, &x->stmt->body, 0);
+		return n ? n : IV_NONE;
+	}
+	if (cg_hoisted(g->c, x)) {
+		/* lo, hi, ok of the loop at position p are at 3p, 3p + 1, 3p + 2 */
+		const char *a = g->c->ivl->array;
+		int n = fresh(g), p = 3 * x->loop_pos;
+		line(g, "if (!st->%s[%d]) /* the values of '%s' */", a, p + 2, x->cname);
+		line(g, "\tbreak;");
+		line(g, "lo%d = st->%s[%d], hi%d = st->%s[%d];", n, a, p, n, a, p + 1);
+		g->bounds[x->id] = true;
+		return n;
+	}
+	if (x->form != SEMA_FORM_EXPR || !x->expr)
+		return IV_NONE;
+	return num_iterable(g, x->expr, false);
 }
 
 static int num_name(struct ivgen *g, const struct ast_expr *e)
@@ -753,4 +808,65 @@ void cg_interval_prune(struct cg *c, int k)
 		c->indent--;
 		cg_line(c, "}");
 	}
+}
+
+/*
+ * The binary sink's column widths (runtime/FORMAT.md).  Where every
+ * iterator's values can be bounded before the nest, by the same interval
+ * arithmetic over level -1's values (ranges, int lists, and the returns
+ * of def-form iterators), run() hands the bounds to the runtime, which
+ * then writes rows in their final widths as they come instead of
+ * buffering them all to learn the widths.  At every -O level: it reads
+ * only the iterables, never a constraint.
+ */
+void cg_interval_columns(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	if (!P->niters)
+		return;
+	struct sbuf text = { 0 };
+	bool *bounds = xcalloc((size_t)P->ndefs + 1, sizeof(*bounds));
+	int *column = xcalloc((size_t)P->ndefs + 1, sizeof(*column));
+	struct ivgen g = { .c = c, .k = -1, .out = &text, .top = -1, .bounds = bounds, .columns = true,
+			   .column = column };
+	bool all = true;
+	/* in definition order: an iterator's inputs are bounded first */
+	for (int i = 0; i < P->niters && all; i++) {
+		const struct sema_def *x = P->iters[i];
+		line(&g, "/* %s */", x->cname);
+		int n = num_iter(&g, x);
+		all = n != IV_NONE;
+		if (all)
+			line(&g, "cb[%d] = lo%d, cb[%d] = hi%d;", 2 * i, n, 2 * i + 1, n);
+		column[x->id] = n;
+	}
+	free(bounds);
+	free(column);
+	if (!all) {
+		sbuf_release(&text);
+		return;
+	}
+	add_helpers(c);
+	cg_line(c, "/* The binary sink's column widths: every value of each iterator lies within");
+	cg_line(c, " * these bounds, or the sink buffers (runtime/FORMAT.md). */");
+	cg_line(c, "{");
+	c->indent++;
+	cg_line(c, "int64_t cb[%d];", 2 * P->niters);
+	cg_line(c, "bool known = false;");
+	cg_line(c, "do {");
+	c->indent++;
+	for (const char *s = text.s; s && *s;) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		cg_line(c, "%.*s", (int)n, s);
+		s += n + (nl != NULL);
+	}
+	cg_line(c, "known = true;");
+	c->indent--;
+	cg_line(c, "} while (0);");
+	cg_line(c, "sprt_column_bounds_(ctx, known ? cb : NULL);");
+	c->indent--;
+	cg_line(c, "}");
+	sbuf_puts(c->code, "\n");
+	sbuf_release(&text);
 }

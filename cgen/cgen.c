@@ -727,6 +727,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 		sbuf_puts(c->code, "\n");
 	cg_opt_filter(c);
 	cg_interval_bounds(c);
+	cg_interval_columns(c);
 	cg_factor_checkpoints(c, -1, "return 0;");
 	cg_line(c, "/* The loop nest, in level-set order. */");
 	gen_loops(c, 0);

@@ -37,9 +37,24 @@ int sprt_ctx_init(struct sprt_ctx *ctx, const struct sprt_space *space)
 	return SPRT_OK;
 }
 
+void sprt_column_bounds_(struct sprt_ctx *ctx, const int64_t *lo_hi)
+{
+	size_t n = 2 * (size_t)ctx->space->nparams;
+	ctx->columns_bounded = false;
+	if (!lo_hi || !n)
+		return;
+	if (!ctx->column_bounds && !(ctx->column_bounds = malloc(n * sizeof(*lo_hi))))
+		return; /* the sink buffers instead */
+	memcpy(ctx->column_bounds, lo_hi, n * sizeof(*lo_hi));
+	ctx->columns_bounded = true;
+}
+
 void sprt_ctx_release(struct sprt_ctx *ctx)
 {
 	free(ctx->stats);
+	free(ctx->column_bounds);
+	ctx->column_bounds = NULL;
+	ctx->columns_bounded = false;
 	for (int i = 0; i < ctx->nextra_strings; i++)
 		free((char *)ctx->extra_strings[i]);
 	free(ctx->extra_strings);

@@ -615,6 +615,8 @@ static int worker_init(struct sprt_par *w, struct par_job *job)
 	ctx->stop = false;
 	ctx->progress = false;
 	ctx->par = w;
+	ctx->column_bounds = NULL; /* its own, set by its own walk */
+	ctx->columns_bounded = false;
 	ctx->par_level = job->split_level > job->shard.level ? job->split_level : job->shard.level;
 	w->filter_level = job->shard.level;
 	w->filter = &job->shard;
@@ -644,6 +646,7 @@ static void worker_release(struct sprt_par *w)
 	for (int i = 0; i < w->own_ctx.nextra_strings; i++)
 		free((char *)w->own_ctx.extra_strings[i]);
 	free(w->own_ctx.extra_strings);
+	free(w->own_ctx.column_bounds);
 }
 
 /* Waits for the workers, drawing the progress line meanwhile. */

@@ -13,6 +13,7 @@
 #include "spacert.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -23,6 +24,26 @@
 
 /* Binary column types (FORMAT.md). */
 enum { BIN_INT = 1, BIN_FLOAT = 2, BIN_BOOL = 3, BIN_STR = 4, BIN_MIXED = 5 };
+
+/*
+ * How the binary format's rows travel (FORMAT.md), decided once for the
+ * whole output at the first point: streamed in their final widths when
+ * the enumerator bounded every column up front and the output can be
+ * patched afterwards (the header's row count), else buffered until the
+ * widths are known.
+ */
+enum bin_mode { BIN_UNDECIDED, BIN_BUFFERED, BIN_DIRECT };
+
+/* A streamed column: an int in [lo, lo + span], `width` bytes. */
+struct bin_fixed {
+	int64_t lo;
+	uint64_t span;
+	int width;
+};
+
+/* Staged streamed rows per sink; 8 bytes of slack after the last row
+ * let a value be stored as a whole int64 (put_int). */
+enum { STAGE_BYTES = 1 << 16, STAGE_SLACK = 8 };
 
 /* Per-column facts gathered while buffering the binary format. */
 struct bin_col {
@@ -47,6 +68,14 @@ struct sprt_sink {
 	unsigned char *rec;      /* one encoded row */
 	uint64_t rows;
 	struct bin_col *cols;
+	/* SPRT_FMT_BINARY, streamed: rows staged here, then written to out
+	 * (a child: to its memory stream, tmp). */
+	enum bin_mode mode;
+	struct bin_fixed *fixed;
+	size_t row_size;
+	unsigned char *stage;
+	size_t staged;
+	off_t nrows_at;          /* the root: where the header's row count is */
 	/* Threaded runs: a parent serialises the blocks its children put. */
 	pthread_mutex_t lock;
 	/* A child (per-thread buffer): its memory stream (out, or tmp for
@@ -281,11 +310,18 @@ static int to_general(struct sprt_sink *s)
 	return 0;
 }
 
+static int bin_decide(struct sprt_sink *s);
+static int direct_point(struct sprt_sink *s, const sprt_val *pt, int n);
+
 static int bin_point(void *user, const sprt_val *pt, int n)
 {
 	struct sprt_sink *s = user;
 	if (s->failed)
 		return 1;
+	if (s->mode == BIN_UNDECIDED && bin_decide(s))
+		return 1;
+	if (s->mode == BIN_DIRECT)
+		return direct_point(s, pt, n);
 	int ncols = s->ctx->space->nparams;
 	bool compact = !s->general;
 	for (int i = 0; i < ncols; i++) {
@@ -404,25 +440,23 @@ static void put_name(FILE *f, const char *name)
 	fwrite(name, 1, n, f);
 }
 
-static int bin_finish(struct sprt_sink *s)
+/* The header; *nrows_at (if not NULL) gets the offset of its row count
+ * in `out`, -1 where `out` cannot tell. */
+static void write_header(const struct sprt_sink *s, const int *type, const int *width, off_t *nrows_at)
 {
 	const struct sprt_space *sp = s->ctx->space;
 	int ncols = sp->nparams;
-	int *type = malloc(((size_t)ncols + 1) * 2 * sizeof(int));
-	if (!type)
-		return fail(s, ENOMEM);
-	int *width = type + ncols + 1;
 	bool strings = false;
-	for (int i = 0; i < ncols; i++) {
-		bin_col_type(s, i, &type[i], &width[i]);
+	for (int i = 0; i < ncols; i++)
 		strings |= type[i] == BIN_STR || type[i] == BIN_MIXED;
-	}
 	FILE *out = s->out;
 	fwrite("SPRTBIN1", 1, 8, out);
 	put_u32(out, 1); /* version */
 	put_u32(out, 0); /* flags */
 	put_name(out, sp->name ? sp->name : "");
 	put_u32(out, (uint64_t)ncols);
+	if (nrows_at)
+		*nrows_at = ftello(out);
 	put_u64(out, s->rows);
 	int nstr = strings ? sp->strings.n + s->ctx->nextra_strings : 0;
 	put_u32(out, (uint64_t)nstr);
@@ -437,6 +471,21 @@ static int bin_finish(struct sprt_sink *s)
 		fputc(type[i], out);
 		fputc(width[i], out);
 	}
+}
+
+/* Buffered: the header from what the columns held, then the rows,
+ * re-encoded in their final widths. */
+static int bin_finish_buffered(struct sprt_sink *s)
+{
+	int ncols = s->ctx->space->nparams;
+	int *type = malloc(((size_t)ncols + 1) * 2 * sizeof(int));
+	if (!type)
+		return fail(s, ENOMEM);
+	int *width = type + ncols + 1;
+	for (int i = 0; i < ncols; i++)
+		bin_col_type(s, i, &type[i], &width[i]);
+	write_header(s, type, width, NULL);
+	FILE *out = s->out;
 	if (s->rows && fflush(s->tmp)) {
 		free(type);
 		return fail(s, errno);
@@ -484,6 +533,160 @@ static int bin_finish(struct sprt_sink *s)
 	if (rc)
 		return rc;
 	return ferror(out) ? fail(s, errno) : 0;
+}
+
+/* ---- binary, streamed ------------------------------------------------------------ */
+
+static inline void put_int(unsigned char *q, int64_t x, int width)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the whole int64, of which the next column overwrites what is not
+	 * this one's (STAGE_SLACK) */
+	memcpy(q, &x, sizeof(x));
+	(void)width;
+#else
+	put_le(q, (uint64_t)x, width);
+#endif
+}
+
+/* Writes the staged rows: the root's to the output, a child's to its
+ * memory stream. */
+static int stage_flush(struct sprt_sink *s)
+{
+	if (!s->staged)
+		return 0;
+	FILE *f = s->parent ? s->tmp : s->out;
+	if (fwrite(s->stage, 1, s->staged, f) != s->staged)
+		return fail(s, errno);
+	s->staged = 0;
+	return 0;
+}
+
+/* Whether the root can stream: every column bounded, and an output whose
+ * header can be patched afterwards (not a pipe, not O_APPEND). */
+static bool can_stream(const struct sprt_sink *root, const struct sprt_ctx *ctx)
+{
+	if (!ctx->columns_bounded || !ctx->column_bounds)
+		return false;
+	int fd = fileno(root->out);
+	if (fd < 0)
+		return false;
+	int flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || (flags & O_APPEND))
+		return false;
+	return ftello(root->out) >= 0 && lseek(fd, 0, SEEK_CUR) >= 0;
+}
+
+/* Sets s up to stream in the widths of `fixed`; -1 when out of memory. */
+static int direct_setup(struct sprt_sink *s, const struct bin_fixed *fixed)
+{
+	int ncols = s->ctx->space->nparams;
+	s->fixed = malloc(((size_t)ncols + 1) * sizeof(*s->fixed));
+	s->stage = malloc(STAGE_BYTES);
+	if (!s->fixed || !s->stage) {
+		free(s->fixed);
+		free(s->stage);
+		s->fixed = NULL;
+		s->stage = NULL;
+		return -1;
+	}
+	memcpy(s->fixed, fixed, (size_t)ncols * sizeof(*fixed));
+	s->row_size = 0;
+	for (int i = 0; i < ncols; i++)
+		s->row_size += (size_t)fixed[i].width;
+	s->mode = BIN_DIRECT;
+	return 0;
+}
+
+/* The root's choice, made once: stream (the header now, its row count
+ * patched at the end) or buffer. */
+static void decide_root(struct sprt_sink *r, const struct sprt_ctx *ctx)
+{
+	int ncols = r->ctx->space->nparams;
+	r->mode = BIN_BUFFERED;
+	if (can_stream(r, ctx)) {
+		struct bin_fixed *f = calloc((size_t)ncols + 1, sizeof(*f));
+		int *type = malloc(((size_t)ncols + 1) * 2 * sizeof(int));
+		bool fits = f && type;
+		size_t row = 0;
+		for (int i = 0; fits && i < ncols; i++) {
+			int64_t lo = ctx->column_bounds[2 * i], hi = ctx->column_bounds[2 * i + 1];
+			fits = lo <= hi;
+			f[i] = (struct bin_fixed){ lo, (uint64_t)hi - (uint64_t)lo, int_width(lo, hi) };
+			type[i] = BIN_INT;
+			type[ncols + 1 + i] = f[i].width;
+			row += (size_t)f[i].width;
+		}
+		if (fits && row + STAGE_SLACK <= STAGE_BYTES / 2 && !direct_setup(r, f)) {
+			write_header(r, type, type + ncols + 1, &r->nrows_at);
+			if (r->nrows_at < 0 || ferror(r->out))
+				fail(r, errno);
+		}
+		free(f);
+		free(type);
+		if (r->mode == BIN_DIRECT)
+			return;
+	}
+	if (!r->tmp && !(r->tmp = open_tmp()))
+		fail(r, errno);
+}
+
+/* Decides s's encoding at its first row (the root's choice, made by the
+ * first sink to ask); nonzero if the output has failed. */
+static int bin_decide(struct sprt_sink *s)
+{
+	struct sprt_sink *root = s->parent ? s->parent : s;
+	pthread_mutex_lock(&root->lock);
+	if (root->mode == BIN_UNDECIDED)
+		decide_root(root, s->ctx);
+	int rc = root->failed;
+	if (s != root) {
+		if (root->failed)
+			rc = fail(s, root->err);
+		else if (root->mode != BIN_DIRECT)
+			s->mode = root->mode;
+		else if (direct_setup(s, root->fixed))
+			rc = fail(s, ENOMEM);
+	}
+	pthread_mutex_unlock(&root->lock);
+	return rc;
+}
+
+static int direct_point(struct sprt_sink *s, const sprt_val *pt, int n)
+{
+	int ncols = s->ctx->space->nparams;
+	if (n < ncols)
+		return fail(s, EINVAL);
+	if (s->staged + s->row_size + STAGE_SLACK > STAGE_BYTES && stage_flush(s))
+		return 1;
+	unsigned char *q = s->stage + s->staged;
+	for (int i = 0; i < ncols; i++) {
+		const struct bin_fixed *f = &s->fixed[i];
+		/* a bound that does not hold would write a wrong value */
+		if (pt[i].kind != SPRT_INT || (uint64_t)pt[i].u.i - (uint64_t)f->lo > f->span)
+			return fail(s, ERANGE);
+		put_int(q, pt[i].u.i, f->width);
+		q += f->width;
+	}
+	s->staged = (size_t)(q - s->stage);
+	s->rows++;
+	return 0;
+}
+
+static int bin_finish(struct sprt_sink *s)
+{
+	if (s->mode == BIN_UNDECIDED && bin_decide(s))
+		return 1;
+	if (s->mode != BIN_DIRECT)
+		return bin_finish_buffered(s);
+	unsigned char b[8];
+	put_le(b, s->rows, 8);
+	if (stage_flush(s))
+		return 1;
+	if (fflush(s->out) || fseeko(s->out, s->nrows_at, SEEK_SET) || fwrite(b, 1, sizeof(b), s->out) != sizeof(b) ||
+	    fflush(s->out) || fseeko(s->out, 0, SEEK_END))
+		return fail(s, errno);
+	return 0;
 }
 
 /* A temporary file for buffering, in $TMPDIR, already unlinked. */
@@ -554,10 +757,7 @@ int sprt_sink_open(struct sprt_sink **sinkp, struct sprt_ctx *ctx, enum sprt_for
 			free(s);
 			return SPRT_ENOMEM;
 		}
-		s->tmp = open_tmp();
-		if (!s->tmp)
-			fail(s, errno);
-		ctx->emit = bin_point;
+		ctx->emit = bin_point; /* the temporary file, if any, at the first point */
 		break;
 	}
 	ctx->emit_user = fmt == SPRT_FMT_COUNT ? NULL : s;
@@ -582,6 +782,8 @@ int sprt_sink_close(struct sprt_sink *s)
 	int err = s->failed ? s->err : 0;
 	free(s->cols);
 	free(s->rec);
+	free(s->fixed);
+	free(s->stage);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 	if (err) {
@@ -657,7 +859,7 @@ int sprt_sink_child_(struct sprt_sink *parent, struct sprt_ctx *ctx, struct sprt
 size_t sprt_sink_buffered_(struct sprt_sink *c)
 {
 	long pos = ftell(child_file(c));
-	return pos > 0 ? (size_t)pos : 0;
+	return (pos > 0 ? (size_t)pos : 0) + c->staged;
 }
 
 int sprt_sink_detach_(struct sprt_sink *c, struct sprt_sink_block **blockp)
@@ -666,6 +868,8 @@ int sprt_sink_detach_(struct sprt_sink *c, struct sprt_sink_block **blockp)
 	if (c->failed)
 		return 1;
 	FILE *f = child_file(c);
+	if (stage_flush(c))
+		return 1;
 	if (fflush(f) || ferror(f))
 		return fail(c, errno);
 	if (c->memlen == 0)
@@ -735,7 +939,13 @@ static void merge_col(struct bin_col *to, const struct bin_col *from)
 int sprt_sink_put_(struct sprt_sink *p, struct sprt_sink_block *b)
 {
 	pthread_mutex_lock(&p->lock);
-	if (b && !p->failed) {
+	if (b && !p->failed && p->fmt == SPRT_FMT_BINARY && p->mode == BIN_DIRECT) {
+		/* streamed rows go straight out, in their final widths */
+		if (!stage_flush(p) && fwrite(b->data, 1, b->len, p->out) != b->len)
+			fail(p, errno);
+		else
+			p->rows += b->rows;
+	} else if (b && !p->failed) {
 		FILE *f = p->fmt == SPRT_FMT_BINARY ? p->tmp : p->out;
 		int ncols = p->ctx->space->nparams;
 		bool recode = false;
@@ -779,5 +989,7 @@ void sprt_sink_child_free_(struct sprt_sink *c)
 	free(c->mem);
 	free(c->cols);
 	free(c->rec);
+	free(c->fixed);
+	free(c->stage);
 	free(c);
 }

@@ -202,7 +202,23 @@ struct sprt_ctx {
 	 * memo hit's statistics.  valid and candidates stay exact.
 	 */
 	bool no_stats;
+	/*
+	 * The least and greatest value of each iterator (2 per parameter),
+	 * all ints, where generated code could bound every one of them
+	 * before the nest (sprt_column_bounds_): the binary sink then fixes
+	 * its column widths up front and streams its rows.  Runtime-owned.
+	 */
+	int64_t *column_bounds;
+	bool columns_bounded;
 };
+
+/*
+ * Generated code, once per enumeration before its first point: every
+ * value of iterator i is an int in [lo_hi[2i], lo_hi[2i + 1]] (NULL: some
+ * iterator could not be bounded).  Only an optimisation's input: a value
+ * found outside its bounds later fails the binary sink, never silently.
+ */
+void sprt_column_bounds_(struct sprt_ctx *ctx, const int64_t *lo_hi);
 
 /* Sets up a context with no bindings, counting only.  0 or SPRT_ENOMEM. */
 int sprt_ctx_init(struct sprt_ctx *ctx, const struct sprt_space *space);

@@ -127,6 +127,33 @@ expect_status "count --jit=tcc" 0 "$SPACEC" count -v --jit=tcc "$T/small.space"
 grep -q "built with tcc" "$T/err" && ok "tcc back end" || bad "tcc back end: $(cat "$T/err")"
 expect_status "list --format binary" 0 "$SPACEC" list --format binary "$T/small.space"
 head -c 8 "$T/out" | grep -q SPRTBIN1 && ok "binary output has its magic" || bad "binary magic"
+# Streamed where the enumerator bounds every column and the output can be
+# patched afterwards: widths then come from the bounds (x < 1000: 2 bytes),
+# not the values (all below 100: 1 byte), as they still do through a pipe
+# or onto a file opened for appending (runtime/FORMAT.md).  All three hold
+# the listed points.
+printf 'x = range(1, 1000)\ny = [0, 1]\nrequire x < 100\n' > "$T/wide.space"
+x_width() { # FILE: the width byte of the first column, named "x"
+	python3 -c 'import sys
+b = open(sys.argv[1], "rb").read()
+o = 18 + int.from_bytes(b[16:18], "little") + 16
+print(b[o + 4])' "$1"
+}
+"$SPACEC" list --format jsonl "$T/wide.space" > "$T/wide.jsonl"
+"$SPACEC" list --format binary -o "$T/wide.bin" "$T/wide.space"
+"$SPACEC" list --format binary "$T/wide.space" | cat > "$T/wide-pipe.bin"
+: > "$T/wide-app.bin"
+"$SPACEC" list --format binary "$T/wide.space" >> "$T/wide-app.bin"
+[ "$(x_width "$T/wide.bin")" = 2 ] && ok "binary to a file: widths from the bounds" ||
+	bad "binary to a file: x is $(x_width "$T/wide.bin") bytes wide, wanted 2"
+[ "$(x_width "$T/wide-pipe.bin")" = 1 ] && ok "binary to a pipe: widths from the values" ||
+	bad "binary to a pipe: x is $(x_width "$T/wide-pipe.bin") bytes wide, wanted 1"
+[ "$(x_width "$T/wide-app.bin")" = 1 ] && ok "binary appended: widths from the values" ||
+	bad "binary appended: x is $(x_width "$T/wide-app.bin") bytes wide, wanted 1"
+for f in wide wide-pipe wide-app; do
+	python3 "$top_srcdir/tests/par/bincheck.py" "$T/$f.bin" "$T/wide.jsonl" && ok "$f.bin holds the listed points" ||
+		bad "$f.bin does not hold the listed points"
+done
 unset XDG_CACHE_HOME
 
 # --- threads and shards: bad arguments are usage errors naming the option

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""bincheck.py BIN JSONL: the binary point file BIN (runtime/FORMAT.md),
-decoded here from the format's description alone, holds exactly the points
-of JSONL (`list --format jsonl`, same order), value by value and type by
-type.  Exit status 0 when they agree; otherwise a line saying where not."""
+"""bincheck.py [--any-order] BIN JSONL: the binary point file BIN
+(runtime/FORMAT.md), decoded here from the format's description alone,
+holds exactly the points of JSONL (`list --format jsonl`, in the same
+order unless --any-order), value by value and type by type.  Exit status
+0 when they agree; otherwise a line saying where not."""
 import json
 import struct
 import sys
@@ -76,10 +77,19 @@ def typed(row):
 
 
 def main():
-    with open(sys.argv[1], "rb") as f:
+    args = sys.argv[1:]
+    any_order = args[:1] == ["--any-order"]
+    if any_order:
+        args = args[1:]
+    with open(args[0], "rb") as f:
         got = decode(f.read())
-    with open(sys.argv[2]) as f:
+    with open(args[1]) as f:
         want = [json.loads(line) for line in f if line.strip()]
+    if any_order:
+        def key(row):
+            return json.dumps(typed(row), sort_keys=True)
+        got.sort(key=key)
+        want.sort(key=key)
     if len(got) != len(want):
         sys.exit("bincheck: %d rows in the binary file, %d points listed" % (len(got), len(want)))
     for i, (g, w) in enumerate(zip(got, want)):

@@ -7,7 +7,8 @@
 #   - `list --threads T --ordered` is byte-identical to --threads 1, in
 #     CSV and in the binary format (whose header depends on every point);
 #   - the binary file, decoded by bincheck.py from FORMAT.md alone, holds
-#     the points of `list --format jsonl`, type for type (mixed.space has
+#     the points of `list --format jsonl`, type for type, whether streamed
+#     (a file) or buffered (a pipe), and on 3 threads (in any order) (mixed.space has
 #     floats, bools, strings, ints past int32 and mixed columns, which
 #     switch the sink's buffer from its compact to its general encoding);
 #   - `stats` (every counter of every definition, valid points,
@@ -68,6 +69,13 @@ check() {
 	sc list --threads 1 --format binary "$f" "$@" > "$T/one.bin"
 	python3 "$top_srcdir/tests/par/bincheck.py" "$T/one.bin" "$T/one.jsonl" ||
 		bad "$name: the binary file does not hold the listed points"
+	# through a pipe the sink buffers instead of streaming (FORMAT.md)
+	sc list --threads 1 --format binary "$f" "$@" | cat > "$T/pipe.bin"
+	python3 "$top_srcdir/tests/par/bincheck.py" "$T/pipe.bin" "$T/one.jsonl" ||
+		bad "$name: the piped binary file does not hold the listed points"
+	sc list --threads 3 --format binary "$f" "$@" > "$T/three.bin"
+	python3 "$top_srcdir/tests/par/bincheck.py" --any-order "$T/three.bin" "$T/one.jsonl" ||
+		bad "$name: the binary file of 3 threads does not hold the listed points"
 	stats --threads 1 "$f" "$@" > "$T/one.stats"
 	for t in 2 3 4; do
 		sc list --threads $t --format jsonl "$f" "$@" 2>"$T/err" | sort > "$T/many"

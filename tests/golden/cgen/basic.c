@@ -785,6 +785,49 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	/* -O2: interval pruning reads the least and greatest value of these iterables */
 	st->ivl_bounds[8] = !once_unroll && ivl_iterable_bounds(st->unroll_iter, &st->ivl_bounds[6], &st->ivl_bounds[7]);
 
+	/* The binary sink's column widths: every value of each iterator lies within
+	 * these bounds, or the sink buffers (runtime/FORMAT.md). */
+	{
+		int64_t cb[6];
+		bool known = false;
+		do {
+			/* dim_x */
+			int64_t lo1, hi1;
+			lo1 = hi1 = INT64_C(1);
+			int64_t lo2, hi2;
+			lo2 = hi2 = INT64_C(33);
+			int64_t lo3, hi3;
+			if (ivl_range(lo1, hi1, lo2, hi2, 1, 1, &lo3, &hi3))
+				break;
+			cb[0] = lo3, cb[1] = hi3;
+			/* blk_x */
+			int64_t lo4, hi4;
+			lo4 = lo3, hi4 = hi3;
+			int64_t lo5, hi5;
+			if (st->tile_limit.kind != SPRT_INT)
+				break;
+			lo5 = hi5 = st->tile_limit.u.i;
+			int64_t lo6, hi6;
+			lo6 = hi6 = INT64_C(1);
+			int64_t lo7, hi7;
+			if (ivl_add(lo5, hi5, lo6, hi6, &lo7, &hi7))
+				break;
+			int64_t lo8, hi8;
+			lo8 = lo3, hi8 = hi3;
+			int64_t lo9, hi9;
+			if (ivl_range(lo4, hi4, lo7, hi7, lo8, hi8, &lo9, &hi9))
+				break;
+			cb[2] = lo9, cb[3] = hi9;
+			/* unroll */
+			int64_t lo10, hi10;
+			if (once_unroll || !ivl_iterable_bounds(st->unroll_iter, &lo10, &hi10))
+				break;
+			cb[4] = lo10, cb[5] = hi10;
+			known = true;
+		} while (0);
+		sprt_column_bounds_(ctx, known ? cb : NULL);
+	}
+
 	/* The loop nest, in level-set order. */
 	/* loop 0: dim_x */
 	ctx->stats[0].evaluated++;

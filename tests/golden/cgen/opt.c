@@ -1192,6 +1192,71 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	if (!found && def_threads(ctx, st, &st->threads))
 		return 0;
 
+	/* The binary sink's column widths: every value of each iterator lies within
+	 * these bounds, or the sink buffers (runtime/FORMAT.md). */
+	{
+		int64_t cb[12];
+		bool known = false;
+		do {
+			/* dim_m */
+			int64_t lo1, hi1;
+			lo1 = hi1 = INT64_C(1);
+			int64_t lo2, hi2;
+			lo2 = hi2 = INT64_C(65);
+			int64_t lo3, hi3;
+			if (ivl_range(lo1, hi1, lo2, hi2, 1, 1, &lo3, &hi3))
+				break;
+			cb[0] = lo3, cb[1] = hi3;
+			/* dim_n */
+			int64_t lo4, hi4;
+			lo4 = hi4 = INT64_C(1);
+			int64_t lo5, hi5;
+			lo5 = hi5 = INT64_C(65);
+			int64_t lo6, hi6;
+			if (ivl_range(lo4, hi4, lo5, hi5, 1, 1, &lo6, &hi6))
+				break;
+			cb[2] = lo6, cb[3] = hi6;
+			/* blk */
+			int64_t lo7, hi7;
+			lo7 = hi7 = INT64_C(1);
+			int64_t lo8, hi8;
+			lo8 = hi8 = INT64_C(49);
+			int64_t lo9, hi9;
+			if (ivl_range(lo7, hi7, lo8, hi8, 1, 1, &lo9, &hi9))
+				break;
+			cb[4] = lo9, cb[5] = hi9;
+			/* read_m */
+			int64_t lo10, hi10;
+			lo10 = hi10 = INT64_C(1);
+			int64_t lo11, hi11;
+			lo11 = hi11 = INT64_C(65);
+			int64_t lo12, hi12;
+			if (ivl_range(lo10, hi10, lo11, hi11, 1, 1, &lo12, &hi12))
+				break;
+			cb[6] = lo12, cb[7] = hi12;
+			/* read_n */
+			int64_t lo13, hi13;
+			lo13 = hi13 = INT64_C(1);
+			int64_t lo14, hi14;
+			lo14 = hi14 = INT64_C(65);
+			int64_t lo15, hi15;
+			if (ivl_range(lo13, hi13, lo14, hi14, 1, 1, &lo15, &hi15))
+				break;
+			cb[8] = lo15, cb[9] = hi15;
+			/* pad */
+			int64_t lo16, hi16;
+			lo16 = hi16 = INT64_C(0);
+			int64_t lo17, hi17;
+			lo17 = hi17 = INT64_C(16);
+			int64_t lo18, hi18;
+			if (ivl_range(lo16, hi16, lo17, hi17, 1, 1, &lo18, &hi18))
+				break;
+			cb[10] = lo18, cb[11] = hi18;
+			known = true;
+		} while (0);
+		sprt_column_bounds_(ctx, known ? cb : NULL);
+	}
+
 	/* -O2: factorization: sub-nest 0 {blk} counted here, once per input tuple */
 	const struct sprt_memo_entry *f_0;
 	{

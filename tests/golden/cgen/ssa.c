@@ -427,6 +427,216 @@ static int def_fits(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 }
 #line 429 "<stdout>"
 
+/* Invariants and directions for the constraint-driven loops (-O1, -O2). */
+/*
+ * Interval pruning (-O2): bounds [lo, hi] of int expressions over the values
+ * the inner loops may take.  Each function returns nonzero where a bound
+ * would overflow ("don't know"); truths are 0, 1 or 2 (don't know).
+ */
+static inline int64_t ivl_min2(int64_t a, int64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline int64_t ivl_max2(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline int ivl_add(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	return SPRT_ADD_OVERFLOW(al, bl, l) | SPRT_ADD_OVERFLOW(ah, bh, h);
+}
+
+static inline int ivl_sub(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	return SPRT_SUB_OVERFLOW(al, bh, l) | SPRT_SUB_OVERFLOW(ah, bl, h);
+}
+
+/* The least and greatest of the four corners of an operation (nonzero: one fails). */
+static inline int ivl_corners(int (*op)(int64_t, int64_t, int64_t *), int64_t al, int64_t ah,
+			      int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	int64_t p[4];
+	if (op(al, bl, &p[0]) || op(al, bh, &p[1]) || op(ah, bl, &p[2]) || op(ah, bh, &p[3]))
+		return 1;
+	*l = ivl_min2(ivl_min2(p[0], p[1]), ivl_min2(p[2], p[3]));
+	*h = ivl_max2(ivl_max2(p[0], p[1]), ivl_max2(p[2], p[3]));
+	return 0;
+}
+
+static inline int ivl_mul(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	if (al >= 0 && bl >= 0) /* the common case: sizes */
+		return SPRT_MUL_OVERFLOW(al, bl, l) | SPRT_MUL_OVERFLOW(ah, bh, h);
+	return ivl_corners(sprt_i_mul, al, ah, bl, bh, l, h);
+}
+
+/* Floor division is monotone in each operand where the divisor keeps its sign,
+ * so the corners of each sign's part bound it (a zero divisor fails). */
+static inline int ivl_floordiv(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	if (al >= 0 && bl > 0) { /* the common case: C's division is the floor, no corner can fail */
+		*l = al / bh;
+		*h = ah / bl;
+		return 0;
+	}
+	if (bl > 0 || bh < 0)
+		return ivl_corners(sprt_i_floordiv, al, ah, bl, bh, l, h);
+	int64_t nl, nh, pl, ph;
+	if (bl < 0 && bh > 0) {
+		if (ivl_corners(sprt_i_floordiv, al, ah, bl, -1, &nl, &nh) ||
+		    ivl_corners(sprt_i_floordiv, al, ah, 1, bh, &pl, &ph))
+			return 1;
+		*l = ivl_min2(nl, pl);
+		*h = ivl_max2(nh, ph);
+		return 0;
+	}
+	if (bl < 0)
+		return ivl_corners(sprt_i_floordiv, al, ah, bl, -1, l, h);
+	if (bh > 0)
+		return ivl_corners(sprt_i_floordiv, al, ah, 1, bh, l, h);
+	return 1; /* always by zero */
+}
+
+/* Python's a % b has b's sign and |a % b| < |b|; it is a itself where a lies in [0, b). */
+static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
+{
+	if (al == ah && bl == bh) { /* both known: exact (0: a domain error) */
+		if (sprt_i_mod(al, bl, l))
+			return 1;
+		*h = *l;
+		return 0;
+	}
+	if (bl > 0) {
+		*l = al >= 0 && ah < bl ? al : 0;
+		*h = al >= 0 ? ivl_min2(ah, bh - 1) : bh - 1;
+	} else if (bh < 0) {
+		*l = ah <= 0 ? ivl_max2(al, bl + 1) : bl + 1;
+		*h = ah <= 0 && al > bh ? ah : 0;
+	} else {
+		*l = bl < 0 ? bl + 1 : 0;
+		*h = bh > 0 ? bh - 1 : 0;
+	}
+	return 0;
+}
+
+static inline int ivl_neg(int64_t al, int64_t ah, int64_t *l, int64_t *h)
+{
+	return sprt_i_neg(ah, l) | sprt_i_neg(al, h);
+}
+
+static inline int ivl_abs(int64_t al, int64_t ah, int64_t *l, int64_t *h)
+{
+	if (al >= 0) {
+		*l = al;
+		*h = ah;
+		return 0;
+	}
+	if (ah <= 0)
+		return ivl_neg(al, ah, l, h);
+	*l = 0;
+	if (sprt_i_neg(al, h))
+		return 1;
+	*h = ivl_max2(*h, ah);
+	return 0;
+}
+
+static inline void ivl_hull(int64_t *l, int64_t *h, int64_t bl, int64_t bh)
+{
+	*l = ivl_min2(*l, bl);
+	*h = ivl_max2(*h, bh);
+}
+
+static inline void ivl_min(int64_t *l, int64_t *h, int64_t bl, int64_t bh)
+{
+	*l = ivl_min2(*l, bl);
+	*h = ivl_min2(*h, bh);
+}
+
+static inline void ivl_max(int64_t *l, int64_t *h, int64_t bl, int64_t bh)
+{
+	*l = ivl_max2(*l, bl);
+	*h = ivl_max2(*h, bh);
+}
+
+/* The elements of range(a, b, s): between a (included) and b (excluded);
+ * nonzero where that cannot be bounded or is empty. */
+static inline int ivl_range(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t sl, int64_t sh,
+			    int64_t *l, int64_t *h)
+{
+	if (sl > 0) {
+		*l = al;
+		if (SPRT_SUB_OVERFLOW(bh, 1, h))
+			return 1;
+	} else if (sh < 0) {
+		*h = ah;
+		if (SPRT_ADD_OVERFLOW(bl, 1, l))
+			return 1;
+	} else {
+		*l = ivl_min2(al, bl);
+		*h = ivl_max2(ah, bh);
+	}
+	return *l > *h;
+}
+
+/* Whether a op b holds for every a in [al, ah], b in [bl, bh] (1), for none (0),
+ * or don't know (2); op: < l(<=) > g(>=) = !. */
+static inline int ivl_cmp(char op, int64_t al, int64_t ah, int64_t bl, int64_t bh)
+{
+	switch (op) {
+	case '<': return ah < bl ? 1 : al >= bh ? 0 : 2;
+	case 'l': return ah <= bl ? 1 : al > bh ? 0 : 2;
+	case '>': return al > bh ? 1 : ah <= bl ? 0 : 2;
+	case 'g': return al >= bh ? 1 : ah < bl ? 0 : 2;
+	case '=': return al == ah && bl == bh && al == bl ? 1 : ah < bl || bh < al ? 0 : 2;
+	default: return al == ah && bl == bh && al == bl ? 0 : ah < bl || bh < al ? 1 : 2;
+	}
+}
+
+static inline int ivl_and(int a, int b)
+{
+	return a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : 2;
+}
+
+static inline int ivl_or(int a, int b)
+{
+	return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : 2;
+}
+
+static inline int ivl_not(int a)
+{
+	return a == 2 ? 2 : !a;
+}
+
+static inline int ivl_truth(int64_t l, int64_t h)
+{
+	return l == 0 && h == 0 ? 0 : l > 0 || h < 0 ? 1 : 2;
+}
+
+/* The least and greatest element of an iterable of ints (0: none, or not all ints). */
+static inline int64_t ivl_iterable_bounds(sprt_val it, int64_t *l, int64_t *h)
+{
+	const uint64_t n = iter_len(it);
+	if (n == 0)
+		return 0;
+	if (it.kind == SPRT_RANGE) {
+		const int64_t first = it.u.i;
+		const int64_t last = iter_at(it, n - 1).u.i;
+		*l = ivl_min2(first, last);
+		*h = ivl_max2(first, last);
+		return 1;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		const sprt_val v = iter_at(it, i);
+		if (v.kind != SPRT_INT)
+			return 0;
+		*l = i ? ivl_min2(*l, v.u.i) : v.u.i;
+		*h = i ? ivl_max2(*h, v.u.i) : v.u.i;
+	}
+	return 1;
+}
+
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
@@ -485,6 +695,31 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				return -SPRT_ENOMEM;
 		}
 		st->width_iter = sprt_vecval(&st->width_dom);
+	}
+
+	/* The binary sink's column widths: every value of each iterator lies within
+	 * these bounds, or the sink buffers (runtime/FORMAT.md). */
+	{
+		int64_t cb[4];
+		bool known = false;
+		do {
+			/* size */
+			int64_t lo1, hi1;
+			lo1 = hi1 = INT64_C(1);
+			int64_t lo2, hi2;
+			lo2 = hi2 = INT64_C(9);
+			int64_t lo3, hi3;
+			if (ivl_range(lo1, hi1, lo2, hi2, 1, 1, &lo3, &hi3))
+				break;
+			cb[0] = lo3, cb[1] = hi3;
+			/* width */
+			int64_t lo4, hi4;
+			if (once_width || !ivl_iterable_bounds(st->width_iter, &lo4, &hi4))
+				break;
+			cb[2] = lo4, cb[3] = hi4;
+			known = true;
+		} while (0);
+		sprt_column_bounds_(ctx, known ? cb : NULL);
 	}
 
 	/* The loop nest, in level-set order. */
