@@ -846,6 +846,10 @@ void cg_interval_columns(struct cg *c)
 		sbuf_release(&text);
 		return;
 	}
+	if (!c->ivl) { /* -O0: no pruning was planned */
+		c->ivl = xcalloc(1, sizeof(*c->ivl));
+		c->ivl->bounds = xcalloc((size_t)P->ndefs + 1, sizeof(*c->ivl->bounds));
+	}
 	add_helpers(c);
 	cg_line(c, "/* The binary sink's column widths: every value of each iterator lies within");
 	cg_line(c, " * these bounds, or the sink buffers (runtime/FORMAT.md). */");
