@@ -261,6 +261,10 @@ struct cg_block_def {
 	int nrows;
 	int *rows;                     /* statistics rows of its definitions */
 	bool prunes;                   /* it has a constraint: its count may well be 0 */
+	/* Near counts: the key does not vary with loop near_q (< at), only
+	 * with loops near_q + 1 .. at inside it (-1: some loop up to `at`
+	 * is none of those, or every one varies it). */
+	int near_q;
 };
 
 struct cg_factor {
@@ -495,6 +499,22 @@ void cg_factor_plan(struct cg *c)
 			qsort(bd->rows, (size_t)bd->nrows, sizeof(int), cmp_int);
 			free(keyed);
 			free(in);
+			/* The loops the key varies with, and the innermost one up
+			 * to the checkpoint that it does not. */
+			bool *varies = xcalloc((size_t)n + 1, sizeof(bool));
+			for (int k = 0; k < bd->nkey; k++) {
+				const bool *s = supp_of(&f, bd->key[k]);
+				for (int x = 0; x < n; x++)
+					if (s[x])
+						varies[P->iters[x]->loop_pos] = true;
+			}
+			bd->near_q = -1;
+			for (int p = bd->at; p >= 0 && bd->near_q < 0; p--)
+				if (!varies[p])
+					bd->near_q = p;
+			if (bd->near_q == bd->at)
+				bd->near_q = -1;
+			free(varies);
 		}
 	}
 	free(f.supp);
@@ -558,6 +578,45 @@ static const char *block_names(struct cg *c, const struct cg_block_def *bd)
 	return s;
 }
 
+/*
+ * Near counts.  A sub-nest's key often does not vary with some loop
+ * outside its checkpoint: gemm_beast's A reshape reads blk_m, blk_k,
+ * threads_per_block and dim_vec, never blk_n, which runs between blk_m
+ * and blk_k.  Each blk_n value then looks the same (blk_k, dim_vec)
+ * keys up again: 33.7M lookups of a hash table for the H100 count.
+ * While loops 0 .. q - 1 keep their values (q: the innermost such loop),
+ * the count is a function of the loops q + 1 .. at alone, so a small
+ * array indexed by their values (within the bounds cg_interval_columns
+ * proved) keeps it, stamped with a generation that entering loop q
+ * bumps.  Counting only (no points, no statistics to replay but the
+ * candidates, which it keeps); an array over NEAR_MAX entries is not
+ * made, and a table that cannot be had is gone without.
+ */
+#define NEAR_MAX 16384
+
+/* Iterator x's index in definition order: its columns in the bounds. */
+static int column_of(const struct cg *c, const struct sema_def *x)
+{
+	for (int i = 0; i < c->P->niters; i++)
+		if (c->P->iters[i] == x)
+			return i;
+	return -1;
+}
+
+/* The loop positions of block bd's near count, or false where it has none. */
+static bool near_loops(const struct cg *c, const struct cg_block_def *bd, int *first, int *last)
+{
+	if (bd->near_q < 0 || !cg_interval_columns_member(c))
+		return false;
+	for (int p = bd->near_q + 1; p <= bd->at; p++)
+		if (c->ctype[c->P->loop_order[p]->id] != CG_T_INT ||
+		    !cg_interval_column_bounded(c, column_of(c, c->P->loop_order[p])))
+			return false;
+	*first = bd->near_q + 1;
+	*last = bd->at;
+	return true;
+}
+
 void cg_factor_state(struct cg *c, struct sbuf *out)
 {
 	if (!c->fac)
@@ -565,14 +624,118 @@ void cg_factor_state(struct cg *c, struct sbuf *out)
 	sbuf_puts(out, "\t/* Memo tables of the factorized sub-nests (NULL until first used). */\n");
 	for (int b = 0; b < c->fac->nblocks; b++)
 		sbuf_printf(out, "\tstruct sprt_memo *memo_%d;\n", b);
+	for (int b = 0; b < c->fac->nblocks; b++) {
+		int first, last;
+		if (!near_loops(c, &c->fac->blocks[b], &first, &last))
+			continue;
+		sbuf_printf(out, "\t/* Sub-nest %d's near counts (NULL: none), their generation and extents. */\n", b);
+		sbuf_printf(out, "\tstruct sprt_memo_near *near_%d;\n", b);
+		sbuf_printf(out, "\tuint64_t near_%d_gen;\n", b);
+		sbuf_printf(out, "\tuint64_t near_%d_span[%d];\n", b, last - first + 1);
+	}
 }
 
 void cg_factor_free_state(struct cg *c, struct sbuf *out)
 {
 	if (!c->fac)
 		return;
-	for (int b = 0; b < c->fac->nblocks; b++)
+	for (int b = 0; b < c->fac->nblocks; b++) {
+		int first, last;
 		sbuf_printf(out, "\tsprt_memo_free(st.memo_%d);\n", b);
+		if (near_loops(c, &c->fac->blocks[b], &first, &last))
+			sbuf_printf(out, "\tsprt_memo_near_free(st.near_%d);\n", b);
+	}
+}
+
+void cg_factor_near_setup(struct cg *c)
+{
+	struct cg_factor *fc = c->fac;
+	const char *cb = cg_interval_columns_member(c);
+	for (int b = 0; fc && b < fc->nblocks; b++) {
+		const struct cg_block_def *bd = &fc->blocks[b];
+		int first, last;
+		if (!near_loops(c, bd, &first, &last))
+			continue;
+		struct sbuf names = { 0 };
+		for (int p = first; p <= last; p++)
+			sbuf_printf(&names, "%s%s", p > first ? ", " : "", c->P->loop_order[p]->cname);
+		cg_line(c, "/* %s: factorization: sub-nest %d's counts by (%s), which are all its key", level_word(c), b,
+			names.s);
+		cg_line(c, " * varies with inside '%s' (near counts; counting only) */",
+			c->P->loop_order[bd->near_q]->cname);
+		sbuf_release(&names);
+		struct sbuf ok = { 0 };
+		for (int p = first; p <= last; p++)
+			sbuf_printf(&ok, " && st->%s_ok[%d]", cb, column_of(c, c->P->loop_order[p]));
+		cg_line(c, "if (!ctx->emit && ctx->no_stats%s) {", ok.s ? ok.s : "");
+		sbuf_release(&ok);
+		c->indent++;
+		cg_line(c, "uint64_t size_ = 1;");
+		cg_line(c, "bool small_ = true;");
+		for (int p = first; p <= last; p++) {
+			int i = column_of(c, c->P->loop_order[p]);
+			cg_line(c, "st->near_%d_span[%d] = (uint64_t)st->%s[%d] - (uint64_t)st->%s[%d] + 1;", b, p - first,
+				cb, 2 * i + 1, cb, 2 * i);
+		}
+		cg_line(c, "for (int i = 0; i < %d && small_; i++) {", last - first + 1);
+		cg_line(c, "\tsmall_ = st->near_%d_span[i] != 0 && st->near_%d_span[i] <= UINT64_C(%d) / size_;", b, b,
+			NEAR_MAX);
+		cg_line(c, "\tsize_ *= st->near_%d_span[i];", b);
+		cg_line(c, "}");
+		cg_line(c, "if (small_)");
+		cg_line(c, "\tst->near_%d = sprt_memo_near_new(size_);", b);
+		c->indent--;
+		cg_line(c, "}");
+	}
+}
+
+void cg_factor_loop_entry(struct cg *c, int k)
+{
+	struct cg_factor *fc = c->fac;
+	for (int b = 0; fc && c->block < 0 && b < fc->nblocks; b++) {
+		int first, last;
+		if (fc->blocks[b].near_q == k && near_loops(c, &fc->blocks[b], &first, &last))
+			cg_line(c, "st->near_%d_gen++; /* sub-nest %d's near counts start over */", b, b);
+	}
+}
+
+/* The lookup of block b at its checkpoint into c_b (a count), through its
+ * near count where it has one. */
+static void near_lookup(struct cg *c, int b, int first, int last)
+{
+	const char *cb = cg_interval_columns_member(c);
+	cg_line(c, "struct sprt_memo_near *near_ = NULL;");
+	cg_line(c, "if (st->near_%d) {", b);
+	c->indent++;
+	struct sbuf in = { 0 };
+	const char *idx = "i0_";
+	for (int p = first; p <= last; p++) {
+		const struct sema_def *x = c->P->loop_order[p];
+		int j = p - first, i = column_of(c, x);
+		cg_line(c, "const uint64_t i%d_ = (uint64_t)st->%s - (uint64_t)st->%s[%d];", j, c->member[x->id], cb, 2 * i);
+		sbuf_printf(&in, "%si%d_ < st->near_%d_span[%d]", j ? " && " : "", j, b, j);
+		if (j)
+			idx = cg_fmt(c, "%s%s%s * st->near_%d_span[%d] + i%d_", j > 1 ? "(" : "", idx, j > 1 ? ")" : "", b,
+				     j, j);
+	}
+	cg_line(c, "if (%s)", in.s);
+	cg_line(c, "\tnear_ = &st->near_%d[%s];", b, idx);
+	sbuf_release(&in);
+	c->indent--;
+	cg_line(c, "}");
+	cg_line(c, "if (near_ && near_->stamp == st->near_%d_gen) {", b);
+	cg_line(c, "\tc_%d = near_->count;", b);
+	cg_line(c, "\tctx->candidates += near_->candidates;");
+	cg_line(c, "} else {");
+	c->indent++;
+	cg_line(c, "const int rc_ = fac_%d(ctx, st, &f_%d);", b, b);
+	cg_line(c, "if (rc_)");
+	cg_line(c, "\treturn rc_;");
+	cg_line(c, "c_%d = f_%d->count;", b, b);
+	cg_line(c, "if (near_)");
+	cg_line(c, "\t*near_ = (struct sprt_memo_near){ st->near_%d_gen, c_%d, f_%d->stats[0] };", b, b, b);
+	c->indent--;
+	cg_line(c, "}");
 }
 
 /* The innermost code of count_b: one more point, recorded when listing. */
@@ -720,6 +883,20 @@ void cg_factor_checkpoints(struct cg *c, int level, const char *skip)
 		any = true;
 		cg_line(c, "/* %s: factorization: sub-nest %d %s counted here, once per input tuple */",
 			level_word(c), b, block_names(c, bd));
+		int first, last;
+		if (near_loops(c, bd, &first, &last)) {
+			cg_line(c, "const struct sprt_memo_entry *f_%d = NULL; /* NULL: a near count */", b);
+			cg_line(c, "uint64_t c_%d;", b);
+			cg_line(c, "{");
+			c->indent++;
+			near_lookup(c, b, first, last);
+			c->indent--;
+			cg_line(c, "}");
+			cg_line(c, "if (!c_%d)", b);
+			cg_line(c, "\t%s", skip);
+			sbuf_printf(&prod, " * c_%d", b);
+			continue;
+		}
 		cg_line(c, "const struct sprt_memo_entry *f_%d;", b);
 		cg_line(c, "{");
 		cg_line(c, "\tconst int rc_ = fac_%d(ctx, st, &f_%d);", b, b);

@@ -152,6 +152,10 @@ const char *cg_opt_enabled_test(struct cg *c, const struct sema_def *d);
 void cg_interval_plan(struct cg *c);
 void cg_interval_bounds(struct cg *c);
 void cg_interval_columns(struct cg *c);
+/* The state member cg_interval_columns fills, or NULL where it could not. */
+const char *cg_interval_columns_member(const struct cg *c);
+/* Whether iterator i (definition order) has bounds code there. */
+bool cg_interval_column_bounded(const struct cg *c, int i);
 void cg_interval_prune(struct cg *c, int k);
 /* The state members it needs (in struct space_state). */
 void cg_interval_state(struct cg *c, struct sbuf *out);
@@ -197,6 +201,10 @@ void cg_factor_free_state(struct cg *c, struct sbuf *out);
 void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg *, int));
 /* The sub-nests counted after `level` is computed (-1: before the loops). */
 void cg_factor_checkpoints(struct cg *c, int level, const char *skip);
+/* Near counts (see cg_factor.c): set up before the nest (after
+ * cg_interval_columns), and started over on entering loop k. */
+void cg_factor_near_setup(struct cg *c);
+void cg_factor_loop_entry(struct cg *c, int k);
 /* The innermost code; false: the caller writes the usual valid point. */
 bool cg_factor_innermost(struct cg *c);
 

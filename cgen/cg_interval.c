@@ -78,6 +78,8 @@ struct cg_ivl {
 	int n, cap;
 	bool *bounds;        /* per definition id: a hoisted iterator whose bounds are read */
 	const char *array;   /* the state member: lo, hi, ok per loop position */
+	const char *columns; /* the state member of every iterator's lo, hi (NULL: none) */
+	bool *bounded;       /* per iterator (definition order): columns has code for it */
 	bool helpers;        /* the ivl_* functions are in c->aux */
 };
 
@@ -93,8 +95,8 @@ struct ivgen {
 	int deeper;    /* deeper loops' value ranges read so far */
 	bool *bounds;  /* hoisted iterators read, to record on success */
 	bool columns;  /* cg_interval_columns: in run(), before the nest */
-	int *column;   /* columns: per definition id, the temporary holding
-	                  an iterator's bounds once found (0: not yet) */
+	int *column;   /* columns: per definition id, 1 + an iterator's index
+	                  once bounded (0: not yet, -1: it cannot be) */
 };
 
 enum { IV_NONE = -1 }; /* a result the shape cannot bound */
@@ -231,10 +233,14 @@ static int num_returns(struct ivgen *g, const struct ast_block *b, int acc)
 static int num_iter(struct ivgen *g, const struct sema_def *x)
 {
 	g->deeper++;
-	if (g->columns && g->column[x->id]) {
-		/* a copy: callers may widen their operands in place */
-		int n = fresh(g), m = g->column[x->id];
-		line(g, "lo%d = lo%d, hi%d = hi%d;", n, m, n, m);
+	if (g->columns && g->column[x->id] < 0)
+		return IV_NONE;
+	if (g->columns && g->column[x->id] > 0) {
+		/* an iterator bounded before, read back */
+		int n = fresh(g), j = g->column[x->id] - 1;
+		line(g, "if (!ok[%d])", j);
+		line(g, "\tbreak;");
+		line(g, "lo%d = cb[%d], hi%d = cb[%d];", n, 2 * j, n, 2 * j + 1);
 		return n;
 	}
 	if (g->columns && cg_hoisted(g->c, x)) {
@@ -748,6 +754,7 @@ void cg_interval_release(struct cg *c)
 		sbuf_release(&c->ivl->checks[i].text);
 	free(c->ivl->checks);
 	free(c->ivl->bounds);
+	free(c->ivl->bounded);
 	free(c->ivl);
 	c->ivl = NULL;
 }
@@ -771,9 +778,24 @@ void cg_interval_bounds(struct cg *c)
 		sbuf_puts(c->code, "\n");
 }
 
+const char *cg_interval_columns_member(const struct cg *c)
+{
+	return c->ivl ? c->ivl->columns : NULL;
+}
+
+bool cg_interval_column_bounded(const struct cg *c, int i)
+{
+	return c->ivl && c->ivl->columns && c->ivl->bounded[i];
+}
+
 void cg_interval_state(struct cg *c, struct sbuf *out)
 {
 	const struct sema_program *P = c->P;
+	if (c->ivl && c->ivl->columns) {
+		sbuf_puts(out, "\t/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */\n");
+		sbuf_printf(out, "\tint64_t %s[%d];\n", c->ivl->columns, 2 * P->niters);
+		sbuf_printf(out, "\tbool %s_ok[%d];\n", c->ivl->columns, P->niters);
+	}
 	for (int i = 0; c->ivl && i <= P->ndefs; i++)
 		if (c->ivl->bounds[i]) {
 			sbuf_puts(out, "\t/* Interval pruning: lo, hi, ok (1: bounds known) of loop p at 3p.. */\n");
@@ -824,51 +846,72 @@ void cg_interval_columns(struct cg *c)
 	const struct sema_program *P = c->P;
 	if (!P->niters)
 		return;
+	if (!c->ivl) { /* -O0: no pruning was planned */
+		c->ivl = xcalloc(1, sizeof(*c->ivl));
+		c->ivl->bounds = xcalloc((size_t)P->ndefs + 1, sizeof(*c->ivl->bounds));
+	}
+	struct cg_ivl *v = c->ivl;
+	v->bounded = xcalloc((size_t)P->niters, sizeof(*v->bounded));
 	struct sbuf text = { 0 };
 	bool *bounds = xcalloc((size_t)P->ndefs + 1, sizeof(*bounds));
 	int *column = xcalloc((size_t)P->ndefs + 1, sizeof(*column));
 	struct ivgen g = { .c = c, .k = -1, .out = &text, .top = -1, .bounds = bounds, .columns = true,
 			   .column = column };
-	bool all = true;
-	/* in definition order: an iterator's inputs are bounded first */
-	for (int i = 0; i < P->niters && all; i++) {
+	bool any = false, all = true;
+	/* In definition order: an iterator's inputs are bounded first, and
+	 * their bounds read back (column, 1 + the index; -1: unbounded). */
+	for (int i = 0; i < P->niters; i++) {
 		const struct sema_def *x = P->iters[i];
-		line(&g, "/* %s */", x->cname);
+		size_t mark = text.len;
+		int ntmp = g.ntmp;
+		line(&g, "do { /* %s */", x->cname);
+		g.indent++;
 		int n = num_iter(&g, x);
-		all = n != IV_NONE;
-		if (all)
-			line(&g, "cb[%d] = lo%d, cb[%d] = hi%d;", 2 * i, n, 2 * i + 1, n);
-		column[x->id] = n;
+		g.indent--;
+		if (n == IV_NONE) {
+			text.len = mark; /* nothing of it */
+			if (text.s)
+				text.s[mark] = 0;
+			g.ntmp = ntmp;
+			column[x->id] = -1;
+			all = false;
+			continue;
+		}
+		line(&g, "\tcb[%d] = lo%d, cb[%d] = hi%d;", 2 * i, n, 2 * i + 1, n);
+		line(&g, "\tok[%d] = true;", i);
+		line(&g, "} while (0);");
+		column[x->id] = i + 1;
+		v->bounded[i] = any = true;
 	}
 	free(bounds);
 	free(column);
-	if (!all) {
+	if (!any) {
 		sbuf_release(&text);
 		return;
 	}
-	if (!c->ivl) { /* -O0: no pruning was planned */
-		c->ivl = xcalloc(1, sizeof(*c->ivl));
-		c->ivl->bounds = xcalloc((size_t)P->ndefs + 1, sizeof(*c->ivl->bounds));
-	}
 	add_helpers(c);
-	cg_line(c, "/* The binary sink's column widths: every value of each iterator lies within");
-	cg_line(c, " * these bounds, or the sink buffers (runtime/FORMAT.md). */");
+	const char *m = "column_bounds";
+	while (!cg_member_free(c, m) || !cg_member_free(c, cg_fmt(c, "%s_ok", m)))
+		m = cg_fmt(c, "%s_", m);
+	v->columns = m;
+	cg_line(c, "/* Every value of iterator i lies within [cb[2i], cb[2i + 1]] where ok[i]: the");
+	cg_line(c, " * binary sink's column widths (runtime/FORMAT.md), the near counts' indices. */");
 	cg_line(c, "{");
 	c->indent++;
-	cg_line(c, "int64_t cb[%d];", 2 * P->niters);
-	cg_line(c, "bool known = false;");
-	cg_line(c, "do {");
-	c->indent++;
+	cg_line(c, "int64_t *cb = st->%s;", m);
+	cg_line(c, "bool *ok = st->%s_ok;", m);
 	for (const char *s = text.s; s && *s;) {
 		const char *nl = strchr(s, '\n');
 		size_t n = nl ? (size_t)(nl - s) : strlen(s);
 		cg_line(c, "%.*s", (int)n, s);
 		s += n + (nl != NULL);
 	}
-	cg_line(c, "known = true;");
-	c->indent--;
-	cg_line(c, "} while (0);");
-	cg_line(c, "sprt_column_bounds_(ctx, known ? cb : NULL);");
+	if (all) {
+		cg_line(c, "bool all = true;");
+		cg_line(c, "for (int i = 0; i < %d; i++)", P->niters);
+		cg_line(c, "\tall = all && ok[i];");
+		cg_line(c, "sprt_column_bounds_(ctx, all ? cb : NULL);");
+	}
 	c->indent--;
 	cg_line(c, "}");
 	sbuf_puts(c->code, "\n");

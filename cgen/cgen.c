@@ -600,6 +600,7 @@ static void gen_loops(struct cg *c, int k)
 	const char *skip = k == c->loop_first ? "return 0;" : "continue;";
 	bool typed = c->ctype[d->id] != CG_T_VAL;
 	int r = c->row[d->id];
+	cg_factor_loop_entry(c, k);
 	cg_line(c, "/* loop %d: %s */", k, d->cname);
 	cg_line(c, "ctx->stats[%d].evaluated++;", r);
 	if (hoisted(c, d))
@@ -728,6 +729,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	cg_opt_filter(c);
 	cg_interval_bounds(c);
 	cg_interval_columns(c);
+	cg_factor_near_setup(c);
 	cg_factor_checkpoints(c, -1, "return 0;");
 	cg_line(c, "/* The loop nest, in level-set order. */");
 	gen_loops(c, 0);

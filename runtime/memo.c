@@ -353,3 +353,15 @@ void sprt_memo_free(struct sprt_memo *m)
 	free(m->scratch);
 	free(m);
 }
+
+struct sprt_memo_near *sprt_memo_near_new(uint64_t n)
+{
+	if (n == 0 || n > SIZE_MAX / sizeof(struct sprt_memo_near))
+		return NULL;
+	return calloc((size_t)n, sizeof(struct sprt_memo_near));
+}
+
+void sprt_memo_near_free(struct sprt_memo_near *a)
+{
+	free(a);
+}

@@ -468,6 +468,22 @@ struct sprt_memo_entry {
 };
 
 /*
+ * One count of a sub-nest, kept by generated code in a small array indexed
+ * by the values of the loops its key varies with (cg_factor.c, "near"
+ * counts): valid while `stamp` equals the array's current generation.
+ */
+struct sprt_memo_near {
+	uint64_t stamp;
+	uint64_t count;       /* the entry's count */
+	uint64_t candidates;  /* and its candidates (stats[0]) */
+};
+
+/* An array of n near counts, stamps 0 (never current), or NULL where it
+ * cannot be had (the caller goes without). */
+struct sprt_memo_near *sprt_memo_near_new(uint64_t n);
+void sprt_memo_near_free(struct sprt_memo_near *a);
+
+/*
  * Finds the entry for `key` (nkey values), creating the table (*mp NULL)
  * or the entry.  Returns 1 for an entry filled before, 0 for a fresh one
  * (count 0, deltas 0, no points) that the caller fills, or -SPRT_ENOMEM.

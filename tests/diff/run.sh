@@ -9,7 +9,10 @@
 # The -O2 C of every seed is grepped for the comments that say which
 # transformation fired: each must fire at least once (interval pruning
 # must also visit fewer candidates on some seed, and be checked inside a
-# factorized sub-nest on some seed).
+# factorized sub-nest on some seed, and a sub-nest's near counts on
+# some seed: random spaces with them are mostly empty, so
+# tests/diff/cases/near_counts.space and gemm_beast count some).  `count`
+# of each variant must equal the number of listed points.
 # DIFF_SEEDS=100000 makes it a fuzzing run.
 set -u
 SPACEC=${SPACEC:-./spacec}
@@ -64,12 +67,19 @@ compare() {
 	[ -n "$full" ] && variants="-O2 -O1 -O2:-fno-equality-solving -O2:-fno-bound-tightening \
 		-O2:-fno-divisor-iteration -O2:-fno-factorization -O2:-fno-cse -O2:-fno-typed-values \
 		-O2:-fno-domain-filtering -O2:-fno-interval-pruning"
+	want_count=$(wc -l < "$T/i.sorted")
 	for v in $variants; do
 		points "$T/c.sorted" "$jit" $(echo "$v" | tr ':' ' ') "$f" "$@"
 		if [ $rv -ne $ri ] || ! cmp -s "$T/i.sorted" "$T/c.sorted"; then
 			bad="$bad $v(exit $ri vs $rv)"
 			diff "$T/i.sorted" "$T/c.sorted" | head -5
 			head -3 "$T/v.err"
+		fi
+		# counting takes its own paths (memo products, near counts)
+		got_count=$(timeout 300 "$SPACEC" count -w "--jit=$jit" $(echo "$v" | tr ':' ' ') "$f" "$@" 2>/dev/null)
+		rc=$?
+		if [ $rc -ne $ri ] || { [ $ri -eq 0 ] && [ "$got_count" != "$want_count" ]; }; then
+			bad="$bad $v(count $got_count, exit $rc; listed $want_count, exit $ri)"
 		fi
 	done
 	if [ -n "$full" ]; then
@@ -153,6 +163,7 @@ while [ "$s" -le "$last" ]; do
 		"$T/r.c" | tr ' ' '_' >> "$T/fired"
 	# Typed values: checked int64 arithmetic instead of tagged sprt_op.
 	grep -q 'TRY(sprt_i_' "$T/r.c" && echo typed_values >> "$T/fired"
+	grep -q 'near counts start over' "$T/r.c" && echo near_counts >> "$T/fired"
 	# interval pruning inside a factorized sub-nest's count function
 	awk '/^static int count_[0-9]/ { in_count = 1 } /^}/ { in_count = 0 }
 	     in_count && /interval pruning: skip/ { found = 1 } END { exit !found }' "$T/r.c" &&
@@ -171,7 +182,7 @@ done
 # construct must have been generated (when this run had random seeds).
 [ "$SEEDS" -gt 0 ] || { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
 for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering \
-	factorization common_subexpression interval_pruning interval_skips interval_subnest; do
+	factorization common_subexpression interval_pruning interval_skips interval_subnest near_counts; do
 	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
 		fail=$((fail + 1))
 		echo "FAIL no random space made -O2 apply '$t'"

@@ -55,6 +55,9 @@ struct space_state {
 	sprt_val both_iter;
 	struct sprt_vec both_scratch[1];
 	struct sprt_vec picked_scratch[1];
+	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
+	int64_t column_bounds[8];
+	bool column_bounds_ok[4];
 	/* Common subexpressions: the value, and whether it is known at this point. */
 	int64_t cse_3;
 	bool cse_ok_3;
@@ -80,7 +83,7 @@ static int def_odd(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '-', _t1, _t2, &(*out), &st->odd_scratch[1]));
 	return 0;
 }
-#line 84 "<stdout>"
+#line 87 "<stdout>"
 
 /*
  * sizes: iterator, at loop level 0
@@ -104,7 +107,7 @@ static int def_sizes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_op(ctx, '|', _t1, _t2, &(*out), &st->sizes_scratch[1]));
 	return 0;
 }
-#line 108 "<stdout>"
+#line 111 "<stdout>"
 
 /*
  * mode: iterator, at loop level 3
@@ -130,7 +133,7 @@ static int def_mode(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	}
 	return 0;
 }
-#line 134 "<stdout>"
+#line 137 "<stdout>"
 
 /*
  * both: iterator, at loop level 2
@@ -149,7 +152,7 @@ static int def_both(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_op(ctx, '&', _t1, _t2, &(*out), &st->both_scratch[0]));
 	return 0;
 }
-#line 153 "<stdout>"
+#line 156 "<stdout>"
 
 /*
  * picked: derived, at loop level 1
@@ -181,7 +184,7 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = _t1;
 	return 0;
 }
-#line 185 "<stdout>"
+#line 188 "<stdout>"
 
 /*
  * line_8: correctness requirement, at loop level 3
@@ -215,7 +218,7 @@ static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = _t1;
 	return 0;
 }
-#line 219 "<stdout>"
+#line 222 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 /*
@@ -440,6 +443,27 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	/* Iterables that depend only on level -1: computed once, 0 or a domain error. */
 	const int once_odd = def_odd(ctx, st, &st->odd_iter);
 	const int once_both = def_both(ctx, st, &st->both_iter);
+
+	/* Every value of iterator i lies within [cb[2i], cb[2i + 1]] where ok[i]: the
+	 * binary sink's column widths (runtime/FORMAT.md), the near counts' indices. */
+	{
+		int64_t *cb = st->column_bounds;
+		bool *ok = st->column_bounds_ok;
+		do { /* odd */
+			int64_t lo1, hi1;
+			if (once_odd || !ivl_iterable_bounds(st->odd_iter, &lo1, &hi1))
+				break;
+			cb[2] = lo1, cb[3] = hi1;
+			ok[1] = true;
+		} while (0);
+		do { /* both */
+			int64_t lo2, hi2;
+			if (once_both || !ivl_iterable_bounds(st->both_iter, &lo2, &hi2))
+				break;
+			cb[4] = lo2, cb[5] = hi2;
+			ok[2] = true;
+		} while (0);
+	}
 
 	/* The loop nest, in level-set order. */
 	/* loop 0: sizes */

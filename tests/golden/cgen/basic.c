@@ -323,6 +323,9 @@ struct space_state {
 	sprt_val unroll_iter;
 	struct sprt_vec unroll_scratch[1];
 	sprt_val blk_x_iter;
+	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
+	int64_t column_bounds[6];
+	bool column_bounds_ok[3];
 	/* Interval pruning: lo, hi, ok (1: bounds known) of loop p at 3p.. */
 	int64_t ivl_bounds[9];
 	/* Common subexpressions: the value, and whether it is known at this point. */
@@ -343,7 +346,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 347 "<stdout>"
+#line 350 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -358,7 +361,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 362 "<stdout>"
+#line 365 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -373,7 +376,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 33, 1, &(*out)));
 	return 0;
 }
-#line 377 "<stdout>"
+#line 380 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -390,7 +393,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 394 "<stdout>"
+#line 397 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -407,7 +410,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 411 "<stdout>"
+#line 414 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -429,7 +432,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 433 "<stdout>"
+#line 436 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -448,7 +451,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 452 "<stdout>"
+#line 455 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -467,7 +470,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 471 "<stdout>"
+#line 474 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -486,7 +489,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 490 "<stdout>"
+#line 493 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -510,7 +513,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 514 "<stdout>"
+#line 517 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -525,7 +528,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 529 "<stdout>"
+#line 532 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -785,13 +788,12 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	/* -O2: interval pruning reads the least and greatest value of these iterables */
 	st->ivl_bounds[8] = !once_unroll && ivl_iterable_bounds(st->unroll_iter, &st->ivl_bounds[6], &st->ivl_bounds[7]);
 
-	/* The binary sink's column widths: every value of each iterator lies within
-	 * these bounds, or the sink buffers (runtime/FORMAT.md). */
+	/* Every value of iterator i lies within [cb[2i], cb[2i + 1]] where ok[i]: the
+	 * binary sink's column widths (runtime/FORMAT.md), the near counts' indices. */
 	{
-		int64_t cb[6];
-		bool known = false;
-		do {
-			/* dim_x */
+		int64_t *cb = st->column_bounds;
+		bool *ok = st->column_bounds_ok;
+		do { /* dim_x */
 			int64_t lo1, hi1;
 			lo1 = hi1 = INT64_C(1);
 			int64_t lo2, hi2;
@@ -800,9 +802,13 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			if (ivl_range(lo1, hi1, lo2, hi2, 1, 1, &lo3, &hi3))
 				break;
 			cb[0] = lo3, cb[1] = hi3;
-			/* blk_x */
+			ok[0] = true;
+		} while (0);
+		do { /* blk_x */
 			int64_t lo4, hi4;
-			lo4 = lo3, hi4 = hi3;
+			if (!ok[0])
+				break;
+			lo4 = cb[0], hi4 = cb[1];
 			int64_t lo5, hi5;
 			if (st->tile_limit.kind != SPRT_INT)
 				break;
@@ -813,19 +819,26 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			if (ivl_add(lo5, hi5, lo6, hi6, &lo7, &hi7))
 				break;
 			int64_t lo8, hi8;
-			lo8 = lo3, hi8 = hi3;
+			if (!ok[0])
+				break;
+			lo8 = cb[0], hi8 = cb[1];
 			int64_t lo9, hi9;
 			if (ivl_range(lo4, hi4, lo7, hi7, lo8, hi8, &lo9, &hi9))
 				break;
 			cb[2] = lo9, cb[3] = hi9;
-			/* unroll */
+			ok[1] = true;
+		} while (0);
+		do { /* unroll */
 			int64_t lo10, hi10;
 			if (once_unroll || !ivl_iterable_bounds(st->unroll_iter, &lo10, &hi10))
 				break;
 			cb[4] = lo10, cb[5] = hi10;
-			known = true;
+			ok[2] = true;
 		} while (0);
-		sprt_column_bounds_(ctx, known ? cb : NULL);
+		bool all = true;
+		for (int i = 0; i < 3; i++)
+			all = all && ok[i];
+		sprt_column_bounds_(ctx, all ? cb : NULL);
 	}
 
 	/* The loop nest, in level-set order. */

@@ -328,6 +328,9 @@ struct space_state {
 	sprt_val pad_iter;
 	/* Divisor iteration: each site's divisors of its last c */
 	struct opt_divs opt_divs[2];
+	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
+	int64_t column_bounds[12];
+	bool column_bounds_ok[6];
 	/* Memo tables of the factorized sub-nests (NULL until first used). */
 	struct sprt_memo *memo_0;
 	struct sprt_memo *memo_1;
@@ -352,7 +355,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 356 "<stdout>"
+#line 359 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -367,7 +370,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 371 "<stdout>"
+#line 374 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -382,7 +385,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 386 "<stdout>"
+#line 389 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -399,7 +402,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 403 "<stdout>"
+#line 406 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -416,7 +419,7 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 	*out = _t1;
 	return 0;
 }
-#line 420 "<stdout>"
+#line 423 "<stdout>"
 
 /*
  * blk: iterator, at loop level 1
@@ -431,7 +434,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(1, 49, 1, &(*out)));
 	return 0;
 }
-#line 435 "<stdout>"
+#line 438 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 1
@@ -448,7 +451,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t1 != 0);
 	return 0;
 }
-#line 452 "<stdout>"
+#line 455 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -463,7 +466,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 467 "<stdout>"
+#line 470 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -478,7 +481,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 482 "<stdout>"
+#line 485 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -495,7 +498,7 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 	*out = (_t1 != st->size);
 	return 0;
 }
-#line 499 "<stdout>"
+#line 502 "<stdout>"
 
 /*
  * pad: iterator, at loop level 5
@@ -510,7 +513,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(0, 16, 1, &(*out)));
 	return 0;
 }
-#line 514 "<stdout>"
+#line 517 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 5
@@ -539,7 +542,7 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = (st->pad == st->cse_7);
 	return 0;
 }
-#line 543 "<stdout>"
+#line 546 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
@@ -1192,13 +1195,12 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	if (!found && def_threads(ctx, st, &st->threads))
 		return 0;
 
-	/* The binary sink's column widths: every value of each iterator lies within
-	 * these bounds, or the sink buffers (runtime/FORMAT.md). */
+	/* Every value of iterator i lies within [cb[2i], cb[2i + 1]] where ok[i]: the
+	 * binary sink's column widths (runtime/FORMAT.md), the near counts' indices. */
 	{
-		int64_t cb[12];
-		bool known = false;
-		do {
-			/* dim_m */
+		int64_t *cb = st->column_bounds;
+		bool *ok = st->column_bounds_ok;
+		do { /* dim_m */
 			int64_t lo1, hi1;
 			lo1 = hi1 = INT64_C(1);
 			int64_t lo2, hi2;
@@ -1207,7 +1209,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			if (ivl_range(lo1, hi1, lo2, hi2, 1, 1, &lo3, &hi3))
 				break;
 			cb[0] = lo3, cb[1] = hi3;
-			/* dim_n */
+			ok[0] = true;
+		} while (0);
+		do { /* dim_n */
 			int64_t lo4, hi4;
 			lo4 = hi4 = INT64_C(1);
 			int64_t lo5, hi5;
@@ -1216,7 +1220,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			if (ivl_range(lo4, hi4, lo5, hi5, 1, 1, &lo6, &hi6))
 				break;
 			cb[2] = lo6, cb[3] = hi6;
-			/* blk */
+			ok[1] = true;
+		} while (0);
+		do { /* blk */
 			int64_t lo7, hi7;
 			lo7 = hi7 = INT64_C(1);
 			int64_t lo8, hi8;
@@ -1225,7 +1231,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			if (ivl_range(lo7, hi7, lo8, hi8, 1, 1, &lo9, &hi9))
 				break;
 			cb[4] = lo9, cb[5] = hi9;
-			/* read_m */
+			ok[2] = true;
+		} while (0);
+		do { /* read_m */
 			int64_t lo10, hi10;
 			lo10 = hi10 = INT64_C(1);
 			int64_t lo11, hi11;
@@ -1234,7 +1242,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			if (ivl_range(lo10, hi10, lo11, hi11, 1, 1, &lo12, &hi12))
 				break;
 			cb[6] = lo12, cb[7] = hi12;
-			/* read_n */
+			ok[3] = true;
+		} while (0);
+		do { /* read_n */
 			int64_t lo13, hi13;
 			lo13 = hi13 = INT64_C(1);
 			int64_t lo14, hi14;
@@ -1243,7 +1253,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			if (ivl_range(lo13, hi13, lo14, hi14, 1, 1, &lo15, &hi15))
 				break;
 			cb[8] = lo15, cb[9] = hi15;
-			/* pad */
+			ok[4] = true;
+		} while (0);
+		do { /* pad */
 			int64_t lo16, hi16;
 			lo16 = hi16 = INT64_C(0);
 			int64_t lo17, hi17;
@@ -1252,9 +1264,12 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			if (ivl_range(lo16, hi16, lo17, hi17, 1, 1, &lo18, &hi18))
 				break;
 			cb[10] = lo18, cb[11] = hi18;
-			known = true;
+			ok[5] = true;
 		} while (0);
-		sprt_column_bounds_(ctx, known ? cb : NULL);
+		bool all = true;
+		for (int i = 0; i < 6; i++)
+			all = all && ok[i];
+		sprt_column_bounds_(ctx, all ? cb : NULL);
 	}
 
 	/* -O2: factorization: sub-nest 0 {blk} counted here, once per input tuple */

@@ -67,6 +67,9 @@ struct space_state {
 	struct sprt_vec Bytes_scratch[3];
 	struct sprt_vec Regs_scratch[6];
 	struct sprt_vec bytes_scratch[2];
+	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
+	int64_t column_bounds[4];
+	bool column_bounds_ok[2];
 	/* Common subexpressions: the value, and whether it is known at this point. */
 	sprt_val cse_1;
 	bool cse_ok_1;
@@ -93,7 +96,7 @@ static int def_precision(struct sprt_ctx *ctx, struct space_state *st, sprt_val 
 	(*out) = sprt_str(0);
 	return 0;
 }
-#line 97 "<stdout>"
+#line 100 "<stdout>"
 
 /*
  * arch: device parameter
@@ -108,7 +111,7 @@ static int def_arch(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_int(1);
 	return 0;
 }
-#line 112 "<stdout>"
+#line 115 "<stdout>"
 
 /*
  * scale: constant, computed once
@@ -123,7 +126,7 @@ static int def_scale(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = 1;
 	return 0;
 }
-#line 127 "<stdout>"
+#line 130 "<stdout>"
 
 /*
  * size: iterator, at loop level 0
@@ -138,7 +141,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(1, 9, 1, &(*out)));
 	return 0;
 }
-#line 142 "<stdout>"
+#line 145 "<stdout>"
 
 /*
  * width: iterator, at loop level 1
@@ -157,7 +160,7 @@ static int def_width(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->width_scratch[0]);
 	return 0;
 }
-#line 161 "<stdout>"
+#line 164 "<stdout>"
 
 /*
  * scale__v1: constant, computed once
@@ -181,7 +184,7 @@ static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 185 "<stdout>"
+#line 188 "<stdout>"
 
 /*
  * Bytes: table, computed once
@@ -209,7 +212,7 @@ static int def_Bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	(*out) = sprt_vecval(&st->Bytes_scratch[0]);
 	return 0;
 }
-#line 213 "<stdout>"
+#line 216 "<stdout>"
 
 /*
  * scale__v2: constant, computed once
@@ -240,7 +243,7 @@ static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 244 "<stdout>"
+#line 247 "<stdout>"
 
 /*
  * Regs: table, computed once
@@ -276,7 +279,7 @@ static int def_Regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_vecval(&st->Regs_scratch[0]);
 	return 0;
 }
-#line 280 "<stdout>"
+#line 283 "<stdout>"
 
 /*
  * regs: derived, at loop level 1
@@ -304,7 +307,7 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_index(_t1, sprt_int(_t2), &(*out)));
 	return 0;
 }
-#line 308 "<stdout>"
+#line 311 "<stdout>"
 
 /*
  * scale__v3: constant, computed once
@@ -337,7 +340,7 @@ static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 341 "<stdout>"
+#line 344 "<stdout>"
 
 /*
  * wide: soft constraint, at loop level 1
@@ -358,7 +361,7 @@ static int def_wide(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 362 "<stdout>"
+#line 365 "<stdout>"
 
 /*
  * bytes: derived, at loop level 1
@@ -401,7 +404,7 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_op(ctx, '*', _t1, sprt_int(st->width), &(*out), &st->bytes_scratch[1]));
 	return 0;
 }
-#line 405 "<stdout>"
+#line 408 "<stdout>"
 
 /*
  * fits: hard requirement, at loop level 1
@@ -425,7 +428,7 @@ static int def_fits(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 429 "<stdout>"
+#line 432 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 /*
@@ -697,13 +700,12 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		st->width_iter = sprt_vecval(&st->width_dom);
 	}
 
-	/* The binary sink's column widths: every value of each iterator lies within
-	 * these bounds, or the sink buffers (runtime/FORMAT.md). */
+	/* Every value of iterator i lies within [cb[2i], cb[2i + 1]] where ok[i]: the
+	 * binary sink's column widths (runtime/FORMAT.md), the near counts' indices. */
 	{
-		int64_t cb[4];
-		bool known = false;
-		do {
-			/* size */
+		int64_t *cb = st->column_bounds;
+		bool *ok = st->column_bounds_ok;
+		do { /* size */
 			int64_t lo1, hi1;
 			lo1 = hi1 = INT64_C(1);
 			int64_t lo2, hi2;
@@ -712,14 +714,19 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			if (ivl_range(lo1, hi1, lo2, hi2, 1, 1, &lo3, &hi3))
 				break;
 			cb[0] = lo3, cb[1] = hi3;
-			/* width */
+			ok[0] = true;
+		} while (0);
+		do { /* width */
 			int64_t lo4, hi4;
 			if (once_width || !ivl_iterable_bounds(st->width_iter, &lo4, &hi4))
 				break;
 			cb[2] = lo4, cb[3] = hi4;
-			known = true;
+			ok[1] = true;
 		} while (0);
-		sprt_column_bounds_(ctx, known ? cb : NULL);
+		bool all = true;
+		for (int i = 0; i < 2; i++)
+			all = all && ok[i];
+		sprt_column_bounds_(ctx, all ? cb : NULL);
 	}
 
 	/* The loop nest, in level-set order. */
