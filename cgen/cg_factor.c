@@ -588,9 +588,12 @@ static const char *block_names(struct cg *c, const struct cg_block_def *bd)
  * the count is a function of the loops q + 1 .. at alone, so a small
  * array indexed by their values (within the bounds cg_interval_columns
  * proved) keeps it, stamped with a generation that entering loop q
- * bumps.  Counting only (no points, no statistics to replay but the
- * candidates, which it keeps); an array over NEAR_MAX entries is not
- * made, and a table that cannot be had is gone without.
+ * bumps.  Only where statistics are not read (count, list): the
+ * candidates, which stay exact, are kept with the count.  Listing also
+ * needs the entry's points: the entry is kept too, and used while its
+ * memo table has not started over since (sprt_memo_epoch).  An array
+ * over NEAR_MAX entries is not made, and one that cannot be had is gone
+ * without.
  */
 #define NEAR_MAX 16384
 
@@ -661,13 +664,13 @@ void cg_factor_near_setup(struct cg *c)
 			sbuf_printf(&names, "%s%s", p > first ? ", " : "", c->P->loop_order[p]->cname);
 		cg_line(c, "/* %s: factorization: sub-nest %d's counts by (%s), which are all its key", level_word(c), b,
 			names.s);
-		cg_line(c, " * varies with inside '%s' (near counts; counting only) */",
+		cg_line(c, " * varies with inside '%s' (near counts; no statistics read) */",
 			c->P->loop_order[bd->near_q]->cname);
 		sbuf_release(&names);
 		struct sbuf ok = { 0 };
 		for (int p = first; p <= last; p++)
 			sbuf_printf(&ok, " && st->%s_ok[%d]", cb, column_of(c, c->P->loop_order[p]));
-		cg_line(c, "if (!ctx->emit && ctx->no_stats%s) {", ok.s ? ok.s : "");
+		cg_line(c, "if (ctx->no_stats%s) {", ok.s ? ok.s : "");
 		sbuf_release(&ok);
 		c->indent++;
 		cg_line(c, "uint64_t size_ = 1;");
@@ -723,9 +726,13 @@ static void near_lookup(struct cg *c, int b, int first, int last)
 	sbuf_release(&in);
 	c->indent--;
 	cg_line(c, "}");
-	cg_line(c, "if (near_ && near_->stamp == st->near_%d_gen) {", b);
+	cg_line(c, "if (near_ && near_->stamp == st->near_%d_gen &&", b);
+	cg_line(c, "    (!ctx->emit || (near_->epoch && near_->epoch == sprt_memo_epoch(st->memo_%d)))) {", b);
 	cg_line(c, "\tc_%d = near_->count;", b);
 	cg_line(c, "\tctx->candidates += near_->candidates;");
+	cg_line(c, "\tf_%d = near_->entry; /* its points, when listing */", b);
+	cg_line(c, "\tif (ctx->emit) /* counting is faster with the table off where it misses */");
+	cg_line(c, "\t\tsprt_memo_near_hit(st->memo_%d);", b);
 	cg_line(c, "} else {");
 	c->indent++;
 	cg_line(c, "const int rc_ = fac_%d(ctx, st, &f_%d);", b, b);
@@ -733,7 +740,8 @@ static void near_lookup(struct cg *c, int b, int first, int last)
 	cg_line(c, "\treturn rc_;");
 	cg_line(c, "c_%d = f_%d->count;", b, b);
 	cg_line(c, "if (near_)");
-	cg_line(c, "\t*near_ = (struct sprt_memo_near){ st->near_%d_gen, c_%d, f_%d->stats[0] };", b, b, b);
+	cg_line(c, "\t*near_ = (struct sprt_memo_near){ st->near_%d_gen, c_%d, f_%d->stats[0], f_%d,", b, b, b, b);
+	cg_line(c, "\t\t\t\t\t  sprt_memo_epoch(st->memo_%d) };", b);
 	c->indent--;
 	cg_line(c, "}");
 }

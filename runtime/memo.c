@@ -71,6 +71,7 @@ struct sprt_memo {
 	struct sprt_memo_entry *scratch;/* for uncacheable keys */
 	uint64_t lookups, hits;
 	bool bypass;                    /* too few hits: stopped inserting */
+	uint64_t clears;                /* start-overs so far (sprt_memo_epoch) */
 };
 
 /* Ranges compare by all three fields; vectors are not keys (see below). */
@@ -201,6 +202,7 @@ static void memo_clear(struct sprt_memo *m)
 		m->spare = c;
 	}
 	m->n = 0;
+	m->clears++;
 }
 
 static int memo_grow(struct sprt_memo *m)
@@ -352,6 +354,22 @@ void sprt_memo_free(struct sprt_memo *m)
 	free(m->scratch->points);
 	free(m->scratch);
 	free(m);
+}
+
+void sprt_memo_near_hit(struct sprt_memo *m)
+{
+	/* a hit the table would have had: it counts for the hit rate, which
+	 * would otherwise fall to what the near counts let through (their
+	 * misses) and turn the table off where it earns most */
+	if (m && m->lookups + 1 != MEMO_TRIAL) {
+		m->lookups++;
+		m->hits++;
+	}
+}
+
+uint64_t sprt_memo_epoch(const struct sprt_memo *m)
+{
+	return !m || m->bypass ? 0 : m->clears + 1;
 }
 
 struct sprt_memo_near *sprt_memo_near_new(uint64_t n)

@@ -659,14 +659,17 @@ static int direct_point(struct sprt_sink *s, const sprt_val *pt, int n)
 		return fail(s, EINVAL);
 	if (s->staged + s->row_size + STAGE_SLACK > STAGE_BYTES && stage_flush(s))
 		return 1;
+	/* locals: a store through q must not make the compiler reload them */
+	const struct bin_fixed *const fixed = s->fixed;
 	unsigned char *q = s->stage + s->staged;
 	for (int i = 0; i < ncols; i++) {
-		const struct bin_fixed *f = &s->fixed[i];
+		const int64_t x = pt[i].u.i;
+		const struct bin_fixed f = fixed[i];
 		/* a bound that does not hold would write a wrong value */
-		if (pt[i].kind != SPRT_INT || (uint64_t)pt[i].u.i - (uint64_t)f->lo > f->span)
+		if (pt[i].kind != SPRT_INT || (uint64_t)x - (uint64_t)f.lo > f.span)
 			return fail(s, ERANGE);
-		put_int(q, pt[i].u.i, f->width);
-		q += f->width;
+		put_int(q, x, f.width);
+		q += f.width;
 	}
 	s->staged = (size_t)(q - s->stage);
 	s->rows++;

@@ -476,7 +476,21 @@ struct sprt_memo_near {
 	uint64_t stamp;
 	uint64_t count;       /* the entry's count */
 	uint64_t candidates;  /* and its candidates (stats[0]) */
+	/* The entry itself, for its points (listing): valid while its
+	 * table's epoch is still `epoch`. */
+	const struct sprt_memo_entry *entry;
+	uint64_t epoch;
 };
+
+/*
+ * Changes whenever a table may have dropped its entries (a start-over);
+ * 0 while it hands out scratch entries only.  An entry found before
+ * stays valid while the epoch it was found in lasts.
+ */
+uint64_t sprt_memo_epoch(const struct sprt_memo *m);
+/* Counts a near count's hit as one of the table's (its hit rate decides
+ * whether it keeps inserting). */
+void sprt_memo_near_hit(struct sprt_memo *m);
 
 /* An array of n near counts, stamps 0 (never current), or NULL where it
  * cannot be had (the caller goes without). */

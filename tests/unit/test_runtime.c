@@ -1701,6 +1701,47 @@ Test(memo, int_keys_survive_starting_over)
 	sprt_memo_free(m);
 }
 
+/*
+ * The epoch that near counts check before reusing an entry (cg_factor.c):
+ * an entry found in an epoch is still its own key's while the epoch
+ * lasts, the epoch changes when the table starts over, and it is 0 once
+ * the table hands out scratch entries only.
+ */
+Test(memo, epoch_guards_kept_entries)
+{
+	struct sprt_memo *m = NULL;
+	struct sprt_memo_entry *e;
+	cr_assert_eq(sprt_memo_epoch(m), 0, "no table yet");
+	int64_t a = 0;
+	const int64_t k0[2] = { 0, 0 };
+	cr_assert_eq(sprt_memo_find_ints(&m, k0, 2, 0, 0, &e), 0);
+	e->count = memo_payload(0, 0);
+	uint64_t epoch = sprt_memo_epoch(m);
+	cr_assert_neq(epoch, 0);
+	const struct sprt_memo_entry *kept = e;
+	/* revisits keep the hit rate up; fresh keys fill it until it starts over */
+	for (a = 1; sprt_memo_epoch(m) == epoch && a < 1000000; a++) {
+		cr_assert_eq(kept->count, memo_payload(0, 0), "a kept entry changed within its epoch");
+		const int64_t key[2] = { a, 0 };
+		if (sprt_memo_find_ints(&m, key, 2, 0, 0, &e) == 0)
+			e->count = memo_payload(a, 0);
+		cr_assert_geq(sprt_memo_find_ints(&m, key, 2, 0, 0, &e), 0);
+		sprt_memo_near_hit(m);
+	}
+	cr_assert_neq(sprt_memo_epoch(m), epoch, "the table never started over");
+	cr_assert_neq(sprt_memo_epoch(m), 0);
+	sprt_memo_free(m);
+
+	/* only misses: the table stops inserting, and its epoch is 0 */
+	m = NULL;
+	for (a = 0; a < 20000 && (a == 0 || sprt_memo_epoch(m) != 0); a++) {
+		const int64_t key[2] = { a, 1 };
+		cr_assert_geq(sprt_memo_find_ints(&m, key, 2, 0, 0, &e), 0);
+	}
+	cr_assert_eq(sprt_memo_epoch(m), 0, "a table of misses still inserts");
+	sprt_memo_free(m);
+}
+
 Test(memo, value_keys_tell_kinds_apart)
 {
 	struct sprt_memo *m = NULL;
