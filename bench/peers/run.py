@@ -599,7 +599,7 @@ def main():
     print()
     print(table(results, a.timeout))
     if a.json:
-        os.makedirs(os.path.dirname(a.json), exist_ok=True)
+        os.makedirs(os.path.dirname(a.json) or ".", exist_ok=True)
         with open(a.json, "w") as f:
             json.dump({"header": head, "args": vars(a), "results": results}, f, indent=1)
 
