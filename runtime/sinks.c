@@ -944,7 +944,9 @@ int sprt_sink_put_(struct sprt_sink *p, struct sprt_sink_block *b)
 	pthread_mutex_lock(&p->lock);
 	if (b && !p->failed && p->fmt == SPRT_FMT_BINARY && p->mode == BIN_DIRECT) {
 		/* streamed rows go straight out, in their final widths */
-		if (!stage_flush(p) && fwrite(b->data, 1, b->len, p->out) != b->len)
+		if (stage_flush(p))
+			; /* failed: reported at close */
+		else if (fwrite(b->data, 1, b->len, p->out) != b->len)
 			fail(p, errno);
 		else
 			p->rows += b->rows;
