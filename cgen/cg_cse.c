@@ -47,6 +47,7 @@ struct cg_cse {
 	const struct ast_expr **occ;
 	int *occ_item;
 	bool *busy;               /* being computed (its own code is plain) */
+	const char *prefix;       /* of the state members: <prefix>N, <prefix>ok_N */
 };
 
 static bool pure_builtin(const struct ast_expr *callee)
@@ -169,6 +170,7 @@ void cg_cse_plan(struct cg *c)
 	if (c->opt->opt_level < 2 || c->opt->no_cse)
 		return;
 	struct cg_cse *s = xcalloc(1, sizeof(*s));
+	s->prefix = cg_internal_prefix(c, "cse_");
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
 		if ((d->kind == SEMA_DERIVED || d->kind == SEMA_CONSTRAINT) && d->form == SEMA_FORM_EXPR &&
@@ -213,8 +215,8 @@ void cg_cse_state(struct cg *c, struct sbuf *out)
 	sbuf_puts(out, "\t/* Common subexpressions: the value, and whether it is known at this point. */\n");
 	for (int k = 0; k < s->n; k++)
 		if (s->items[k].shared)
-			sbuf_printf(out, "\t%s cse_%d;\n\tbool cse_ok_%d;\n",
-				    s->items[k].type == CG_T_VAL ? "sprt_val" : "int64_t", k, k);
+			sbuf_printf(out, "\t%s %s%d;\n\tbool %sok_%d;\n",
+				    s->items[k].type == CG_T_VAL ? "sprt_val" : "int64_t", s->prefix, k, s->prefix, k);
 }
 
 void cg_cse_reset(struct cg *c, int level)
@@ -224,7 +226,7 @@ void cg_cse_reset(struct cg *c, int level)
 		return;
 	for (int k = 0; k < s->n; k++)
 		if (s->items[k].shared && s->items[k].level == level)
-			cg_line(c, "st->cse_ok_%d = false;", k);
+			cg_line(c, "st->%sok_%d = false;", s->prefix, k);
 }
 
 /* The shared item e is an occurrence of, or -1 where e is computed plainly. */
@@ -249,7 +251,7 @@ static void open_item(struct cg *c, int k)
 	cg_line(c, "/* %s: common subexpression %d (line %d, column %d; %d use%s, level %d) */",
 		c->opt->opt_level >= 2 ? "-O2" : "-O1", k, it->e->loc.line, it->e->loc.col, it->uses,
 		it->uses == 1 ? "" : "s", it->level);
-	cg_line(c, "if (!st->cse_ok_%d) {", k);
+	cg_line(c, "if (!st->%sok_%d) {", c->cse->prefix, k);
 	c->indent++;
 	c->cse->busy[k] = true;
 }
@@ -267,10 +269,10 @@ bool cg_cse_into(struct cg *c, const struct ast_expr *e, const char *dst)
 	if (k < 0 || c->cse->items[k].type != CG_T_VAL)
 		return false; /* a typed one is shared by cg_cse_int */
 	open_item(c, k);
-	cg_expr_into(c, e, cg_fmt(c, "st->cse_%d", k));
-	cg_line(c, "st->cse_ok_%d = st->cse_%d.kind != SPRT_VEC;", k, k);
+	cg_expr_into(c, e, cg_fmt(c, "st->%s%d", c->cse->prefix, k));
+	cg_line(c, "st->%sok_%d = st->%s%d.kind != SPRT_VEC;", c->cse->prefix, k, c->cse->prefix, k);
 	close_item(c, k);
-	cg_line(c, "%s = st->cse_%d;", dst, k);
+	cg_line(c, "%s = st->%s%d;", dst, c->cse->prefix, k);
 	return true;
 }
 
@@ -280,8 +282,8 @@ const char *cg_cse_int(struct cg *c, const struct ast_expr *e)
 	if (k < 0 || c->cse->items[k].type == CG_T_VAL)
 		return NULL;
 	open_item(c, k);
-	cg_line(c, "st->cse_%d = %s;", k, cg_int_operand(c, e));
-	cg_line(c, "st->cse_ok_%d = true;", k);
+	cg_line(c, "st->%s%d = %s;", c->cse->prefix, k, cg_int_operand(c, e));
+	cg_line(c, "st->%sok_%d = true;", c->cse->prefix, k);
 	close_item(c, k);
-	return cg_fmt(c, "st->cse_%d", k);
+	return cg_fmt(c, "st->%s%d", c->cse->prefix, k);
 }

@@ -272,6 +272,7 @@ struct cg_factor {
 	int nblocks;
 	struct cg_block_def *blocks;
 	struct sema_def **saved;       /* sema's loop order, restored at the end */
+	const char *memo, *near;       /* state member prefixes: memo tables, near counts */
 	const char *prod;              /* the running product in scope */
 };
 
@@ -374,6 +375,8 @@ void cg_factor_plan(struct cg *c)
 		struct cg_factor *fc = xcalloc(1, sizeof(*fc));
 		c->fac = fc;
 		fc->saved = xcalloc((size_t)n, sizeof(*fc->saved));
+		fc->memo = cg_internal_prefix(c, "memo_");
+		fc->near = cg_internal_prefix(c, "near_");
 		memcpy(fc->saved, P->loop_order, sizeof(*fc->saved) * (size_t)n);
 		fc->nmain = f.nchain;
 		c->loop_end = f.nchain;
@@ -626,15 +629,15 @@ void cg_factor_state(struct cg *c, struct sbuf *out)
 		return;
 	sbuf_puts(out, "\t/* Memo tables of the factorized sub-nests (NULL until first used). */\n");
 	for (int b = 0; b < c->fac->nblocks; b++)
-		sbuf_printf(out, "\tstruct sprt_memo *memo_%d;\n", b);
+		sbuf_printf(out, "\tstruct sprt_memo *%s%d;\n", c->fac->memo, b);
 	for (int b = 0; b < c->fac->nblocks; b++) {
 		int first, last;
 		if (!near_loops(c, &c->fac->blocks[b], &first, &last))
 			continue;
 		sbuf_printf(out, "\t/* Sub-nest %d's near counts (NULL: none), their generation and extents. */\n", b);
-		sbuf_printf(out, "\tstruct sprt_memo_near *near_%d;\n", b);
-		sbuf_printf(out, "\tuint64_t near_%d_gen;\n", b);
-		sbuf_printf(out, "\tuint64_t near_%d_span[%d];\n", b, last - first + 1);
+		sbuf_printf(out, "\tstruct sprt_memo_near *%s%d;\n", c->fac->near, b);
+		sbuf_printf(out, "\tuint64_t %s%d_gen;\n", c->fac->near, b);
+		sbuf_printf(out, "\tuint64_t %s%d_span[%d];\n", c->fac->near, b, last - first + 1);
 	}
 }
 
@@ -644,9 +647,9 @@ void cg_factor_free_state(struct cg *c, struct sbuf *out)
 		return;
 	for (int b = 0; b < c->fac->nblocks; b++) {
 		int first, last;
-		sbuf_printf(out, "\tsprt_memo_free(st.memo_%d);\n", b);
+		sbuf_printf(out, "\tsprt_memo_free(st.%s%d);\n", c->fac->memo, b);
 		if (near_loops(c, &c->fac->blocks[b], &first, &last))
-			sbuf_printf(out, "\tsprt_memo_near_free(st.near_%d);\n", b);
+			sbuf_printf(out, "\tsprt_memo_near_free(st.%s%d);\n", c->fac->near, b);
 	}
 }
 
@@ -677,16 +680,16 @@ void cg_factor_near_setup(struct cg *c)
 		cg_line(c, "bool small_ = true;");
 		for (int p = first; p <= last; p++) {
 			int i = column_of(c, c->P->loop_order[p]);
-			cg_line(c, "st->near_%d_span[%d] = (uint64_t)st->%s[%d] - (uint64_t)st->%s[%d] + 1;", b, p - first,
+			cg_line(c, "st->%s%d_span[%d] = (uint64_t)st->%s[%d] - (uint64_t)st->%s[%d] + 1;", fc->near, b, p - first,
 				cb, 2 * i + 1, cb, 2 * i);
 		}
 		cg_line(c, "for (int i = 0; i < %d && small_; i++) {", last - first + 1);
-		cg_line(c, "\tsmall_ = st->near_%d_span[i] != 0 && st->near_%d_span[i] <= UINT64_C(%d) / size_;", b, b,
+		cg_line(c, "\tsmall_ = st->%s%d_span[i] != 0 && st->%s%d_span[i] <= UINT64_C(%d) / size_;", fc->near, b, fc->near, b,
 			NEAR_MAX);
-		cg_line(c, "\tsize_ *= st->near_%d_span[i];", b);
+		cg_line(c, "\tsize_ *= st->%s%d_span[i];", fc->near, b);
 		cg_line(c, "}");
 		cg_line(c, "if (small_)");
-		cg_line(c, "\tst->near_%d = sprt_memo_near_new(size_);", b);
+		cg_line(c, "\tst->%s%d = sprt_memo_near_new(size_);", fc->near, b);
 		c->indent--;
 		cg_line(c, "}");
 	}
@@ -698,7 +701,7 @@ void cg_factor_loop_entry(struct cg *c, int k)
 	for (int b = 0; fc && c->block < 0 && b < fc->nblocks; b++) {
 		int first, last;
 		if (fc->blocks[b].near_q == k && near_loops(c, &fc->blocks[b], &first, &last))
-			cg_line(c, "st->near_%d_gen++; /* sub-nest %d's near counts start over */", b, b);
+			cg_line(c, "st->%s%d_gen++; /* sub-nest %d's near counts start over */", fc->near, b, b);
 	}
 }
 
@@ -706,9 +709,10 @@ void cg_factor_loop_entry(struct cg *c, int k)
  * near count where it has one. */
 static void near_lookup(struct cg *c, int b, int first, int last)
 {
+	const struct cg_factor *fc = c->fac;
 	const char *cb = cg_interval_columns_member(c);
 	cg_line(c, "struct sprt_memo_near *near_ = NULL;");
-	cg_line(c, "if (st->near_%d) {", b);
+	cg_line(c, "if (st->%s%d) {", fc->near, b);
 	c->indent++;
 	struct sbuf in = { 0 };
 	const char *idx = "i0_";
@@ -716,23 +720,23 @@ static void near_lookup(struct cg *c, int b, int first, int last)
 		const struct sema_def *x = c->P->loop_order[p];
 		int j = p - first, i = column_of(c, x);
 		cg_line(c, "const uint64_t i%d_ = (uint64_t)st->%s - (uint64_t)st->%s[%d];", j, c->member[x->id], cb, 2 * i);
-		sbuf_printf(&in, "%si%d_ < st->near_%d_span[%d]", j ? " && " : "", j, b, j);
+		sbuf_printf(&in, "%si%d_ < st->%s%d_span[%d]", j ? " && " : "", j, fc->near, b, j);
 		if (j)
-			idx = cg_fmt(c, "%s%s%s * st->near_%d_span[%d] + i%d_", j > 1 ? "(" : "", idx, j > 1 ? ")" : "", b,
+			idx = cg_fmt(c, "%s%s%s * st->%s%d_span[%d] + i%d_", j > 1 ? "(" : "", idx, j > 1 ? ")" : "", fc->near, b,
 				     j, j);
 	}
 	cg_line(c, "if (%s)", in.s);
-	cg_line(c, "\tnear_ = &st->near_%d[%s];", b, idx);
+	cg_line(c, "\tnear_ = &st->%s%d[%s];", fc->near, b, idx);
 	sbuf_release(&in);
 	c->indent--;
 	cg_line(c, "}");
-	cg_line(c, "if (near_ && near_->stamp == st->near_%d_gen &&", b);
-	cg_line(c, "    (!ctx->emit || (near_->epoch && near_->epoch == sprt_memo_epoch(st->memo_%d)))) {", b);
+	cg_line(c, "if (near_ && near_->stamp == st->%s%d_gen &&", fc->near, b);
+	cg_line(c, "    (!ctx->emit || (near_->epoch && near_->epoch == sprt_memo_epoch(st->%s%d)))) {", fc->memo, b);
 	cg_line(c, "\tc_%d = near_->count;", b);
 	cg_line(c, "\tctx->candidates += near_->candidates;");
 	cg_line(c, "\tf_%d = near_->entry; /* its points, when listing */", b);
 	cg_line(c, "\tif (ctx->emit) /* counting is faster with the table off where it misses */");
-	cg_line(c, "\t\tsprt_memo_near_hit(st->memo_%d);", b);
+	cg_line(c, "\t\tsprt_memo_near_hit(st->%s%d);", fc->memo, b);
 	cg_line(c, "} else {");
 	c->indent++;
 	cg_line(c, "const int rc_ = fac_%d(ctx, st, &f_%d);", b, b);
@@ -740,8 +744,8 @@ static void near_lookup(struct cg *c, int b, int first, int last)
 	cg_line(c, "\treturn rc_;");
 	cg_line(c, "c_%d = f_%d->count;", b, b);
 	cg_line(c, "if (near_)");
-	cg_line(c, "\t*near_ = (struct sprt_memo_near){ st->near_%d_gen, c_%d, f_%d->stats[0], f_%d,", b, b, b, b);
-	cg_line(c, "\t\t\t\t\t  sprt_memo_epoch(st->memo_%d) };", b);
+	cg_line(c, "\t*near_ = (struct sprt_memo_near){ st->%s%d_gen, c_%d, f_%d->stats[0], f_%d,", fc->near, b, b, b, b);
+	cg_line(c, "\t\t\t\t\t  sprt_memo_epoch(st->%s%d) };", fc->memo, b);
 	c->indent--;
 	cg_line(c, "}");
 }
@@ -757,7 +761,7 @@ static void block_innermost(struct cg *c, const struct cg_block_def *bd)
 		sbuf_printf(&init, "%s%s", p > bd->first ? ", " : "", cg_value_of(c, c->P->loop_order[p]));
 	cg_line(c, "const sprt_val pt[%d] = { %s };", bd->last - bd->first + 1, init.s);
 	sbuf_release(&init);
-	cg_line(c, "const int rc_ = sprt_memo_add_point(st->memo_%d, e, pt);", c->block);
+	cg_line(c, "const int rc_ = sprt_memo_add_point(st->%s%d, e, pt);", c->fac->memo, c->block);
 	cg_line(c, "if (rc_)");
 	cg_line(c, "\treturn -rc_;");
 	c->indent--;
@@ -833,8 +837,8 @@ void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg
 		/* stats[0]: the candidates; then 3 deltas a row, kept only
 		 * when statistics are read (smaller entries: more of them
 		 * fit the table's cap) */
-		sbuf_printf(out, "\tconst int found = sprt_memo_find%s(&st->memo_%d, key, %d, ctx->no_stats ? 1 : %d, %d, &e);\n",
-			    ints ? "_ints" : "", b, bd->nkey, nstats, bd->last - bd->first + 1);
+		sbuf_printf(out, "\tconst int found = sprt_memo_find%s(&st->%s%d, key, %d, ctx->no_stats ? 1 : %d, %d, &e);\n",
+			    ints ? "_ints" : "", fc->memo, b, bd->nkey, nstats, bd->last - bd->first + 1);
 		sbuf_puts(out, "\tif (found < 0)\n\t\treturn found;\n");
 		sbuf_puts(out, "\tif (found) {\n");
 		if (bd->nrows)

@@ -123,8 +123,14 @@ struct cg {
 /* cgen.c: whether iterator d's iterable is computed once, before the nest,
  * into st->d_iter with its domain error in the run() local once_d. */
 bool cg_hoisted(const struct cg *c, const struct sema_def *d);
-/* Whether no member of struct space_state is called `name`. */
-bool cg_member_free(const struct cg *c, const char *name);
+/*
+ * A prefix for the members generated code adds to struct space_state
+ * (memo tables, near counts, bounds): `base`, with underscores appended
+ * until no definition's member starts with it, so that every name built
+ * on it stays clear of the definitions' (a definition named memo_0 or
+ * near_0 once collided with a sub-nest's table).
+ */
+const char *cg_internal_prefix(struct cg *c, const char *base);
 
 /* cg_opt.c */
 void cg_opt_plan(struct cg *c);

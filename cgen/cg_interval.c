@@ -708,9 +708,7 @@ void cg_interval_plan(struct cg *c)
 	c->ivl->bounds = xcalloc((size_t)P->ndefs + 1, sizeof(*c->ivl->bounds));
 	if (c->opt->opt_level < 2 || c->opt->no_interval)
 		return;
-	c->ivl->array = "ivl_bounds";
-	while (!cg_member_free(c, c->ivl->array))
-		c->ivl->array = cg_fmt(c, "%s_", c->ivl->array);
+	c->ivl->array = cg_internal_prefix(c, "ivl_bounds");
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
 		if (d->kind != SEMA_CONSTRAINT || d->level < 1)
@@ -869,10 +867,7 @@ void cg_interval_columns(struct cg *c)
 		int n = num_iter(&g, x);
 		g.indent--;
 		if (n == IV_NONE) {
-			text.len = mark; /* nothing of it */
-			if (text.s)
-				text.s[mark] = 0;
-			g.ntmp = ntmp;
+			undo(&g, mark, ntmp, g.top); /* nothing of it */
 			column[x->id] = -1;
 			all = false;
 			continue;
@@ -890,9 +885,7 @@ void cg_interval_columns(struct cg *c)
 		return;
 	}
 	add_helpers(c);
-	const char *m = "column_bounds";
-	while (!cg_member_free(c, m) || !cg_member_free(c, cg_fmt(c, "%s_ok", m)))
-		m = cg_fmt(c, "%s_", m);
+	const char *m = cg_internal_prefix(c, "column_bounds");
 	v->columns = m;
 	cg_line(c, "/* Every value of iterator i lies within [cb[2i], cb[2i + 1]] where ok[i]: the");
 	cg_line(c, " * binary sink's column widths (runtime/FORMAT.md), the near counts' indices. */");

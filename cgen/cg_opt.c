@@ -577,11 +577,8 @@ void cg_opt_loop_open(struct cg *c, int k)
 		if (p->src == CG_SRC_PIN) {
 			cg_line(c, "\topt_pin(&o_%s, %d, a_, c_);", m, p->pin_kind);
 		} else {
-			if (!c->divs_array) {
-				c->divs_array = "opt_divs";
-				while (!cg_member_free(c, c->divs_array))
-					c->divs_array = cg_fmt(c, "%s_", c->divs_array);
-			}
+			if (!c->divs_array)
+				c->divs_array = cg_internal_prefix(c, "opt_divs");
 			cg_line(c, "\topt_divisors(&o_%s, c_, &st->%s[%d]);", m, c->divs_array, c->ndivs++);
 		}
 		cg_line(c, "(void)a_;");

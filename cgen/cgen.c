@@ -337,14 +337,20 @@ static const char *member_name(struct cg *c, struct ptrvec *used, const char *wa
 	return name;
 }
 
-bool cg_member_free(const struct cg *c, const char *name)
+const char *cg_internal_prefix(struct cg *c, const char *base)
 {
 	const char **lists[] = { c->member, c->iter_member, c->dom_member, c->yield_member, c->scratch_member };
-	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
-		for (int i = 0; i <= c->P->ndefs; i++)
-			if (lists[l][i] && !strcmp(lists[l][i], name))
-				return false;
-	return true;
+	const char *prefix = base;
+	for (bool clash = true; clash;) {
+		clash = false;
+		size_t n = strlen(prefix);
+		for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]) && !clash; l++)
+			for (int i = 0; i <= c->P->ndefs && !clash; i++)
+				clash = lists[l][i] && !strncmp(lists[l][i], prefix, n);
+		if (clash)
+			prefix = cg_fmt(c, "%s_", prefix);
+	}
+	return prefix;
 }
 
 static void assign_names(struct cg *c)
