@@ -61,6 +61,7 @@ struct cg_level_plan {
 	int pin_kind;                   /* CG_SRC_PIN: see cg_opt.c */
 	const char *fn_a, *fn_c;        /* value functions of the invariants */
 	bool product;                   /* CG_SRC_DIV from X * Y == c */
+	const struct sema_def *partner; /* product: Y */
 	bool any;                       /* some transformation applies here */
 	bool filter;                    /* domain filtering: X's values filtered once, before the nest */
 };
@@ -163,6 +164,11 @@ const char *cg_interval_columns_member(const struct cg *c);
 /* Whether iterator i (definition order) has bounds code there. */
 bool cg_interval_column_bounded(const struct cg *c, int i);
 void cg_interval_prune(struct cg *c, int k);
+/* After d rejected at its own level: the loop ends where every later value is rejected too. */
+void cg_interval_reject(struct cg *c, const struct sema_def *d);
+/* Divisor iteration from X * Y == c at loop k: sets wlo, whi to bounds of
+ * Y's values where they can be found (left alone elsewhere). */
+void cg_interval_partner(struct cg *c, int k);
 /* The state members it needs (in struct space_state). */
 void cg_interval_state(struct cg *c, struct sbuf *out);
 void cg_interval_release(struct cg *c);

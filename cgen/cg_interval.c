@@ -48,6 +48,32 @@
  * subtree holds only points the constraint rejects, and nothing in a
  * subtree can fail the whole run.
  *
+ * Points.  An operation whose operands are both single values (bound
+ * values, literals, and operations on them) is the int operation itself
+ * (ivl_mul_point ...): the same value and failures, no corners.  Inside
+ * a sub-nest most operands are bound, and the corners were most of the
+ * checks' time.
+ *
+ * Tails.  The same check is also generated with loop k's iterator read
+ * as every value from the current one to the end of its range ([x,
+ * stop - 1] ascending, [stop + 1, x] descending) and level k's derived
+ * values read through their expressions.  Where that says "rejects
+ * every completion", it says so for every later value of the loop, so
+ * the loop ends (`break`; -O1's other sources visit a range's values in
+ * its order, and only fewer of them).  Where it says "accepts", so would
+ * the check at x alone (a subset of its box), which is skipped; only
+ * "don't know" runs it.  Only shapes with an order comparison get a
+ * tail: a size growing past a limit (gemm_beast's registers per block
+ * along blk_n: 88% of blk_n's values were pruned one by one, now the
+ * loop ends at the first).  At d's own level the tail is asked only
+ * after d has rejected the current value: interval bound tightening,
+ * which ends loops -O1's sign rules cannot prove monotone (min(), a
+ * quotient of the iterator: low_occupancy_shmem along blk_k).
+ *
+ * Partners.  For divisor iteration from X * Y == c (cg_opt.c), the
+ * bounds of Y's values, from what is bound before X's loop, narrow X's
+ * range at run time (opt_partner).
+ *
  * A check of constraint d is generated at each level k below d's own
  * where some leaf it reads is bound at exactly k (elsewhere it would
  * repeat the previous level's answer), and only where its static shape
@@ -71,6 +97,10 @@ struct ivl_check {
 	int k;                    /* the level it is checked at */
 	struct sbuf text;         /* the check's statements, one per line */
 	int truth;                /* its truth variable */
+	struct sbuf tail;         /* the same over loop k's values from the current one on */
+	int tail_truth;           /* its truth variable (IV_NONE: no such check) */
+	bool own;                 /* k is d's own level: only the tail, asked after d rejects */
+	bool partner;             /* not a check: the bounds of loop k's product partner */
 };
 
 struct cg_ivl {
@@ -97,6 +127,11 @@ struct ivgen {
 	bool columns;  /* cg_interval_columns: in run(), before the nest */
 	int *column;   /* columns: per definition id, 1 + an iterator's index
 	                  once bounded (0: not yet, -1: it cannot be) */
+	bool *point;   /* per temporary: lo == hi by construction */
+	int npoint;
+	const struct sema_def *tail; /* loop k's iterator, read as every value from
+	                                the current one to the end of its range */
+	bool ordered;  /* an order comparison (< <= > >=) was bounded */
 };
 
 enum { IV_NONE = -1 }; /* a result the shape cannot bound */
@@ -122,16 +157,40 @@ static bool builtin_call(const struct ast_expr *e, const char *name)
 
 static bool bound_at(const struct ivgen *g, const struct sema_def *d)
 {
-	return (d->kind == SEMA_ITER ? d->loop_pos : d->level) <= g->k;
+	const int lvl = d->kind == SEMA_ITER ? d->loop_pos : d->level;
+	/* a tail check reads level k's derived values by their expressions */
+	return g->tail ? lvl < g->k : lvl <= g->k;
 }
 
 static int num(struct ivgen *g, const struct ast_expr *e);
 
-/* A numeric temporary: lo<n>, hi<n>, declared. */
+/* A numeric temporary: lo<n>, hi<n>, declared; not known to be a point. */
 static int fresh(struct ivgen *g)
 {
 	int n = ++g->ntmp;
 	line(g, "int64_t lo%d, hi%d;", n, n);
+	if (n >= g->npoint) {
+		int cap = 2 * n + 16;
+		g->point = xrealloc(g->point, (size_t)cap * sizeof(bool));
+		memset(g->point + g->npoint, 0, (size_t)(cap - g->npoint) * sizeof(bool));
+		g->npoint = cap;
+	}
+	g->point[n] = false;
+	return n;
+}
+
+/* Whether temporary n holds one value (a literal, a bound value, or an
+ * operation on such): its operations then need no interval arithmetic. */
+static bool is_point(const struct ivgen *g, int n)
+{
+	return n > 0 && n < g->npoint && g->point[n];
+}
+
+/* A fresh temporary that holds one value. */
+static int fresh_point(struct ivgen *g)
+{
+	int n = fresh(g);
+	g->point[n] = true;
 	return n;
 }
 
@@ -150,7 +209,7 @@ static int num_bound(struct ivgen *g, const struct sema_def *d)
 	int lvl = d->kind == SEMA_ITER ? d->loop_pos : d->level;
 	switch (g->c->ctype[d->id]) {
 	case CG_T_INT: {
-		int n = fresh(g);
+		int n = fresh_point(g);
 		line(g, "lo%d = hi%d = st->%s;", n, n, m);
 		g->top = lvl > g->top ? lvl : g->top;
 		return n;
@@ -162,7 +221,7 @@ static int num_bound(struct ivgen *g, const struct sema_def *d)
 	}
 	if (d->kind == SEMA_CONSTRAINT)
 		return IV_NONE;
-	int n = fresh(g);
+	int n = fresh_point(g);
 	line(g, "if (st->%s.kind != SPRT_INT)", m);
 	line(g, "\tbreak;");
 	line(g, "lo%d = hi%d = st->%s.u.i;", n, n, m);
@@ -181,6 +240,7 @@ static int num_iterable(struct ivgen *g, const struct ast_expr *e, bool scalar_o
 			if (b == IV_NONE)
 				return IV_NONE;
 			line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", acc, acc, b, b);
+			g->point[acc] = false;
 		}
 		return acc;
 	}
@@ -214,9 +274,10 @@ static int num_returns(struct ivgen *g, const struct ast_block *b, int acc)
 			int r = s->value ? num_iterable(g, s->value, true) : IV_NONE;
 			if (r == IV_NONE)
 				return IV_NONE;
-			if (acc)
+			if (acc) {
 				line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", acc, acc, r, r);
-			else
+				g->point[acc] = false;
+			} else
 				acc = r;
 		} else if (s->kind == AST_S_YIELD || s->kind == AST_S_DEF) {
 			return IV_NONE;
@@ -270,11 +331,35 @@ static int num_iter(struct ivgen *g, const struct sema_def *x)
 	return num_iterable(g, x->expr, false);
 }
 
+/*
+ * Loop k's iterator in a tail check: its current value up to the end of
+ * its range (a range's later values all lie there; the loop's other
+ * sources, divisors and pins, visit a range's values in its order).
+ */
+static int num_tail(struct ivgen *g, const struct sema_def *x)
+{
+	g->deeper++; /* not one value: a divisibility test cannot decide */
+	const char *it = g->c->iter_member[x->id];
+	line(g, "if (st->%s.kind != SPRT_RANGE || st->%s.r_step == 0)", it, it);
+	line(g, "\tbreak;");
+	int n = num_bound(g, x);
+	if (n == IV_NONE)
+		return IV_NONE;
+	g->point[n] = false;
+	line(g, "if (st->%s.r_step > 0)", it);
+	line(g, "\thi%d = st->%s.r_stop - 1;", n, it);
+	line(g, "else");
+	line(g, "\tlo%d = st->%s.r_stop + 1;", n, it);
+	return n;
+}
+
 static int num_name(struct ivgen *g, const struct ast_expr *e)
 {
 	const struct sema_def *d = e->ref;
 	if (!d || e->local >= 0)
 		return IV_NONE;
+	if (g->tail == d)
+		return num_tail(g, d);
 	if (bound_at(g, d))
 		return num_bound(g, d);
 	if (g->depth >= IVL_MAX_DEPTH)
@@ -289,7 +374,13 @@ static int num_name(struct ivgen *g, const struct ast_expr *e)
 	return r;
 }
 
-/* Two operands combined by the ivl_ function `fn` (nonzero: don't know). */
+/*
+ * Two operands combined by the ivl_ function `fn` (nonzero: don't know),
+ * or, where both are points, by its _point form: the int operation
+ * itself, with the same value and the same failures (overflow, a zero
+ * divisor) but no corners (most operands of a sub-nest's checks are
+ * bound).
+ */
 static int num_call2(struct ivgen *g, const char *fn, const struct ast_expr *x, const struct ast_expr *y)
 {
 	int a = num(g, x);
@@ -298,8 +389,9 @@ static int num_call2(struct ivgen *g, const char *fn, const struct ast_expr *x, 
 	int b = num(g, y);
 	if (b == IV_NONE)
 		return IV_NONE;
-	int n = fresh(g);
-	line(g, "if (%s(lo%d, hi%d, lo%d, hi%d, &lo%d, &hi%d))", fn, a, a, b, b, n, n);
+	const bool point = is_point(g, a) && is_point(g, b);
+	int n = point ? fresh_point(g) : fresh(g);
+	line(g, "if (%s%s(lo%d, hi%d, lo%d, hi%d, &lo%d, &hi%d))", fn, point ? "_point" : "", a, a, b, b, n, n);
 	line(g, "\tbreak;");
 	return n;
 }
@@ -309,7 +401,7 @@ static int num(struct ivgen *g, const struct ast_expr *e)
 {
 	switch (e->kind) {
 	case AST_INT: {
-		int n = fresh(g);
+		int n = fresh_point(g);
 		struct sbuf v = { 0 };
 		int_literal(&v, e->ival);
 		line(g, "lo%d = hi%d = %s;", n, n, v.s);
@@ -324,7 +416,7 @@ static int num(struct ivgen *g, const struct ast_expr *e)
 		int a = num(g, e->items[0]);
 		if (a == IV_NONE || e->op == AST_OP_POS)
 			return a;
-		int n = fresh(g);
+		int n = is_point(g, a) ? fresh_point(g) : fresh(g);
 		line(g, "if (ivl_neg(lo%d, hi%d, &lo%d, &hi%d))", a, a, n, n);
 		line(g, "\tbreak;");
 		return n;
@@ -348,6 +440,7 @@ static int num(struct ivgen *g, const struct ast_expr *e)
 		if (b == IV_NONE)
 			return IV_NONE;
 		line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", a, a, b, b);
+		g->point[a] = false;
 		return a;
 	}
 	case AST_CALL: {
@@ -355,7 +448,7 @@ static int num(struct ivgen *g, const struct ast_expr *e)
 			int a = num(g, e->items[1]);
 			if (a == IV_NONE)
 				return IV_NONE;
-			int n = fresh(g);
+			int n = is_point(g, a) ? fresh_point(g) : fresh(g);
 			line(g, "if (ivl_abs(lo%d, hi%d, &lo%d, &hi%d))", a, a, n, n);
 			line(g, "\tbreak;");
 			return n;
@@ -370,6 +463,7 @@ static int num(struct ivgen *g, const struct ast_expr *e)
 			if (b == IV_NONE)
 				return IV_NONE;
 			line(g, "ivl_%s(&lo%d, &hi%d, lo%d, hi%d);", is_min ? "min" : "max", acc, acc, b, b);
+			g->point[acc] = is_point(g, acc) && is_point(g, b);
 		}
 		return acc;
 	}
@@ -460,6 +554,7 @@ static int truth_compare(struct ivgen *g, const struct ast_expr *e)
 		}
 		line(g, "tr%d = %sivl_cmp('%c', lo%d, hi%d, lo%d, hi%d)%s;", t, i ? cg_fmt(g->c, "ivl_and(tr%d, ", t) : "",
 		     cmp_code(e->cmp[i]), prev, prev, next, next, i ? ")" : "");
+		g->ordered |= e->cmp[i] != AST_OP_EQ && e->cmp[i] != AST_OP_NE;
 		prev = next;
 	}
 	if (prev == IV_NONE || (exact_only && g->deeper != saved_deeper)) {
@@ -610,6 +705,21 @@ static void add_helpers(struct cg *c)
 		  "\t\t*h = bh > 0 ? bh - 1 : 0;\n"
 		  "\t}\n"
 		  "\treturn 0;\n}\n\n"
+		  "/* The same where both operands are points (al == ah, bl == bh): the int operation. */\n"
+		  "#define IVL_POINT(name, op) \\\n"
+		  "\tstatic inline int name(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h) \\\n"
+		  "\t{ \\\n"
+		  "\t\t(void)ah; \\\n"
+		  "\t\t(void)bh; \\\n"
+		  "\t\tconst int rc = op(al, bl, l); \\\n"
+		  "\t\t*h = *l; \\\n"
+		  "\t\treturn rc; \\\n"
+		  "\t}\n"
+		  "IVL_POINT(ivl_add_point, sprt_i_add)\n"
+		  "IVL_POINT(ivl_sub_point, sprt_i_sub)\n"
+		  "IVL_POINT(ivl_mul_point, sprt_i_mul)\n"
+		  "IVL_POINT(ivl_floordiv_point, sprt_i_floordiv)\n"
+		  "IVL_POINT(ivl_mod_point, sprt_i_mod)\n\n"
 		  "static inline int ivl_neg(int64_t al, int64_t ah, int64_t *l, int64_t *h)\n{\n"
 		  "\treturn sprt_i_neg(ah, l) | sprt_i_neg(al, h);\n}\n\n"
 		  "static inline int ivl_abs(int64_t al, int64_t ah, int64_t *l, int64_t *h)\n{\n"
@@ -678,28 +788,95 @@ static void add_helpers(struct cg *c)
 		  "\treturn 1;\n}\n\n");
 }
 
-static void plan_check(struct cg *c, const struct sema_def *d, const struct ast_expr *E, int k)
+/* The tail check of d at level k into *tail: its truth, or IV_NONE. */
+static int plan_tail(struct cg *c, const struct ast_expr *E, int k, bool *bounds, struct sbuf *tail)
+{
+	struct ivgen g = { .c = c, .k = k, .out = tail, .top = -1, .bounds = bounds, .tail = c->P->loop_order[k] };
+	int t = truth(&g, E);
+	free(g.point);
+	/* over many values, only an order comparison decides (a size that
+	 * grows past a limit); (in)equalities would cost and never prune */
+	if (t != IV_NONE && (g.top != k || !g.ordered))
+		t = IV_NONE;
+	if (t == IV_NONE)
+		sbuf_release(tail);
+	return t;
+}
+
+static void add_check(struct cg *c, struct ivl_check ch, bool *bounds)
 {
 	struct cg_ivl *v = c->ivl;
+	for (int i = 0; i <= c->P->ndefs; i++)
+		v->bounds[i] |= bounds[i];
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 16;
+		v->checks = xrealloc(v->checks, (size_t)v->cap * sizeof(*v->checks));
+	}
+	v->checks[v->n++] = ch;
+	add_helpers(c);
+}
+
+static void plan_check(struct cg *c, const struct sema_def *d, const struct ast_expr *E, int k)
+{
 	bool *bounds = xcalloc((size_t)c->P->ndefs + 1, sizeof(*bounds));
 	struct sbuf text = { 0 };
 	struct ivgen g = { .c = c, .k = k, .out = &text, .top = -1, .bounds = bounds };
 	int t = truth(&g, E);
+	free(g.point);
 	if (t == IV_NONE || g.top != k) {
 		sbuf_release(&text);
 		free(bounds);
 		return;
 	}
-	for (int i = 0; i <= c->P->ndefs; i++)
-		v->bounds[i] |= bounds[i];
+	/* The tail check: where it rejects, so does every later value. */
+	struct sbuf tail = { 0 };
+	int tt = plan_tail(c, E, k, bounds, &tail);
+	add_check(c, (struct ivl_check){ d, k, text, t, tail, tt, false, false }, bounds);
 	free(bounds);
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 16;
-		v->checks = xrealloc(v->checks, (size_t)v->cap * sizeof(*v->checks));
-	}
-	v->checks[v->n++] = (struct ivl_check){ d, k, text, t };
-	add_helpers(c);
 }
+
+/*
+ * At d's own level, after d rejected the current value: the tail check
+ * over it and every later value.  Interval bound tightening: where it
+ * rejects too, the loop ends, as bound tightening's `break` (cg_opt.c)
+ * but for any shape the interval arithmetic bounds (min, //, a
+ * quotient of the iterator: gemm_beast's low_occupancy_shmem).
+ */
+static void plan_own_tail(struct cg *c, const struct sema_def *d, const struct ast_expr *E)
+{
+	const int k = d->level;
+	if (k < 0 || k >= c->P->niters)
+		return;
+	bool *bounds = xcalloc((size_t)c->P->ndefs + 1, sizeof(*bounds));
+	struct sbuf tail = { 0 };
+	int tt = plan_tail(c, E, k, bounds, &tail);
+	if (tt != IV_NONE)
+		add_check(c, (struct ivl_check){ d, k, { 0 }, IV_NONE, tail, tt, true, false }, bounds);
+	free(bounds);
+}
+
+/* The values of the partner Y of loop k's divisor iteration (X * Y == c),
+ * from what is bound before loop k. */
+static void plan_partner(struct cg *c, int k)
+{
+	bool *bounds = xcalloc((size_t)c->P->ndefs + 1, sizeof(*bounds));
+	struct sbuf text = { 0 };
+	struct ivgen g = { .c = c, .k = k - 1, .out = &text, .top = -1, .bounds = bounds };
+	line(&g, "do {");
+	g.indent++;
+	int n = num_iter(&g, c->plan[k].partner);
+	if (n != IV_NONE)
+		line(&g, "wlo = lo%d, whi = hi%d;", n, n);
+	g.indent--;
+	line(&g, "} while (0);");
+	free(g.point);
+	if (n == IV_NONE)
+		sbuf_release(&text);
+	else
+		add_check(c, (struct ivl_check){ NULL, k, text, IV_NONE, { 0 }, IV_NONE, false, true }, bounds);
+	free(bounds);
+}
+
 
 void cg_interval_plan(struct cg *c)
 {
@@ -717,6 +894,7 @@ void cg_interval_plan(struct cg *c)
 		struct ast_expr *E = cg_opt_constraint_expr(c, d, -2);
 		if (!E)
 			continue;
+		plan_own_tail(c, d, E);
 		int home = cg_factor_block(c, d->level);
 		for (int k = 0; k < d->level; k++) {
 			/* a sub-nest's loops run in its own count function, where
@@ -742,14 +920,19 @@ void cg_interval_plan(struct cg *c)
 			plan_check(c, d, E, k);
 		}
 	}
+	for (int k = 0; k < P->niters; k++)
+		if (c->plan[k].src == CG_SRC_DIV && c->plan[k].partner)
+			plan_partner(c, k);
 }
 
 void cg_interval_release(struct cg *c)
 {
 	if (!c->ivl)
 		return;
-	for (int i = 0; i < c->ivl->n; i++)
+	for (int i = 0; i < c->ivl->n; i++) {
 		sbuf_release(&c->ivl->checks[i].text);
+		sbuf_release(&c->ivl->checks[i].tail);
+	}
 	free(c->ivl->checks);
 	free(c->ivl->bounds);
 	free(c->ivl->bounded);
@@ -802,29 +985,85 @@ void cg_interval_state(struct cg *c, struct sbuf *out)
 		}
 }
 
+/* A check's statements, one line at a time at the current indent. */
+static void emit_lines(struct cg *c, const struct sbuf *text)
+{
+	const char *s = text->s;
+	while (s && *s) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		cg_line(c, "%.*s", (int)n, s);
+		s += n + (nl != NULL);
+	}
+}
+
+void cg_interval_partner(struct cg *c, int k)
+{
+	for (int i = 0; c->ivl && i < c->ivl->n; i++)
+		if (c->ivl->checks[i].partner && c->ivl->checks[i].k == k)
+			emit_lines(c, &c->ivl->checks[i].text);
+}
+
+/* `int tail` := the tail check's truth; the loop ends where it rejects. */
+static void emit_tail(struct cg *c, const struct ivl_check *ch)
+{
+	cg_line(c, "int tail = 2;");
+	cg_line(c, "{");
+	c->indent++;
+	emit_lines(c, &ch->tail);
+	cg_line(c, "tail = tr%d;", ch->tail_truth);
+	c->indent--;
+	cg_line(c, "}");
+	cg_line(c, "if (tail == %d) /* so does every later value of '%s' */", ch->d->require ? 0 : 1,
+		c->P->loop_order[ch->k]->cname);
+	cg_line(c, "\tbreak;");
+}
+
+void cg_interval_reject(struct cg *c, const struct sema_def *d)
+{
+	for (int i = 0; c->ivl && i < c->ivl->n; i++) {
+		const struct ivl_check *ch = &c->ivl->checks[i];
+		if (!ch->own || ch->partner || ch->d != d)
+			continue;
+		cg_line(c, "/* -O2: interval bound tightening: does '%s' reject every later value of '%s' too? */",
+			d->cname, c->P->loop_order[ch->k]->cname);
+		cg_line(c, "{");
+		c->indent++;
+		emit_tail(c, ch);
+		c->indent--;
+		cg_line(c, "}");
+	}
+}
+
 void cg_interval_prune(struct cg *c, int k)
 {
 	if (!c->ivl)
 		return;
 	for (int i = 0; i < c->ivl->n; i++) {
 		const struct ivl_check *ch = &c->ivl->checks[i];
-		if (ch->k != k)
+		if (ch->k != k || ch->own || ch->partner)
 			continue;
 		const struct sema_def *d = ch->d;
+		const int reject = d->require ? 0 : 1;
 		cg_line(c, "/* -O2: interval pruning: skip '%s' here when no completion %s %s */",
 			c->P->loop_order[k]->cname, d->require ? "satisfies" : "escapes", d->cname);
 		cg_line(c, "if (%s) {", cg_opt_enabled_test(c, d));
 		c->indent++;
-		/* the check's text, one line at a time at the current indent */
-		const char *s = ch->text.s;
-		while (s && *s) {
-			const char *nl = strchr(s, '\n');
-			size_t n = nl ? (size_t)(nl - s) : strlen(s);
-			cg_line(c, "%.*s", (int)n, s);
-			s += n + (nl != NULL);
+		if (ch->tail_truth != IV_NONE) {
+			/* Over every value from this one on: it answers for this
+			 * one too, where it knows (a subset of its box), and a
+			 * rejection ends the loop. */
+			emit_tail(c, ch);
+			cg_line(c, "if (tail == 2) {");
+			c->indent++;
 		}
-		cg_line(c, "if (tr%d == %d)", ch->truth, d->require ? 0 : 1);
+		emit_lines(c, &ch->text);
+		cg_line(c, "if (tr%d == %d)", ch->truth, reject);
 		cg_line(c, "\tcontinue;");
+		if (ch->tail_truth != IV_NONE) {
+			c->indent--;
+			cg_line(c, "}");
+		}
 		c->indent--;
 		cg_line(c, "}");
 	}
@@ -880,6 +1119,7 @@ void cg_interval_columns(struct cg *c)
 	}
 	free(bounds);
 	free(column);
+	free(g.point);
 	if (!any) {
 		sbuf_release(&text);
 		return;

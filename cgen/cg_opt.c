@@ -35,6 +35,12 @@
  *     needs X | c when c != 0).  A positive ascending range visits the
  *     divisors of |c| in order (trial division to sqrt|c|, when that is
  *     shorter than the range), anything else is filtered by c % X.
+ *     From X * Y == c with c > 0 and every value of Y in [ylo, yhi],
+ *     ylo >= 1 (found by interval pruning's arithmetic at -O2), X lies
+ *     in [ceil(c / yhi), c / ylo] too: X's range is narrowed to that
+ *     first (gemm_beast's A reshape: a thread count of 256 read as
+ *     dim_m_a x dim_n_a with dim_n_a <= blk_k never tries dim_m_a below
+ *     256 / blk_k).
  *  3. Bound tightening: E itself (at level k) is `f(X) op c`, op one of
  *     < <= > >=, f built from X, invariants, + - * // and unary minus.
  *     At loop entry the signs of f's invariant factors give f's
@@ -404,6 +410,7 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 				p->src = CG_SRC_DIV;
 				p->src_con = d;
 				p->product = true;
+				p->partner = b->ref;
 				p->fn_c = value_fn(c, d, R);
 				return true;
 			}
@@ -570,16 +577,25 @@ void cg_opt_loop_open(struct cg *c, int k)
 		cg_line(c, "if (%s) {", cg_opt_enabled_test(c, d));
 		c->indent++;
 		cg_line(c, "sprt_val a_ = sprt_int(0), c_;");
+		const char *open = p->src == CG_SRC_PIN ? "" : " {";
 		if (p->fn_a)
-			cg_line(c, "if (!%s(ctx, st, &a_) && !%s(ctx, st, &c_))", p->fn_a, p->fn_c);
+			cg_line(c, "if (!%s(ctx, st, &a_) && !%s(ctx, st, &c_))%s", p->fn_a, p->fn_c, open);
 		else
-			cg_line(c, "if (!%s(ctx, st, &c_))", p->fn_c);
+			cg_line(c, "if (!%s(ctx, st, &c_))%s", p->fn_c, open);
 		if (p->src == CG_SRC_PIN) {
 			cg_line(c, "\topt_pin(&o_%s, %d, a_, c_);", m, p->pin_kind);
 		} else {
 			if (!c->divs_array)
 				c->divs_array = cg_internal_prefix(c, "opt_divs");
-			cg_line(c, "\topt_divisors(&o_%s, c_, &st->%s[%d]);", m, c->divs_array, c->ndivs++);
+			c->indent++;
+			if (p->product) {
+				cg_line(c, "int64_t wlo = 1, whi = 0; /* Y's values: unknown */");
+				cg_interval_partner(c, k);
+				cg_line(c, "opt_partner(&o_%s, c_, wlo, whi);", m);
+			}
+			cg_line(c, "opt_divisors(&o_%s, c_, &st->%s[%d]);", m, c->divs_array, c->ndivs++);
+			c->indent--;
+			cg_line(c, "}");
 		}
 		cg_line(c, "(void)a_;");
 		c->indent--;

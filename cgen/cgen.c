@@ -528,6 +528,9 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 			cg_line(c, "\tif (%s) /* monotone: every later value is rejected too */", cg_opt_break(c, d));
 			cg_line(c, "\t\tbreak;");
 		}
+		c->indent++;
+		cg_interval_reject(c, d);
+		c->indent--;
 		cg_line(c, "\t%s", skip);
 		cg_line(c, "}");
 		c->indent--;
@@ -1083,6 +1086,33 @@ static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
 			  "\tdv->n = small;\n"
 			  "\tfor (int i = small - 1; i >= 0; i--) /* c / d > sqrt(c), ascending */\n"
 			  "\t\tif (c / dv->d[i] != dv->d[i])\n\t\t\tdv->d[dv->n++] = c / dv->d[i];\n"
+			  "}\n\n"
+			  "/*\n"
+			  " * Divisor iteration from X * Y == c: where c > 0 and every Y lies in\n"
+			  " * [ylo, yhi], ylo >= 1, X = c / Y lies in [ceil(c / yhi), c / ylo].\n"
+			  " * A positive range of X is narrowed to that.\n"
+			  " */\n"
+			  "static inline void opt_partner(struct opt_it *o, sprt_val c, int64_t ylo, int64_t yhi)\n{\n"
+			  "\tif (c.kind != SPRT_INT || c.u.i <= 0 || ylo < 1 || ylo > yhi || o->it.kind != SPRT_RANGE ||\n"
+			  "\t    o->it.r_step <= 0 || o->n == 0)\n"
+			  "\t\treturn;\n"
+			  "\tconst int64_t lo = (c.u.i - 1) / yhi + 1, hi = c.u.i / ylo;\n"
+			  "\tconst uint64_t s = (uint64_t)o->it.r_step;\n"
+			  "\tuint64_t first = 0; /* index of the first value >= lo */\n"
+			  "\tif (lo > o->it.u.i) {\n"
+			  "\t\tconst uint64_t d = (uint64_t)lo - (uint64_t)o->it.u.i;\n"
+			  "\t\tfirst = d / s + (d % s != 0);\n"
+			  "\t}\n"
+			  "\tconst int64_t a = first < o->n ? (int64_t)((uint64_t)o->it.u.i + first * s) : 0;\n"
+			  "\tif (first >= o->n || hi < a) {\n"
+			  "\t\to->n = 0;\n"
+			  "\t\treturn;\n"
+			  "\t}\n"
+			  "\tconst uint64_t n = ((uint64_t)hi - (uint64_t)a) / s + 1;\n"
+			  "\to->it.u.i = a;\n"
+			  "\tif (hi < o->it.r_stop - 1)\n"
+			  "\t\to->it.r_stop = hi + 1;\n"
+			  "\to->n = n < o->n - first ? n : o->n - first;\n"
 			  "}\n\n"
 			  "/* Divisor iteration: only X dividing c (c != 0) can survive. */\n"
 			  "static inline void opt_divisors(struct opt_it *o, sprt_val c, struct opt_divs *dv)\n{\n"

@@ -164,6 +164,12 @@ while [ "$s" -le "$last" ]; do
 	# Typed values: checked int64 arithmetic instead of tagged sprt_op.
 	grep -q 'TRY(sprt_i_' "$T/r.c" && echo typed_values >> "$T/fired"
 	grep -q 'near counts start over' "$T/r.c" && echo near_counts >> "$T/fired"
+	# interval tails: a check over every later value of the loop, which
+	# ends it; after a rejection at the constraint's own level; and a
+	# product's partner narrowing divisor iteration
+	grep -q 'so does every later value' "$T/r.c" && echo interval_tail >> "$T/fired"
+	grep -q 'interval bound tightening' "$T/r.c" && echo interval_bound_tightening >> "$T/fired"
+	grep -q 'opt_partner(&o_' "$T/r.c" && echo divisor_partner >> "$T/fired"
 	# interval pruning inside a factorized sub-nest's count function
 	awk '/^static int count_[0-9]/ { in_count = 1 } /^}/ { in_count = 0 }
 	     in_count && /interval pruning: skip/ { found = 1 } END { exit !found }' "$T/r.c" &&
@@ -182,7 +188,8 @@ done
 # construct must have been generated (when this run had random seeds).
 [ "$SEEDS" -gt 0 ] || { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
 for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering \
-	factorization common_subexpression interval_pruning interval_skips interval_subnest near_counts; do
+	factorization common_subexpression interval_pruning interval_skips interval_subnest near_counts \
+	interval_tail interval_bound_tightening divisor_partner; do
 	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
 		fail=$((fail + 1))
 		echo "FAIL no random space made -O2 apply '$t'"

@@ -314,6 +314,22 @@ static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_
 	return 0;
 }
 
+/* The same where both operands are points (al == ah, bl == bh): the int operation. */
+#define IVL_POINT(name, op) \
+	static inline int name(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h) \
+	{ \
+		(void)ah; \
+		(void)bh; \
+		const int rc = op(al, bl, l); \
+		*h = *l; \
+		return rc; \
+	}
+IVL_POINT(ivl_add_point, sprt_i_add)
+IVL_POINT(ivl_sub_point, sprt_i_sub)
+IVL_POINT(ivl_mul_point, sprt_i_mul)
+IVL_POINT(ivl_floordiv_point, sprt_i_floordiv)
+IVL_POINT(ivl_mod_point, sprt_i_mod)
+
 static inline int ivl_neg(int64_t al, int64_t ah, int64_t *l, int64_t *h)
 {
 	return sprt_i_neg(ah, l) | sprt_i_neg(al, h);

@@ -183,6 +183,35 @@ static void opt_divs_fill(struct opt_divs *dv, int64_t c)
 			dv->d[dv->n++] = c / dv->d[i];
 }
 
+/*
+ * Divisor iteration from X * Y == c: where c > 0 and every Y lies in
+ * [ylo, yhi], ylo >= 1, X = c / Y lies in [ceil(c / yhi), c / ylo].
+ * A positive range of X is narrowed to that.
+ */
+static inline void opt_partner(struct opt_it *o, sprt_val c, int64_t ylo, int64_t yhi)
+{
+	if (c.kind != SPRT_INT || c.u.i <= 0 || ylo < 1 || ylo > yhi || o->it.kind != SPRT_RANGE ||
+	    o->it.r_step <= 0 || o->n == 0)
+		return;
+	const int64_t lo = (c.u.i - 1) / yhi + 1, hi = c.u.i / ylo;
+	const uint64_t s = (uint64_t)o->it.r_step;
+	uint64_t first = 0; /* index of the first value >= lo */
+	if (lo > o->it.u.i) {
+		const uint64_t d = (uint64_t)lo - (uint64_t)o->it.u.i;
+		first = d / s + (d % s != 0);
+	}
+	const int64_t a = first < o->n ? (int64_t)((uint64_t)o->it.u.i + first * s) : 0;
+	if (first >= o->n || hi < a) {
+		o->n = 0;
+		return;
+	}
+	const uint64_t n = ((uint64_t)hi - (uint64_t)a) / s + 1;
+	o->it.u.i = a;
+	if (hi < o->it.r_stop - 1)
+		o->it.r_stop = hi + 1;
+	o->n = n < o->n - first ? n : o->n - first;
+}
+
 /* Divisor iteration: only X dividing c (c != 0) can survive. */
 static inline void opt_divisors(struct opt_it *o, sprt_val c, struct opt_divs *dv)
 {
@@ -346,7 +375,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 350 "<stdout>"
+#line 379 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -361,7 +390,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 365 "<stdout>"
+#line 394 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -376,7 +405,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 33, 1, &(*out)));
 	return 0;
 }
-#line 380 "<stdout>"
+#line 409 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -393,7 +422,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 397 "<stdout>"
+#line 426 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -410,7 +439,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 414 "<stdout>"
+#line 443 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -432,7 +461,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 436 "<stdout>"
+#line 465 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -451,7 +480,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 455 "<stdout>"
+#line 484 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -470,7 +499,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 474 "<stdout>"
+#line 503 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -489,7 +518,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 493 "<stdout>"
+#line 522 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -513,7 +542,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 517 "<stdout>"
+#line 546 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -528,7 +557,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 532 "<stdout>"
+#line 561 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -641,6 +670,22 @@ static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_
 	}
 	return 0;
 }
+
+/* The same where both operands are points (al == ah, bl == bh): the int operation. */
+#define IVL_POINT(name, op) \
+	static inline int name(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h) \
+	{ \
+		(void)ah; \
+		(void)bh; \
+		const int rc = op(al, bl, l); \
+		*h = *l; \
+		return rc; \
+	}
+IVL_POINT(ivl_add_point, sprt_i_add)
+IVL_POINT(ivl_sub_point, sprt_i_sub)
+IVL_POINT(ivl_mul_point, sprt_i_mul)
+IVL_POINT(ivl_floordiv_point, sprt_i_floordiv)
+IVL_POINT(ivl_mod_point, sprt_i_mod)
 
 static inline int ivl_neg(int64_t al, int64_t ah, int64_t *l, int64_t *h)
 {
@@ -816,7 +861,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			int64_t lo6, hi6;
 			lo6 = hi6 = INT64_C(1);
 			int64_t lo7, hi7;
-			if (ivl_add(lo5, hi5, lo6, hi6, &lo7, &hi7))
+			if (ivl_add_point(lo5, hi5, lo6, hi6, &lo7, &hi7))
 				break;
 			int64_t lo8, hi8;
 			if (!ok[0])
@@ -896,42 +941,102 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		}
 		/* -O2: interval pruning: skip 'dim_x' here when no completion escapes too_little_work */
 		if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[8])) {
-			int tr1 = 2;
-			do {
-				int64_t lo2, hi2;
-				lo2 = hi2 = st->dim_x;
-				int64_t lo3, hi3;
-				if (st->tile_limit.kind != SPRT_INT)
-					break;
-				lo3 = hi3 = st->tile_limit.u.i;
-				int64_t lo4, hi4;
-				lo4 = hi4 = INT64_C(1);
-				int64_t lo5, hi5;
-				if (ivl_add(lo3, hi3, lo4, hi4, &lo5, &hi5))
-					break;
-				int64_t lo6, hi6;
-				lo6 = hi6 = st->dim_x;
-				int64_t lo7, hi7;
-				if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
-					break;
-				int64_t lo8, hi8;
-				lo8 = hi8 = st->dim_x;
-				int64_t lo9, hi9;
-				if (ivl_floordiv(lo7, hi7, lo8, hi8, &lo9, &hi9))
-					break;
-				int64_t lo10, hi10;
-				if (!st->ivl_bounds[8]) /* the values of 'unroll' */
-					break;
-				lo10 = st->ivl_bounds[6], hi10 = st->ivl_bounds[7];
-				int64_t lo11, hi11;
-				if (ivl_mul(lo9, hi9, lo10, hi10, &lo11, &hi11))
-					break;
-				int64_t lo12, hi12;
-				lo12 = hi12 = INT64_C(2);
-				tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
-			} while (0);
-			if (tr1 == 1)
-				continue;
+			int tail = 2;
+			{
+				int tr1 = 2;
+				do {
+					if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
+						break;
+					int64_t lo2, hi2;
+					lo2 = hi2 = st->dim_x;
+					if (st->dim_x_iter.r_step > 0)
+						hi2 = st->dim_x_iter.r_stop - 1;
+					else
+						lo2 = st->dim_x_iter.r_stop + 1;
+					int64_t lo3, hi3;
+					if (st->tile_limit.kind != SPRT_INT)
+						break;
+					lo3 = hi3 = st->tile_limit.u.i;
+					int64_t lo4, hi4;
+					lo4 = hi4 = INT64_C(1);
+					int64_t lo5, hi5;
+					if (ivl_add_point(lo3, hi3, lo4, hi4, &lo5, &hi5))
+						break;
+					if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
+						break;
+					int64_t lo6, hi6;
+					lo6 = hi6 = st->dim_x;
+					if (st->dim_x_iter.r_step > 0)
+						hi6 = st->dim_x_iter.r_stop - 1;
+					else
+						lo6 = st->dim_x_iter.r_stop + 1;
+					int64_t lo7, hi7;
+					if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
+						break;
+					if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
+						break;
+					int64_t lo8, hi8;
+					lo8 = hi8 = st->dim_x;
+					if (st->dim_x_iter.r_step > 0)
+						hi8 = st->dim_x_iter.r_stop - 1;
+					else
+						lo8 = st->dim_x_iter.r_stop + 1;
+					int64_t lo9, hi9;
+					if (ivl_floordiv(lo7, hi7, lo8, hi8, &lo9, &hi9))
+						break;
+					int64_t lo10, hi10;
+					if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+						break;
+					lo10 = st->ivl_bounds[6], hi10 = st->ivl_bounds[7];
+					int64_t lo11, hi11;
+					if (ivl_mul(lo9, hi9, lo10, hi10, &lo11, &hi11))
+						break;
+					int64_t lo12, hi12;
+					lo12 = hi12 = INT64_C(2);
+					tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
+				} while (0);
+				tail = tr1;
+			}
+			if (tail == 1) /* so does every later value of 'dim_x' */
+				break;
+			if (tail == 2) {
+				int tr1 = 2;
+				do {
+					int64_t lo2, hi2;
+					lo2 = hi2 = st->dim_x;
+					int64_t lo3, hi3;
+					if (st->tile_limit.kind != SPRT_INT)
+						break;
+					lo3 = hi3 = st->tile_limit.u.i;
+					int64_t lo4, hi4;
+					lo4 = hi4 = INT64_C(1);
+					int64_t lo5, hi5;
+					if (ivl_add_point(lo3, hi3, lo4, hi4, &lo5, &hi5))
+						break;
+					int64_t lo6, hi6;
+					lo6 = hi6 = st->dim_x;
+					int64_t lo7, hi7;
+					if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
+						break;
+					int64_t lo8, hi8;
+					lo8 = hi8 = st->dim_x;
+					int64_t lo9, hi9;
+					if (ivl_floordiv(lo7, hi7, lo8, hi8, &lo9, &hi9))
+						break;
+					int64_t lo10, hi10;
+					if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+						break;
+					lo10 = st->ivl_bounds[6], hi10 = st->ivl_bounds[7];
+					int64_t lo11, hi11;
+					if (ivl_mul(lo9, hi9, lo10, hi10, &lo11, &hi11))
+						break;
+					int64_t lo12, hi12;
+					lo12 = hi12 = INT64_C(2);
+					tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
+				} while (0);
+				if (tr1 == 1)
+					continue;
+			}
 		}
 		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
 			continue;
@@ -951,28 +1056,62 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			st->cse_ok_7 = false;
 			/* -O2: interval pruning: skip 'blk_x' here when no completion escapes too_little_work */
 			if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[8])) {
-				int tr1 = 2;
-				do {
-					int64_t lo2, hi2;
-					lo2 = hi2 = st->blk_x;
-					int64_t lo3, hi3;
-					lo3 = hi3 = st->dim_x;
-					int64_t lo4, hi4;
-					if (ivl_floordiv(lo2, hi2, lo3, hi3, &lo4, &hi4))
-						break;
-					int64_t lo5, hi5;
-					if (!st->ivl_bounds[8]) /* the values of 'unroll' */
-						break;
-					lo5 = st->ivl_bounds[6], hi5 = st->ivl_bounds[7];
-					int64_t lo6, hi6;
-					if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
-						break;
-					int64_t lo7, hi7;
-					lo7 = hi7 = INT64_C(2);
-					tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
-				} while (0);
-				if (tr1 == 1)
-					continue;
+				int tail = 2;
+				{
+					int tr1 = 2;
+					do {
+						if (st->blk_x_iter.kind != SPRT_RANGE || st->blk_x_iter.r_step == 0)
+							break;
+						int64_t lo2, hi2;
+						lo2 = hi2 = st->blk_x;
+						if (st->blk_x_iter.r_step > 0)
+							hi2 = st->blk_x_iter.r_stop - 1;
+						else
+							lo2 = st->blk_x_iter.r_stop + 1;
+						int64_t lo3, hi3;
+						lo3 = hi3 = st->dim_x;
+						int64_t lo4, hi4;
+						if (ivl_floordiv(lo2, hi2, lo3, hi3, &lo4, &hi4))
+							break;
+						int64_t lo5, hi5;
+						if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+							break;
+						lo5 = st->ivl_bounds[6], hi5 = st->ivl_bounds[7];
+						int64_t lo6, hi6;
+						if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
+							break;
+						int64_t lo7, hi7;
+						lo7 = hi7 = INT64_C(2);
+						tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
+					} while (0);
+					tail = tr1;
+				}
+				if (tail == 1) /* so does every later value of 'blk_x' */
+					break;
+				if (tail == 2) {
+					int tr1 = 2;
+					do {
+						int64_t lo2, hi2;
+						lo2 = hi2 = st->blk_x;
+						int64_t lo3, hi3;
+						lo3 = hi3 = st->dim_x;
+						int64_t lo4, hi4;
+						if (ivl_floordiv_point(lo2, hi2, lo3, hi3, &lo4, &hi4))
+							break;
+						int64_t lo5, hi5;
+						if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+							break;
+						lo5 = st->ivl_bounds[6], hi5 = st->ivl_bounds[7];
+						int64_t lo6, hi6;
+						if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
+							break;
+						int64_t lo7, hi7;
+						lo7 = hi7 = INT64_C(2);
+						tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
+					} while (0);
+					if (tr1 == 1)
+						continue;
+				}
 			}
 			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */
 				continue;
@@ -1024,6 +1163,39 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						ctx->stats[8].rejected++;
 						if (brk_too_little_work) /* monotone: every later value is rejected too */
 							break;
+						/* -O2: interval bound tightening: does 'too_little_work' reject every later value of 'unroll' too? */
+						{
+							int tail = 2;
+							{
+								int tr1 = 2;
+								do {
+									int64_t lo2, hi2;
+									lo2 = hi2 = st->blk_x;
+									int64_t lo3, hi3;
+									lo3 = hi3 = st->dim_x;
+									int64_t lo4, hi4;
+									if (ivl_floordiv_point(lo2, hi2, lo3, hi3, &lo4, &hi4))
+										break;
+									if (st->unroll_iter.kind != SPRT_RANGE || st->unroll_iter.r_step == 0)
+										break;
+									int64_t lo5, hi5;
+									lo5 = hi5 = st->unroll;
+									if (st->unroll_iter.r_step > 0)
+										hi5 = st->unroll_iter.r_stop - 1;
+									else
+										lo5 = st->unroll_iter.r_stop + 1;
+									int64_t lo6, hi6;
+									if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
+										break;
+									int64_t lo7, hi7;
+									lo7 = hi7 = INT64_C(2);
+									tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
+								} while (0);
+								tail = tr1;
+							}
+							if (tail == 1) /* so does every later value of 'unroll' */
+								break;
+						}
 						continue;
 					}
 				}

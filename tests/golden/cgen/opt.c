@@ -183,6 +183,35 @@ static void opt_divs_fill(struct opt_divs *dv, int64_t c)
 			dv->d[dv->n++] = c / dv->d[i];
 }
 
+/*
+ * Divisor iteration from X * Y == c: where c > 0 and every Y lies in
+ * [ylo, yhi], ylo >= 1, X = c / Y lies in [ceil(c / yhi), c / ylo].
+ * A positive range of X is narrowed to that.
+ */
+static inline void opt_partner(struct opt_it *o, sprt_val c, int64_t ylo, int64_t yhi)
+{
+	if (c.kind != SPRT_INT || c.u.i <= 0 || ylo < 1 || ylo > yhi || o->it.kind != SPRT_RANGE ||
+	    o->it.r_step <= 0 || o->n == 0)
+		return;
+	const int64_t lo = (c.u.i - 1) / yhi + 1, hi = c.u.i / ylo;
+	const uint64_t s = (uint64_t)o->it.r_step;
+	uint64_t first = 0; /* index of the first value >= lo */
+	if (lo > o->it.u.i) {
+		const uint64_t d = (uint64_t)lo - (uint64_t)o->it.u.i;
+		first = d / s + (d % s != 0);
+	}
+	const int64_t a = first < o->n ? (int64_t)((uint64_t)o->it.u.i + first * s) : 0;
+	if (first >= o->n || hi < a) {
+		o->n = 0;
+		return;
+	}
+	const uint64_t n = ((uint64_t)hi - (uint64_t)a) / s + 1;
+	o->it.u.i = a;
+	if (hi < o->it.r_stop - 1)
+		o->it.r_stop = hi + 1;
+	o->n = n < o->n - first ? n : o->n - first;
+}
+
 /* Divisor iteration: only X dividing c (c != 0) can survive. */
 static inline void opt_divisors(struct opt_it *o, sprt_val c, struct opt_divs *dv)
 {
@@ -355,7 +384,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 359 "<stdout>"
+#line 388 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -370,7 +399,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 374 "<stdout>"
+#line 403 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -385,7 +414,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 389 "<stdout>"
+#line 418 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -402,7 +431,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 406 "<stdout>"
+#line 435 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -419,7 +448,7 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 	*out = _t1;
 	return 0;
 }
-#line 423 "<stdout>"
+#line 452 "<stdout>"
 
 /*
  * blk: iterator, at loop level 1
@@ -434,7 +463,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(1, 49, 1, &(*out)));
 	return 0;
 }
-#line 438 "<stdout>"
+#line 467 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 1
@@ -451,7 +480,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t1 != 0);
 	return 0;
 }
-#line 455 "<stdout>"
+#line 484 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -466,7 +495,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 470 "<stdout>"
+#line 499 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -481,7 +510,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 485 "<stdout>"
+#line 514 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -498,7 +527,7 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 	*out = (_t1 != st->size);
 	return 0;
 }
-#line 502 "<stdout>"
+#line 531 "<stdout>"
 
 /*
  * pad: iterator, at loop level 5
@@ -513,7 +542,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(0, 16, 1, &(*out)));
 	return 0;
 }
-#line 517 "<stdout>"
+#line 546 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 5
@@ -542,7 +571,7 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = (st->pad == st->cse_7);
 	return 0;
 }
-#line 546 "<stdout>"
+#line 575 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
@@ -690,6 +719,22 @@ static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_
 	return 0;
 }
 
+/* The same where both operands are points (al == ah, bl == bh): the int operation. */
+#define IVL_POINT(name, op) \
+	static inline int name(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h) \
+	{ \
+		(void)ah; \
+		(void)bh; \
+		const int rc = op(al, bl, l); \
+		*h = *l; \
+		return rc; \
+	}
+IVL_POINT(ivl_add_point, sprt_i_add)
+IVL_POINT(ivl_sub_point, sprt_i_sub)
+IVL_POINT(ivl_mul_point, sprt_i_mul)
+IVL_POINT(ivl_floordiv_point, sprt_i_floordiv)
+IVL_POINT(ivl_mod_point, sprt_i_mod)
+
 static inline int ivl_neg(int64_t al, int64_t ah, int64_t *l, int64_t *h)
 {
 	return sprt_i_neg(ah, l) | sprt_i_neg(al, h);
@@ -829,8 +874,9 @@ static int count_0(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 	/* -O2: divisor iteration over 'blk' (from uneven) */
 	if (!ctx->disabled || !ctx->disabled[5]) {
 		sprt_val a_ = sprt_int(0), c_;
-		if (!opt_value_1(ctx, st, &c_))
+		if (!opt_value_1(ctx, st, &c_)) {
 			opt_divisors(&o_blk, c_, &st->opt_divs[0]);
+		}
 		(void)a_;
 	}
 	sprt_val x_blk;
@@ -946,6 +992,36 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 				ctx->stats[3].rejected++;
 				if (brk_too_many) /* monotone: every later value is rejected too */
 					break;
+				/* -O2: interval bound tightening: does 'too_many' reject every later value of 'dim_n' too? */
+				{
+					int tail = 2;
+					{
+						int tr1 = 2;
+						do {
+							int64_t lo2, hi2;
+							lo2 = hi2 = st->dim_m;
+							if (st->dim_n_iter.kind != SPRT_RANGE || st->dim_n_iter.r_step == 0)
+								break;
+							int64_t lo3, hi3;
+							lo3 = hi3 = st->dim_n;
+							if (st->dim_n_iter.r_step > 0)
+								hi3 = st->dim_n_iter.r_stop - 1;
+							else
+								lo3 = st->dim_n_iter.r_stop + 1;
+							int64_t lo4, hi4;
+							if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
+								break;
+							int64_t lo5, hi5;
+							if (st->threads.kind != SPRT_INT)
+								break;
+							lo5 = hi5 = st->threads.u.i;
+							tr1 = ivl_cmp('>', lo4, hi4, lo5, hi5);
+						} while (0);
+						tail = tr1;
+					}
+					if (tail == 1) /* so does every later value of 'dim_n' */
+						break;
+				}
 				continue;
 			}
 		}
@@ -988,8 +1064,21 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 		/* -O2: divisor iteration over 'read_m' (from cant_reshape, a product) */
 		if (!ctx->disabled || !ctx->disabled[8]) {
 			sprt_val a_ = sprt_int(0), c_;
-			if (!opt_value_3(ctx, st, &c_))
+			if (!opt_value_3(ctx, st, &c_)) {
+				int64_t wlo = 1, whi = 0; /* Y's values: unknown */
+				do {
+					int64_t lo1, hi1;
+					lo1 = hi1 = INT64_C(1);
+					int64_t lo2, hi2;
+					lo2 = hi2 = INT64_C(65);
+					int64_t lo3, hi3;
+					if (ivl_range(lo1, hi1, lo2, hi2, 1, 1, &lo3, &hi3))
+						break;
+					wlo = lo3, whi = hi3;
+				} while (0);
+				opt_partner(&o_read_m, c_, wlo, whi);
 				opt_divisors(&o_read_m, c_, &st->opt_divs[1]);
+			}
 			(void)a_;
 		}
 		sprt_val x_read_m;
