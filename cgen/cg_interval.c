@@ -60,9 +60,11 @@
  * values read through their expressions.  Where that says "rejects
  * every completion", it says so for every later value of the loop, so
  * the loop ends (`break`; -O1's other sources visit a range's values in
- * its order, and only fewer of them).  Where it says "accepts", so would
- * the check at x alone (a subset of its box), which is skipped; only
- * "don't know" runs it.  Only shapes with an order comparison get a
+ * its order, and only fewer of them).  Its box holds x's, so it can only
+ * reject where the check at x does: it is asked only after that check
+ * pruned x (once per loop where the constraint is monotone along it,
+ * where asking first and then x alone doubled the checks' cost).  Only
+ * shapes with an order comparison get a
  * tail: a size growing past a limit (gemm_beast's registers per block
  * along blk_n: 88% of blk_n's values were pruned one by one, now the
  * loop ends at the first).  At d's own level the tail is asked only
@@ -1049,18 +1051,17 @@ void cg_interval_prune(struct cg *c, int k)
 			c->P->loop_order[k]->cname, d->require ? "satisfies" : "escapes", d->cname);
 		cg_line(c, "if (%s) {", cg_opt_enabled_test(c, d));
 		c->indent++;
-		if (ch->tail_truth != IV_NONE) {
-			/* Over every value from this one on: it answers for this
-			 * one too, where it knows (a subset of its box), and a
-			 * rejection ends the loop. */
-			emit_tail(c, ch);
-			cg_line(c, "if (tail == 2) {");
-			c->indent++;
-		}
 		emit_lines(c, &ch->text);
-		cg_line(c, "if (tr%d == %d)", ch->truth, reject);
-		cg_line(c, "\tcontinue;");
-		if (ch->tail_truth != IV_NONE) {
+		if (ch->tail_truth == IV_NONE) {
+			cg_line(c, "if (tr%d == %d)", ch->truth, reject);
+			cg_line(c, "\tcontinue;");
+		} else {
+			/* Only where this value is pruned can every later one be
+			 * (its box holds this one's), so the tail is asked then. */
+			cg_line(c, "if (tr%d == %d) {", ch->truth, reject);
+			c->indent++;
+			emit_tail(c, ch);
+			cg_line(c, "continue;");
 			c->indent--;
 			cg_line(c, "}");
 		}

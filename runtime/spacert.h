@@ -470,10 +470,13 @@ struct sprt_memo_entry {
 /*
  * One count of a sub-nest, kept by generated code in a small array indexed
  * by the values of the loops its key varies with (cg_factor.c, "near"
- * counts): valid while `stamp` equals the array's current generation.
+ * counts): valid while `stamp` equals the array's current generation and
+ * `index` the values' index (an array smaller than their extent is a
+ * direct-mapped cache of them).
  */
 struct sprt_memo_near {
 	uint64_t stamp;
+	uint64_t index;
 	uint64_t count;       /* the entry's count */
 	uint64_t candidates;  /* and its candidates (stats[0]) */
 	/* The entry itself, for its points (listing): valid while its

@@ -30,6 +30,11 @@ static inline uint64_t iter_len(sprt_val v)
 	return v.kind == SPRT_VEC ? (uint64_t)v.u.p->n : 1;
 }
 
+/* Always inlined: called by value, the 32-byte value and its result
+ * would go through memory (a tenth of gemm_beast's dim_vec loop). */
+#if defined __GNUC__ && !defined __TINYC__
+__attribute__((always_inline))
+#endif
 static inline sprt_val iter_at(sprt_val v, uint64_t i)
 {
 	if (v.kind == SPRT_RANGE)
@@ -83,6 +88,10 @@ static inline void opt_plain(struct opt_it *o, sprt_val it)
 	o->it.r_step = it.r_step;
 	o->c = o->s = o->d = 0;
 	o->dv = NULL;
+	if (it.kind == SPRT_RANGE) { /* start + i * step, as mode 5 from index 0 */
+		o->mode = 5;
+		o->s = it.r_step;
+	}
 }
 
 /* Whether v is an element of the range it. */
@@ -222,13 +231,17 @@ static inline void opt_divisors(struct opt_it *o, sprt_val c, struct opt_divs *d
 	if (o->it.kind == SPRT_RANGE && o->it.u.i >= 1 && o->it.r_step > 0) {
 		if (dv->c != o->c)
 			opt_divs_fill(dv, o->c);
-		if (2 * (uint64_t)dv->root < o->n) {
+		/* the listed divisors where there are fewer than values to scan,
+		 * else trial division where it is shorter than the scan */
+		if (dv->n >= 0 ? (uint64_t)dv->n < o->n : 2 * (uint64_t)dv->root < o->n) {
 			o->mode = dv->n >= 0 ? 6 : 3;
 			o->dv = dv;
 			o->s = dv->root;
 			o->d = 0;
 			o->phase = 0;
 			o->i = 0;
+			while (o->mode == 6 && o->i < (uint64_t)dv->n && dv->d[o->i] < o->it.u.i)
+				o->i++; /* below the range */
 		}
 	}
 }
@@ -375,7 +388,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 379 "<stdout>"
+#line 392 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -390,7 +403,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 394 "<stdout>"
+#line 407 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -405,7 +418,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 33, 1, &(*out)));
 	return 0;
 }
-#line 409 "<stdout>"
+#line 422 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -422,7 +435,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 426 "<stdout>"
+#line 439 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -439,7 +452,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 443 "<stdout>"
+#line 456 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -461,7 +474,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 465 "<stdout>"
+#line 478 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -480,7 +493,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 484 "<stdout>"
+#line 497 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -499,7 +512,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 503 "<stdout>"
+#line 516 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -518,7 +531,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 522 "<stdout>"
+#line 535 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -542,7 +555,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 546 "<stdout>"
+#line 559 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -557,7 +570,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 561 "<stdout>"
+#line 574 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -941,101 +954,100 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		}
 		/* -O2: interval pruning: skip 'dim_x' here when no completion escapes too_little_work */
 		if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[8])) {
-			int tail = 2;
-			{
-				int tr1 = 2;
-				do {
-					if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
-						break;
-					int64_t lo2, hi2;
-					lo2 = hi2 = st->dim_x;
-					if (st->dim_x_iter.r_step > 0)
-						hi2 = st->dim_x_iter.r_stop - 1;
-					else
-						lo2 = st->dim_x_iter.r_stop + 1;
-					int64_t lo3, hi3;
-					if (st->tile_limit.kind != SPRT_INT)
-						break;
-					lo3 = hi3 = st->tile_limit.u.i;
-					int64_t lo4, hi4;
-					lo4 = hi4 = INT64_C(1);
-					int64_t lo5, hi5;
-					if (ivl_add_point(lo3, hi3, lo4, hi4, &lo5, &hi5))
-						break;
-					if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
-						break;
-					int64_t lo6, hi6;
-					lo6 = hi6 = st->dim_x;
-					if (st->dim_x_iter.r_step > 0)
-						hi6 = st->dim_x_iter.r_stop - 1;
-					else
-						lo6 = st->dim_x_iter.r_stop + 1;
-					int64_t lo7, hi7;
-					if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
-						break;
-					if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
-						break;
-					int64_t lo8, hi8;
-					lo8 = hi8 = st->dim_x;
-					if (st->dim_x_iter.r_step > 0)
-						hi8 = st->dim_x_iter.r_stop - 1;
-					else
-						lo8 = st->dim_x_iter.r_stop + 1;
-					int64_t lo9, hi9;
-					if (ivl_floordiv(lo7, hi7, lo8, hi8, &lo9, &hi9))
-						break;
-					int64_t lo10, hi10;
-					if (!st->ivl_bounds[8]) /* the values of 'unroll' */
-						break;
-					lo10 = st->ivl_bounds[6], hi10 = st->ivl_bounds[7];
-					int64_t lo11, hi11;
-					if (ivl_mul(lo9, hi9, lo10, hi10, &lo11, &hi11))
-						break;
-					int64_t lo12, hi12;
-					lo12 = hi12 = INT64_C(2);
-					tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
-				} while (0);
-				tail = tr1;
-			}
-			if (tail == 1) /* so does every later value of 'dim_x' */
-				break;
-			if (tail == 2) {
-				int tr1 = 2;
-				do {
-					int64_t lo2, hi2;
-					lo2 = hi2 = st->dim_x;
-					int64_t lo3, hi3;
-					if (st->tile_limit.kind != SPRT_INT)
-						break;
-					lo3 = hi3 = st->tile_limit.u.i;
-					int64_t lo4, hi4;
-					lo4 = hi4 = INT64_C(1);
-					int64_t lo5, hi5;
-					if (ivl_add_point(lo3, hi3, lo4, hi4, &lo5, &hi5))
-						break;
-					int64_t lo6, hi6;
-					lo6 = hi6 = st->dim_x;
-					int64_t lo7, hi7;
-					if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
-						break;
-					int64_t lo8, hi8;
-					lo8 = hi8 = st->dim_x;
-					int64_t lo9, hi9;
-					if (ivl_floordiv(lo7, hi7, lo8, hi8, &lo9, &hi9))
-						break;
-					int64_t lo10, hi10;
-					if (!st->ivl_bounds[8]) /* the values of 'unroll' */
-						break;
-					lo10 = st->ivl_bounds[6], hi10 = st->ivl_bounds[7];
-					int64_t lo11, hi11;
-					if (ivl_mul(lo9, hi9, lo10, hi10, &lo11, &hi11))
-						break;
-					int64_t lo12, hi12;
-					lo12 = hi12 = INT64_C(2);
-					tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
-				} while (0);
-				if (tr1 == 1)
-					continue;
+			int tr1 = 2;
+			do {
+				int64_t lo2, hi2;
+				lo2 = hi2 = st->dim_x;
+				int64_t lo3, hi3;
+				if (st->tile_limit.kind != SPRT_INT)
+					break;
+				lo3 = hi3 = st->tile_limit.u.i;
+				int64_t lo4, hi4;
+				lo4 = hi4 = INT64_C(1);
+				int64_t lo5, hi5;
+				if (ivl_add_point(lo3, hi3, lo4, hi4, &lo5, &hi5))
+					break;
+				int64_t lo6, hi6;
+				lo6 = hi6 = st->dim_x;
+				int64_t lo7, hi7;
+				if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
+					break;
+				int64_t lo8, hi8;
+				lo8 = hi8 = st->dim_x;
+				int64_t lo9, hi9;
+				if (ivl_floordiv(lo7, hi7, lo8, hi8, &lo9, &hi9))
+					break;
+				int64_t lo10, hi10;
+				if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+					break;
+				lo10 = st->ivl_bounds[6], hi10 = st->ivl_bounds[7];
+				int64_t lo11, hi11;
+				if (ivl_mul(lo9, hi9, lo10, hi10, &lo11, &hi11))
+					break;
+				int64_t lo12, hi12;
+				lo12 = hi12 = INT64_C(2);
+				tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
+			} while (0);
+			if (tr1 == 1) {
+				int tail = 2;
+				{
+					int tr1 = 2;
+					do {
+						if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
+							break;
+						int64_t lo2, hi2;
+						lo2 = hi2 = st->dim_x;
+						if (st->dim_x_iter.r_step > 0)
+							hi2 = st->dim_x_iter.r_stop - 1;
+						else
+							lo2 = st->dim_x_iter.r_stop + 1;
+						int64_t lo3, hi3;
+						if (st->tile_limit.kind != SPRT_INT)
+							break;
+						lo3 = hi3 = st->tile_limit.u.i;
+						int64_t lo4, hi4;
+						lo4 = hi4 = INT64_C(1);
+						int64_t lo5, hi5;
+						if (ivl_add_point(lo3, hi3, lo4, hi4, &lo5, &hi5))
+							break;
+						if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
+							break;
+						int64_t lo6, hi6;
+						lo6 = hi6 = st->dim_x;
+						if (st->dim_x_iter.r_step > 0)
+							hi6 = st->dim_x_iter.r_stop - 1;
+						else
+							lo6 = st->dim_x_iter.r_stop + 1;
+						int64_t lo7, hi7;
+						if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
+							break;
+						if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
+							break;
+						int64_t lo8, hi8;
+						lo8 = hi8 = st->dim_x;
+						if (st->dim_x_iter.r_step > 0)
+							hi8 = st->dim_x_iter.r_stop - 1;
+						else
+							lo8 = st->dim_x_iter.r_stop + 1;
+						int64_t lo9, hi9;
+						if (ivl_floordiv(lo7, hi7, lo8, hi8, &lo9, &hi9))
+							break;
+						int64_t lo10, hi10;
+						if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+							break;
+						lo10 = st->ivl_bounds[6], hi10 = st->ivl_bounds[7];
+						int64_t lo11, hi11;
+						if (ivl_mul(lo9, hi9, lo10, hi10, &lo11, &hi11))
+							break;
+						int64_t lo12, hi12;
+						lo12 = hi12 = INT64_C(2);
+						tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
+					} while (0);
+					tail = tr1;
+				}
+				if (tail == 1) /* so does every later value of 'dim_x' */
+					break;
+				continue;
 			}
 		}
 		if (par_level >= 0 && sprt_par_enter(ctx, 0)) /* a task: someone else's? */
@@ -1056,61 +1068,60 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			st->cse_ok_7 = false;
 			/* -O2: interval pruning: skip 'blk_x' here when no completion escapes too_little_work */
 			if (!ctx->no_soft && (!ctx->disabled || !ctx->disabled[8])) {
-				int tail = 2;
-				{
-					int tr1 = 2;
-					do {
-						if (st->blk_x_iter.kind != SPRT_RANGE || st->blk_x_iter.r_step == 0)
-							break;
-						int64_t lo2, hi2;
-						lo2 = hi2 = st->blk_x;
-						if (st->blk_x_iter.r_step > 0)
-							hi2 = st->blk_x_iter.r_stop - 1;
-						else
-							lo2 = st->blk_x_iter.r_stop + 1;
-						int64_t lo3, hi3;
-						lo3 = hi3 = st->dim_x;
-						int64_t lo4, hi4;
-						if (ivl_floordiv(lo2, hi2, lo3, hi3, &lo4, &hi4))
-							break;
-						int64_t lo5, hi5;
-						if (!st->ivl_bounds[8]) /* the values of 'unroll' */
-							break;
-						lo5 = st->ivl_bounds[6], hi5 = st->ivl_bounds[7];
-						int64_t lo6, hi6;
-						if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
-							break;
-						int64_t lo7, hi7;
-						lo7 = hi7 = INT64_C(2);
-						tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
-					} while (0);
-					tail = tr1;
-				}
-				if (tail == 1) /* so does every later value of 'blk_x' */
-					break;
-				if (tail == 2) {
-					int tr1 = 2;
-					do {
-						int64_t lo2, hi2;
-						lo2 = hi2 = st->blk_x;
-						int64_t lo3, hi3;
-						lo3 = hi3 = st->dim_x;
-						int64_t lo4, hi4;
-						if (ivl_floordiv_point(lo2, hi2, lo3, hi3, &lo4, &hi4))
-							break;
-						int64_t lo5, hi5;
-						if (!st->ivl_bounds[8]) /* the values of 'unroll' */
-							break;
-						lo5 = st->ivl_bounds[6], hi5 = st->ivl_bounds[7];
-						int64_t lo6, hi6;
-						if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
-							break;
-						int64_t lo7, hi7;
-						lo7 = hi7 = INT64_C(2);
-						tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
-					} while (0);
-					if (tr1 == 1)
-						continue;
+				int tr1 = 2;
+				do {
+					int64_t lo2, hi2;
+					lo2 = hi2 = st->blk_x;
+					int64_t lo3, hi3;
+					lo3 = hi3 = st->dim_x;
+					int64_t lo4, hi4;
+					if (ivl_floordiv_point(lo2, hi2, lo3, hi3, &lo4, &hi4))
+						break;
+					int64_t lo5, hi5;
+					if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+						break;
+					lo5 = st->ivl_bounds[6], hi5 = st->ivl_bounds[7];
+					int64_t lo6, hi6;
+					if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
+						break;
+					int64_t lo7, hi7;
+					lo7 = hi7 = INT64_C(2);
+					tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
+				} while (0);
+				if (tr1 == 1) {
+					int tail = 2;
+					{
+						int tr1 = 2;
+						do {
+							if (st->blk_x_iter.kind != SPRT_RANGE || st->blk_x_iter.r_step == 0)
+								break;
+							int64_t lo2, hi2;
+							lo2 = hi2 = st->blk_x;
+							if (st->blk_x_iter.r_step > 0)
+								hi2 = st->blk_x_iter.r_stop - 1;
+							else
+								lo2 = st->blk_x_iter.r_stop + 1;
+							int64_t lo3, hi3;
+							lo3 = hi3 = st->dim_x;
+							int64_t lo4, hi4;
+							if (ivl_floordiv(lo2, hi2, lo3, hi3, &lo4, &hi4))
+								break;
+							int64_t lo5, hi5;
+							if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+								break;
+							lo5 = st->ivl_bounds[6], hi5 = st->ivl_bounds[7];
+							int64_t lo6, hi6;
+							if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
+								break;
+							int64_t lo7, hi7;
+							lo7 = hi7 = INT64_C(2);
+							tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
+						} while (0);
+						tail = tr1;
+					}
+					if (tail == 1) /* so does every later value of 'blk_x' */
+						break;
+					continue;
 				}
 			}
 			if (par_level >= 1 && sprt_par_enter(ctx, 1)) /* a task: someone else's? */

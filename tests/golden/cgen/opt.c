@@ -30,6 +30,11 @@ static inline uint64_t iter_len(sprt_val v)
 	return v.kind == SPRT_VEC ? (uint64_t)v.u.p->n : 1;
 }
 
+/* Always inlined: called by value, the 32-byte value and its result
+ * would go through memory (a tenth of gemm_beast's dim_vec loop). */
+#if defined __GNUC__ && !defined __TINYC__
+__attribute__((always_inline))
+#endif
 static inline sprt_val iter_at(sprt_val v, uint64_t i)
 {
 	if (v.kind == SPRT_RANGE)
@@ -83,6 +88,10 @@ static inline void opt_plain(struct opt_it *o, sprt_val it)
 	o->it.r_step = it.r_step;
 	o->c = o->s = o->d = 0;
 	o->dv = NULL;
+	if (it.kind == SPRT_RANGE) { /* start + i * step, as mode 5 from index 0 */
+		o->mode = 5;
+		o->s = it.r_step;
+	}
 }
 
 /* Whether v is an element of the range it. */
@@ -222,13 +231,17 @@ static inline void opt_divisors(struct opt_it *o, sprt_val c, struct opt_divs *d
 	if (o->it.kind == SPRT_RANGE && o->it.u.i >= 1 && o->it.r_step > 0) {
 		if (dv->c != o->c)
 			opt_divs_fill(dv, o->c);
-		if (2 * (uint64_t)dv->root < o->n) {
+		/* the listed divisors where there are fewer than values to scan,
+		 * else trial division where it is shorter than the scan */
+		if (dv->n >= 0 ? (uint64_t)dv->n < o->n : 2 * (uint64_t)dv->root < o->n) {
 			o->mode = dv->n >= 0 ? 6 : 3;
 			o->dv = dv;
 			o->s = dv->root;
 			o->d = 0;
 			o->phase = 0;
 			o->i = 0;
+			while (o->mode == 6 && o->i < (uint64_t)dv->n && dv->d[o->i] < o->it.u.i)
+				o->i++; /* below the range */
 		}
 	}
 }
@@ -384,7 +397,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 388 "<stdout>"
+#line 401 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -399,7 +412,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 403 "<stdout>"
+#line 416 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -414,7 +427,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 418 "<stdout>"
+#line 431 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -431,7 +444,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 435 "<stdout>"
+#line 448 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -448,7 +461,7 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 	*out = _t1;
 	return 0;
 }
-#line 452 "<stdout>"
+#line 465 "<stdout>"
 
 /*
  * blk: iterator, at loop level 1
@@ -463,7 +476,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(1, 49, 1, &(*out)));
 	return 0;
 }
-#line 467 "<stdout>"
+#line 480 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 1
@@ -480,7 +493,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t1 != 0);
 	return 0;
 }
-#line 484 "<stdout>"
+#line 497 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -495,7 +508,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 499 "<stdout>"
+#line 512 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -510,7 +523,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 514 "<stdout>"
+#line 527 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -527,7 +540,7 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 	*out = (_t1 != st->size);
 	return 0;
 }
-#line 531 "<stdout>"
+#line 544 "<stdout>"
 
 /*
  * pad: iterator, at loop level 5
@@ -542,7 +555,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(0, 16, 1, &(*out)));
 	return 0;
 }
-#line 546 "<stdout>"
+#line 559 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 5
@@ -571,7 +584,7 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = (st->pad == st->cse_7);
 	return 0;
 }
-#line 575 "<stdout>"
+#line 588 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
