@@ -28,6 +28,18 @@
 #define MEMO_MAX_BYTES ((size_t)1 << 20)
 #define MEMO_TRIAL 4096                     /* lookups before judging the hit rate */
 
+/*
+ * A table is worth its lookups where a hit saves more than a probe costs.
+ * A probe into a table out of the core's cache costs about as much as
+ * visiting this many candidates; a hit saves what a miss cost (its
+ * entries' candidates, on average).  gemm_beast's counts: near counts
+ * (cg_factor.c) answer most lookups before the table, which then keeps
+ * 26-30% hits of about 6 candidates each (K40c), 11-14% of 6-11 (H100):
+ * bypassed, K40c count 0.100 -> 0.092 s, H100 1.28 -> 1.26 s.  Only
+ * where the entries keep nothing but candidates (see worth_keeping).
+ */
+#define MEMO_PROBE_CANDIDATES 2
+
 /* Entries are carved from chunks (an entry never spans two).  The first
  * is small and each next one twice as large, up to MEMO_CHUNK: a run over
  * a tiny space (conv2d_cltune: 0.1 ms) would otherwise spend a good part
@@ -232,6 +244,33 @@ static void entry_reset(const struct sprt_memo *m, struct sprt_memo_entry *e)
 	memset(e->stats, 0, sizeof(uint64_t) * (size_t)m->nstats);
 }
 
+/*
+ * At the trial: whether hits save enough.  Too few hits (under 1 in 8)
+ * never do; otherwise a hit's saving is the candidates of the entries
+ * made so far (each a miss's count), on average.
+ */
+static bool worth_keeping(const struct sprt_memo *m)
+{
+	if (m->hits * 8 < m->lookups)
+		return false;
+	/* Where entries keep statistics (nstats > 1), a miss also counts every
+	 * definition's evaluations, and tables with these hit rates paid off
+	 * (gemm_beast stats: 0.163 s, 0.178 s with them bypassed): the hit
+	 * rate alone decides.  Only candidates (count, list): the work too. */
+	if (m->nstats != 1)
+		return true;
+	uint64_t work = 0, entries = 0;
+	for (const struct memo_chunk *c = m->chunks; c; c = c->next)
+		for (size_t at = 0; at + m->entry_size <= c->used; at += m->entry_size) {
+			const struct sprt_memo_entry *e = (const void *)(c->data + at);
+			/* capped: hits (<= MEMO_TRIAL) times the sum stays in 64 bits */
+			work += e->stats[0] < (UINT64_C(1) << 32) ? e->stats[0] : UINT64_C(1) << 32;
+			entries++;
+		}
+	/* hits * (work / entries) >= lookups * MEMO_PROBE_CANDIDATES, in ints */
+	return !entries || m->hits * work >= m->lookups * entries * MEMO_PROBE_CANDIDATES;
+}
+
 /* Both lookups: key is nkey sprt_vals, or nkey int64_t where ints. */
 static inline int memo_find(struct sprt_memo **mp, const void *key, bool ints, int nkey, int nstats, int width,
 			    struct sprt_memo_entry **out)
@@ -269,7 +308,7 @@ static inline int memo_find(struct sprt_memo **mp, const void *key, bool ints, i
 		return 0;
 	}
 	m->lookups++;
-	if (m->lookups == MEMO_TRIAL && m->hits * 8 < m->lookups) {
+	if (m->lookups == MEMO_TRIAL && !worth_keeping(m)) {
 		m->bypass = true;
 		memo_clear(m);
 		entry_reset(m, m->scratch);

@@ -1702,6 +1702,40 @@ Test(memo, int_keys_survive_starting_over)
 }
 
 /*
+ * Lookups where every 4th repeats the key before it (a 25% hit rate, over
+ * the 1-in-8 floor) and each miss's count visited `work` candidates
+ * (stats[0]); the table's epoch after them: 0 once it was bypassed.
+ */
+static uint64_t memo_epoch_after(uint64_t work, int nstats)
+{
+	struct sprt_memo *m = NULL;
+	struct sprt_memo_entry *e;
+	for (int64_t i = 0; i < 20000; i++) {
+		const int64_t key[1] = { i % 4 == 3 ? i - 1 : i };
+		int found = sprt_memo_find_ints(&m, key, 1, nstats, 0, &e);
+		cr_assert_geq(found, 0);
+		if (!found)
+			e->stats[0] = work;
+	}
+	uint64_t epoch = sprt_memo_epoch(m);
+	sprt_memo_free(m);
+	return epoch;
+}
+
+/*
+ * Where entries keep only candidates (count, list), a table stays on only
+ * where its hits save more than its probes cost: the same hit rate keeps
+ * a table whose misses are dear and bypasses one whose misses are cheap.
+ * Where they keep statistics, the hit rate alone decides.
+ */
+Test(memo, bypass_weighs_hits_by_their_work)
+{
+	cr_assert_neq(memo_epoch_after(100, 1), 0, "hits that save 100 candidates each: kept");
+	cr_assert_eq(memo_epoch_after(1, 1), 0, "hits that save one candidate each: bypassed");
+	cr_assert_neq(memo_epoch_after(1, 4), 0, "with statistics, the hit rate decides");
+}
+
+/*
  * The epoch that near counts check before reusing an entry (cg_factor.c):
  * an entry found in an epoch is still its own key's while the epoch
  * lasts, the epoch changes when the table starts over, and it is 0 once
