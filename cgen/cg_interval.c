@@ -99,8 +99,8 @@ struct ivl_check {
 	int k;                    /* the level it is checked at */
 	struct sbuf text;         /* the check's statements, one per line */
 	int truth;                /* its truth variable */
-	struct sbuf tail;         /* the same over loop k's values from the current one on */
-	int tail_truth;           /* its truth variable (IV_NONE: no such check) */
+	int tail_truth;           /* ivl_tail_<tail_truth>(st): the same over loop k's values from the
+	                             current one on (IV_NONE: no such check) */
 	bool own;                 /* k is d's own level: only the tail, asked after d rejects */
 	bool partner;             /* not a check: the bounds of loop k's product partner */
 };
@@ -113,6 +113,7 @@ struct cg_ivl {
 	const char *columns; /* the state member of every iterator's lo, hi (NULL: none) */
 	bool *bounded;       /* per iterator (definition order): columns has code for it */
 	bool helpers;        /* the ivl_* functions are in c->aux */
+	int ntails;          /* ivl_tail_N functions written to c->aux */
 };
 
 /* The generator of one check. */
@@ -790,19 +791,36 @@ static void add_helpers(struct cg *c)
 		  "\treturn 1;\n}\n\n");
 }
 
-/* The tail check of d at level k into *tail: its truth, or IV_NONE. */
-static int plan_tail(struct cg *c, const struct ast_expr *E, int k, bool *bounds, struct sbuf *tail)
+/*
+ * The tail check of d at level k, as a function of the state written to
+ * c->aux: its number, or IV_NONE.  Out of line (and cold): it runs only
+ * after a prune, and inline copies of every tail made run() half as large
+ * again, which cc took 1.6 s longer to build for gemm_beast.
+ */
+static int plan_tail(struct cg *c, const struct sema_def *d, const struct ast_expr *E, int k, bool *bounds)
 {
-	struct ivgen g = { .c = c, .k = k, .out = tail, .top = -1, .bounds = bounds, .tail = c->P->loop_order[k] };
+	struct sbuf tail = { 0 };
+	struct ivgen g = { .c = c, .k = k, .out = &tail, .top = -1, .bounds = bounds, .tail = c->P->loop_order[k],
+			   .indent = 1 };
 	int t = truth(&g, E);
 	free(g.point);
 	/* over many values, only an order comparison decides (a size that
 	 * grows past a limit); (in)equalities would cost and never prune */
-	if (t != IV_NONE && (g.top != k || !g.ordered))
-		t = IV_NONE;
-	if (t == IV_NONE)
-		sbuf_release(tail);
-	return t;
+	if (t == IV_NONE || g.top != k || !g.ordered) {
+		sbuf_release(&tail);
+		return IV_NONE;
+	}
+	add_helpers(c);
+	int n = ++c->ivl->ntails;
+	sbuf_printf(&c->aux, "/* Interval tail %d: %s's condition over every completion of every value of\n"
+			     " * '%s' from the current one on: 1 true for all, 0 false for all, 2 don't know. */\n",
+		    n, d->cname, c->P->loop_order[k]->cname);
+	sbuf_puts(&c->aux, "#if defined __GNUC__ && !defined __TINYC__\n__attribute__((noinline, cold))\n#endif\n");
+	sbuf_printf(&c->aux, "static int ivl_tail_%d(const struct space_state *st)\n{\n", n);
+	sbuf_add(&c->aux, tail.s, tail.len);
+	sbuf_printf(&c->aux, "\treturn tr%d;\n}\n\n", t);
+	sbuf_release(&tail);
+	return n;
 }
 
 static void add_check(struct cg *c, struct ivl_check ch, bool *bounds)
@@ -831,9 +849,8 @@ static void plan_check(struct cg *c, const struct sema_def *d, const struct ast_
 		return;
 	}
 	/* The tail check: where it rejects, so does every later value. */
-	struct sbuf tail = { 0 };
-	int tt = plan_tail(c, E, k, bounds, &tail);
-	add_check(c, (struct ivl_check){ d, k, text, t, tail, tt, false, false }, bounds);
+	int tt = plan_tail(c, d, E, k, bounds);
+	add_check(c, (struct ivl_check){ d, k, text, t, tt, false, false }, bounds);
 	free(bounds);
 }
 
@@ -850,10 +867,9 @@ static void plan_own_tail(struct cg *c, const struct sema_def *d, const struct a
 	if (k < 0 || k >= c->P->niters)
 		return;
 	bool *bounds = xcalloc((size_t)c->P->ndefs + 1, sizeof(*bounds));
-	struct sbuf tail = { 0 };
-	int tt = plan_tail(c, E, k, bounds, &tail);
+	int tt = plan_tail(c, d, E, k, bounds);
 	if (tt != IV_NONE)
-		add_check(c, (struct ivl_check){ d, k, { 0 }, IV_NONE, tail, tt, true, false }, bounds);
+		add_check(c, (struct ivl_check){ d, k, { 0 }, IV_NONE, tt, true, false }, bounds);
 	free(bounds);
 }
 
@@ -875,7 +891,7 @@ static void plan_partner(struct cg *c, int k)
 	if (n == IV_NONE)
 		sbuf_release(&text);
 	else
-		add_check(c, (struct ivl_check){ NULL, k, text, IV_NONE, { 0 }, IV_NONE, false, true }, bounds);
+		add_check(c, (struct ivl_check){ NULL, k, text, IV_NONE, IV_NONE, false, true }, bounds);
 	free(bounds);
 }
 
@@ -933,7 +949,6 @@ void cg_interval_release(struct cg *c)
 		return;
 	for (int i = 0; i < c->ivl->n; i++) {
 		sbuf_release(&c->ivl->checks[i].text);
-		sbuf_release(&c->ivl->checks[i].tail);
 	}
 	free(c->ivl->checks);
 	free(c->ivl->bounds);
@@ -1009,15 +1024,8 @@ void cg_interval_partner(struct cg *c, int k)
 /* `int tail` := the tail check's truth; the loop ends where it rejects. */
 static void emit_tail(struct cg *c, const struct ivl_check *ch)
 {
-	cg_line(c, "int tail = 2;");
-	cg_line(c, "{");
-	c->indent++;
-	emit_lines(c, &ch->tail);
-	cg_line(c, "tail = tr%d;", ch->tail_truth);
-	c->indent--;
-	cg_line(c, "}");
-	cg_line(c, "if (tail == %d) /* so does every later value of '%s' */", ch->d->require ? 0 : 1,
-		c->P->loop_order[ch->k]->cname);
+	cg_line(c, "if (ivl_tail_%d(st) == %d) /* so does every later value of '%s' */", ch->tail_truth,
+		ch->d->require ? 0 : 1, c->P->loop_order[ch->k]->cname);
 	cg_line(c, "\tbreak;");
 }
 

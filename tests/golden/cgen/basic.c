@@ -816,6 +816,138 @@ static inline int64_t ivl_iterable_bounds(sprt_val it, int64_t *l, int64_t *h)
 	return 1;
 }
 
+/* Interval tail 1: too_little_work's condition over every completion of every value of
+ * 'unroll' from the current one on: 1 true for all, 0 false for all, 2 don't know. */
+#if defined __GNUC__ && !defined __TINYC__
+__attribute__((noinline, cold))
+#endif
+static int ivl_tail_1(const struct space_state *st)
+{
+	int tr1 = 2;
+	do {
+		int64_t lo2, hi2;
+		lo2 = hi2 = st->blk_x;
+		int64_t lo3, hi3;
+		lo3 = hi3 = st->dim_x;
+		int64_t lo4, hi4;
+		if (ivl_floordiv_point(lo2, hi2, lo3, hi3, &lo4, &hi4))
+			break;
+		if (st->unroll_iter.kind != SPRT_RANGE || st->unroll_iter.r_step == 0)
+			break;
+		int64_t lo5, hi5;
+		lo5 = hi5 = st->unroll;
+		if (st->unroll_iter.r_step > 0)
+			hi5 = st->unroll_iter.r_stop - 1;
+		else
+			lo5 = st->unroll_iter.r_stop + 1;
+		int64_t lo6, hi6;
+		if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
+			break;
+		int64_t lo7, hi7;
+		lo7 = hi7 = INT64_C(2);
+		tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
+	} while (0);
+	return tr1;
+}
+
+/* Interval tail 2: too_little_work's condition over every completion of every value of
+ * 'dim_x' from the current one on: 1 true for all, 0 false for all, 2 don't know. */
+#if defined __GNUC__ && !defined __TINYC__
+__attribute__((noinline, cold))
+#endif
+static int ivl_tail_2(const struct space_state *st)
+{
+	int tr1 = 2;
+	do {
+		if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
+			break;
+		int64_t lo2, hi2;
+		lo2 = hi2 = st->dim_x;
+		if (st->dim_x_iter.r_step > 0)
+			hi2 = st->dim_x_iter.r_stop - 1;
+		else
+			lo2 = st->dim_x_iter.r_stop + 1;
+		int64_t lo3, hi3;
+		if (st->tile_limit.kind != SPRT_INT)
+			break;
+		lo3 = hi3 = st->tile_limit.u.i;
+		int64_t lo4, hi4;
+		lo4 = hi4 = INT64_C(1);
+		int64_t lo5, hi5;
+		if (ivl_add_point(lo3, hi3, lo4, hi4, &lo5, &hi5))
+			break;
+		if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
+			break;
+		int64_t lo6, hi6;
+		lo6 = hi6 = st->dim_x;
+		if (st->dim_x_iter.r_step > 0)
+			hi6 = st->dim_x_iter.r_stop - 1;
+		else
+			lo6 = st->dim_x_iter.r_stop + 1;
+		int64_t lo7, hi7;
+		if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
+			break;
+		if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
+			break;
+		int64_t lo8, hi8;
+		lo8 = hi8 = st->dim_x;
+		if (st->dim_x_iter.r_step > 0)
+			hi8 = st->dim_x_iter.r_stop - 1;
+		else
+			lo8 = st->dim_x_iter.r_stop + 1;
+		int64_t lo9, hi9;
+		if (ivl_floordiv(lo7, hi7, lo8, hi8, &lo9, &hi9))
+			break;
+		int64_t lo10, hi10;
+		if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+			break;
+		lo10 = st->ivl_bounds[6], hi10 = st->ivl_bounds[7];
+		int64_t lo11, hi11;
+		if (ivl_mul(lo9, hi9, lo10, hi10, &lo11, &hi11))
+			break;
+		int64_t lo12, hi12;
+		lo12 = hi12 = INT64_C(2);
+		tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
+	} while (0);
+	return tr1;
+}
+
+/* Interval tail 3: too_little_work's condition over every completion of every value of
+ * 'blk_x' from the current one on: 1 true for all, 0 false for all, 2 don't know. */
+#if defined __GNUC__ && !defined __TINYC__
+__attribute__((noinline, cold))
+#endif
+static int ivl_tail_3(const struct space_state *st)
+{
+	int tr1 = 2;
+	do {
+		if (st->blk_x_iter.kind != SPRT_RANGE || st->blk_x_iter.r_step == 0)
+			break;
+		int64_t lo2, hi2;
+		lo2 = hi2 = st->blk_x;
+		if (st->blk_x_iter.r_step > 0)
+			hi2 = st->blk_x_iter.r_stop - 1;
+		else
+			lo2 = st->blk_x_iter.r_stop + 1;
+		int64_t lo3, hi3;
+		lo3 = hi3 = st->dim_x;
+		int64_t lo4, hi4;
+		if (ivl_floordiv(lo2, hi2, lo3, hi3, &lo4, &hi4))
+			break;
+		int64_t lo5, hi5;
+		if (!st->ivl_bounds[8]) /* the values of 'unroll' */
+			break;
+		lo5 = st->ivl_bounds[6], hi5 = st->ivl_bounds[7];
+		int64_t lo6, hi6;
+		if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
+			break;
+		int64_t lo7, hi7;
+		lo7 = hi7 = INT64_C(2);
+		tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
+	} while (0);
+	return tr1;
+}
+
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
 {
@@ -989,63 +1121,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
 			} while (0);
 			if (tr1 == 1) {
-				int tail = 2;
-				{
-					int tr1 = 2;
-					do {
-						if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
-							break;
-						int64_t lo2, hi2;
-						lo2 = hi2 = st->dim_x;
-						if (st->dim_x_iter.r_step > 0)
-							hi2 = st->dim_x_iter.r_stop - 1;
-						else
-							lo2 = st->dim_x_iter.r_stop + 1;
-						int64_t lo3, hi3;
-						if (st->tile_limit.kind != SPRT_INT)
-							break;
-						lo3 = hi3 = st->tile_limit.u.i;
-						int64_t lo4, hi4;
-						lo4 = hi4 = INT64_C(1);
-						int64_t lo5, hi5;
-						if (ivl_add_point(lo3, hi3, lo4, hi4, &lo5, &hi5))
-							break;
-						if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
-							break;
-						int64_t lo6, hi6;
-						lo6 = hi6 = st->dim_x;
-						if (st->dim_x_iter.r_step > 0)
-							hi6 = st->dim_x_iter.r_stop - 1;
-						else
-							lo6 = st->dim_x_iter.r_stop + 1;
-						int64_t lo7, hi7;
-						if (ivl_range(lo2, hi2, lo5, hi5, lo6, hi6, &lo7, &hi7))
-							break;
-						if (st->dim_x_iter.kind != SPRT_RANGE || st->dim_x_iter.r_step == 0)
-							break;
-						int64_t lo8, hi8;
-						lo8 = hi8 = st->dim_x;
-						if (st->dim_x_iter.r_step > 0)
-							hi8 = st->dim_x_iter.r_stop - 1;
-						else
-							lo8 = st->dim_x_iter.r_stop + 1;
-						int64_t lo9, hi9;
-						if (ivl_floordiv(lo7, hi7, lo8, hi8, &lo9, &hi9))
-							break;
-						int64_t lo10, hi10;
-						if (!st->ivl_bounds[8]) /* the values of 'unroll' */
-							break;
-						lo10 = st->ivl_bounds[6], hi10 = st->ivl_bounds[7];
-						int64_t lo11, hi11;
-						if (ivl_mul(lo9, hi9, lo10, hi10, &lo11, &hi11))
-							break;
-						int64_t lo12, hi12;
-						lo12 = hi12 = INT64_C(2);
-						tr1 = ivl_cmp('<', lo11, hi11, lo12, hi12);
-					} while (0);
-					tail = tr1;
-				}
-				if (tail == 1) /* so does every later value of 'dim_x' */
+				if (ivl_tail_2(st) == 1) /* so does every later value of 'dim_x' */
 					break;
 				continue;
 			}
@@ -1089,37 +1165,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
 				} while (0);
 				if (tr1 == 1) {
-					int tail = 2;
-					{
-						int tr1 = 2;
-						do {
-							if (st->blk_x_iter.kind != SPRT_RANGE || st->blk_x_iter.r_step == 0)
-								break;
-							int64_t lo2, hi2;
-							lo2 = hi2 = st->blk_x;
-							if (st->blk_x_iter.r_step > 0)
-								hi2 = st->blk_x_iter.r_stop - 1;
-							else
-								lo2 = st->blk_x_iter.r_stop + 1;
-							int64_t lo3, hi3;
-							lo3 = hi3 = st->dim_x;
-							int64_t lo4, hi4;
-							if (ivl_floordiv(lo2, hi2, lo3, hi3, &lo4, &hi4))
-								break;
-							int64_t lo5, hi5;
-							if (!st->ivl_bounds[8]) /* the values of 'unroll' */
-								break;
-							lo5 = st->ivl_bounds[6], hi5 = st->ivl_bounds[7];
-							int64_t lo6, hi6;
-							if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
-								break;
-							int64_t lo7, hi7;
-							lo7 = hi7 = INT64_C(2);
-							tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
-						} while (0);
-						tail = tr1;
-					}
-					if (tail == 1) /* so does every later value of 'blk_x' */
+					if (ivl_tail_3(st) == 1) /* so does every later value of 'blk_x' */
 						break;
 					continue;
 				}
@@ -1176,35 +1222,7 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 							break;
 						/* -O2: interval bound tightening: does 'too_little_work' reject every later value of 'unroll' too? */
 						{
-							int tail = 2;
-							{
-								int tr1 = 2;
-								do {
-									int64_t lo2, hi2;
-									lo2 = hi2 = st->blk_x;
-									int64_t lo3, hi3;
-									lo3 = hi3 = st->dim_x;
-									int64_t lo4, hi4;
-									if (ivl_floordiv_point(lo2, hi2, lo3, hi3, &lo4, &hi4))
-										break;
-									if (st->unroll_iter.kind != SPRT_RANGE || st->unroll_iter.r_step == 0)
-										break;
-									int64_t lo5, hi5;
-									lo5 = hi5 = st->unroll;
-									if (st->unroll_iter.r_step > 0)
-										hi5 = st->unroll_iter.r_stop - 1;
-									else
-										lo5 = st->unroll_iter.r_stop + 1;
-									int64_t lo6, hi6;
-									if (ivl_mul(lo4, hi4, lo5, hi5, &lo6, &hi6))
-										break;
-									int64_t lo7, hi7;
-									lo7 = hi7 = INT64_C(2);
-									tr1 = ivl_cmp('<', lo6, hi6, lo7, hi7);
-								} while (0);
-								tail = tr1;
-							}
-							if (tail == 1) /* so does every later value of 'unroll' */
+							if (ivl_tail_1(st) == 1) /* so does every later value of 'unroll' */
 								break;
 						}
 						continue;

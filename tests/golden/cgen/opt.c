@@ -864,6 +864,37 @@ static inline int64_t ivl_iterable_bounds(sprt_val it, int64_t *l, int64_t *h)
 	return 1;
 }
 
+/* Interval tail 1: too_many's condition over every completion of every value of
+ * 'dim_n' from the current one on: 1 true for all, 0 false for all, 2 don't know. */
+#if defined __GNUC__ && !defined __TINYC__
+__attribute__((noinline, cold))
+#endif
+static int ivl_tail_1(const struct space_state *st)
+{
+	int tr1 = 2;
+	do {
+		int64_t lo2, hi2;
+		lo2 = hi2 = st->dim_m;
+		if (st->dim_n_iter.kind != SPRT_RANGE || st->dim_n_iter.r_step == 0)
+			break;
+		int64_t lo3, hi3;
+		lo3 = hi3 = st->dim_n;
+		if (st->dim_n_iter.r_step > 0)
+			hi3 = st->dim_n_iter.r_stop - 1;
+		else
+			lo3 = st->dim_n_iter.r_stop + 1;
+		int64_t lo4, hi4;
+		if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
+			break;
+		int64_t lo5, hi5;
+		if (st->threads.kind != SPRT_INT)
+			break;
+		lo5 = hi5 = st->threads.u.i;
+		tr1 = ivl_cmp('>', lo4, hi4, lo5, hi5);
+	} while (0);
+	return tr1;
+}
+
 /*
  * Sub-nest 0, {blk}: independent of every other loop once its
  * inputs are bound, so it is counted once per input tuple (none: once) and
@@ -1007,32 +1038,7 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 					break;
 				/* -O2: interval bound tightening: does 'too_many' reject every later value of 'dim_n' too? */
 				{
-					int tail = 2;
-					{
-						int tr1 = 2;
-						do {
-							int64_t lo2, hi2;
-							lo2 = hi2 = st->dim_m;
-							if (st->dim_n_iter.kind != SPRT_RANGE || st->dim_n_iter.r_step == 0)
-								break;
-							int64_t lo3, hi3;
-							lo3 = hi3 = st->dim_n;
-							if (st->dim_n_iter.r_step > 0)
-								hi3 = st->dim_n_iter.r_stop - 1;
-							else
-								lo3 = st->dim_n_iter.r_stop + 1;
-							int64_t lo4, hi4;
-							if (ivl_mul(lo2, hi2, lo3, hi3, &lo4, &hi4))
-								break;
-							int64_t lo5, hi5;
-							if (st->threads.kind != SPRT_INT)
-								break;
-							lo5 = hi5 = st->threads.u.i;
-							tr1 = ivl_cmp('>', lo4, hi4, lo5, hi5);
-						} while (0);
-						tail = tr1;
-					}
-					if (tail == 1) /* so does every later value of 'dim_n' */
+					if (ivl_tail_1(st) == 1) /* so does every later value of 'dim_n' */
 						break;
 				}
 				continue;
