@@ -763,6 +763,29 @@ static void near_lookup(struct cg *c, int b, int first, int last)
 	cg_line(c, "}");
 }
 
+/*
+ * A sub-nest's recorded points are packed where all its iterators are
+ * typed ints: four int64_t to a sprt_val's 32 bytes, so a point of w
+ * values takes (w + 3) / 4 of them (synthetic_deep's 10-loop sub-nest
+ * recorded 117 MiB of points when listing, most of its time in page
+ * faults).  The table copies them with memcpy and hands them back as
+ * they were written.
+ */
+static bool packed_points(const struct cg *c, const struct cg_block_def *bd)
+{
+	for (int p = bd->first; p <= bd->last; p++)
+		if (c->ctype[c->P->loop_order[p]->id] == CG_T_VAL)
+			return false;
+	return true;
+}
+
+/* A recorded point's width in sprt_vals (the table's width). */
+static int point_width(const struct cg *c, const struct cg_block_def *bd)
+{
+	int w = bd->last - bd->first + 1;
+	return packed_points(c, bd) ? (w + 3) / 4 : w;
+}
+
 /* The innermost code of count_b: one more point, recorded when listing. */
 static void block_innermost(struct cg *c, const struct cg_block_def *bd)
 {
@@ -771,10 +794,19 @@ static void block_innermost(struct cg *c, const struct cg_block_def *bd)
 	c->indent++;
 	struct sbuf init = { 0 };
 	for (int p = bd->first; p <= bd->last; p++)
-		sbuf_printf(&init, "%s%s", p > bd->first ? ", " : "", cg_value_of(c, c->P->loop_order[p]));
-	cg_line(c, "const sprt_val pt[%d] = { %s };", bd->last - bd->first + 1, init.s);
+		sbuf_printf(&init, "%s%s", p > bd->first ? ", " : "",
+			    packed_points(c, bd) ? cg_fmt(c, "st->%s", c->member[c->P->loop_order[p]->id])
+						 : cg_value_of(c, c->P->loop_order[p]));
+	if (packed_points(c, bd)) {
+		cg_line(c, "const int64_t pt[%d] = { %s }; /* packed: four to a sprt_val */", 4 * point_width(c, bd),
+			init.s);
+		cg_line(c, "const int rc_ = sprt_memo_add_point(st->%s%d, e, (const sprt_val *)(const void *)pt);",
+			c->fac->memo, c->block);
+	} else {
+		cg_line(c, "const sprt_val pt[%d] = { %s };", bd->last - bd->first + 1, init.s);
+		cg_line(c, "const int rc_ = sprt_memo_add_point(st->%s%d, e, pt);", c->fac->memo, c->block);
+	}
 	sbuf_release(&init);
-	cg_line(c, "const int rc_ = sprt_memo_add_point(st->%s%d, e, pt);", c->fac->memo, c->block);
 	cg_line(c, "if (rc_)");
 	cg_line(c, "\treturn -rc_;");
 	c->indent--;
@@ -851,7 +883,7 @@ void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg
 		 * when statistics are read (smaller entries: more of them
 		 * fit the table's cap) */
 		sbuf_printf(out, "\tconst int found = sprt_memo_find%s(&st->%s%d, key, %d, ctx->no_stats ? 1 : %d, %d, &e);\n",
-			    ints ? "_ints" : "", fc->memo, b, bd->nkey, nstats, bd->last - bd->first + 1);
+			    ints ? "_ints" : "", fc->memo, b, bd->nkey, nstats, point_width(c, bd));
 		sbuf_puts(out, "\tif (found < 0)\n\t\treturn found;\n");
 		sbuf_puts(out, "\tif (found) {\n");
 		if (bd->nrows)
@@ -962,15 +994,19 @@ bool cg_factor_innermost(struct cg *c)
 	int opened = 0;
 	for (int b = 0; b < fc->nblocks; b++) {
 		const struct cg_block_def *bd = &fc->blocks[b];
-		int w = bd->last - bd->first + 1;
+		int w = point_width(c, bd);
 		cg_line(c, "for (size_t p_%d = 0; p_%d < f_%d->npoints && !ctx->stop; p_%d++) {", b, b, b, b);
 		c->indent++;
 		opened++;
-		cg_line(c, "const sprt_val *q_%d = f_%d->points + p_%d * %d;", b, b, b, w);
+		if (packed_points(c, bd))
+			cg_line(c, "const int64_t *q_%d = (const int64_t *)(const void *)(f_%d->points + p_%d * %d);", b, b,
+				b, w);
+		else
+			cg_line(c, "const sprt_val *q_%d = f_%d->points + p_%d * %d;", b, b, b, w);
 		for (int p = bd->first; p <= bd->last; p++) {
 			const struct sema_def *x = P->loop_order[p];
 			cg_line(c, "st->%s = q_%d[%d]%s;", c->member[x->id], b, p - bd->first,
-				c->ctype[x->id] != CG_T_VAL ? ".u.i" : "");
+				packed_points(c, bd) || c->ctype[x->id] == CG_T_VAL ? "" : ".u.i");
 		}
 	}
 	cg_line(c, "ctx->valid++;");

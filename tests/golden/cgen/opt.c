@@ -943,8 +943,8 @@ static int count_0(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 		}
 		e->count++;
 		if (record) {
-			const sprt_val pt[1] = { sprt_int(st->blk) };
-			const int rc_ = sprt_memo_add_point(st->memo_0, e, pt);
+			const int64_t pt[4] = { st->blk }; /* packed: four to a sprt_val */
+			const int rc_ = sprt_memo_add_point(st->memo_0, e, (const sprt_val *)(const void *)pt);
 			if (rc_)
 				return -rc_;
 		}
@@ -1141,8 +1141,8 @@ static int count_1(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 				}
 				e->count++;
 				if (record) {
-					const sprt_val pt[3] = { sprt_int(st->dim_n), sprt_int(st->read_m), sprt_int(st->read_n) };
-					const int rc_ = sprt_memo_add_point(st->memo_1, e, pt);
+					const int64_t pt[4] = { st->dim_n, st->read_m, st->read_n }; /* packed: four to a sprt_val */
+					const int rc_ = sprt_memo_add_point(st->memo_1, e, (const sprt_val *)(const void *)pt);
 					if (rc_)
 						return -rc_;
 				}
@@ -1158,7 +1158,7 @@ static int fac_1(struct sprt_ctx *ctx, struct space_state *st, const struct sprt
 	static const int rows[6] = { 1, 2, 3, 6, 7, 8 };
 	const int64_t key[1] = { st->dim_m };
 	struct sprt_memo_entry *e;
-	const int found = sprt_memo_find_ints(&st->memo_1, key, 1, ctx->no_stats ? 1 : 19, 3, &e);
+	const int found = sprt_memo_find_ints(&st->memo_1, key, 1, ctx->no_stats ? 1 : 19, 1, &e);
 	if (found < 0)
 		return found;
 	if (found) {
@@ -1237,8 +1237,8 @@ static int count_2(struct sprt_ctx *ctx, struct space_state *st, struct sprt_mem
 		}
 		e->count++;
 		if (record) {
-			const sprt_val pt[1] = { sprt_int(st->pad) };
-			const int rc_ = sprt_memo_add_point(st->memo_2, e, pt);
+			const int64_t pt[4] = { st->pad }; /* packed: four to a sprt_val */
+			const int rc_ = sprt_memo_add_point(st->memo_2, e, (const sprt_val *)(const void *)pt);
 			if (rc_)
 				return -rc_;
 		}
@@ -1433,16 +1433,16 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			ctx->valid += w_1;
 		} else {
 			for (size_t p_0 = 0; p_0 < f_0->npoints && !ctx->stop; p_0++) {
-				const sprt_val *q_0 = f_0->points + p_0 * 1;
-				st->blk = q_0[0].u.i;
+				const int64_t *q_0 = (const int64_t *)(const void *)(f_0->points + p_0 * 1);
+				st->blk = q_0[0];
 				for (size_t p_1 = 0; p_1 < f_1->npoints && !ctx->stop; p_1++) {
-					const sprt_val *q_1 = f_1->points + p_1 * 3;
-					st->dim_n = q_1[0].u.i;
-					st->read_m = q_1[1].u.i;
-					st->read_n = q_1[2].u.i;
+					const int64_t *q_1 = (const int64_t *)(const void *)(f_1->points + p_1 * 1);
+					st->dim_n = q_1[0];
+					st->read_m = q_1[1];
+					st->read_n = q_1[2];
 					for (size_t p_2 = 0; p_2 < f_2->npoints && !ctx->stop; p_2++) {
-						const sprt_val *q_2 = f_2->points + p_2 * 1;
-						st->pad = q_2[0].u.i;
+						const int64_t *q_2 = (const int64_t *)(const void *)(f_2->points + p_2 * 1);
+						st->pad = q_2[0];
 						ctx->valid++;
 						const sprt_val point[6] = { sprt_int(st->dim_m), sprt_int(st->dim_n), sprt_int(st->blk), sprt_int(st->read_m), sprt_int(st->read_n), sprt_int(st->pad) };
 						if (ctx->emit(ctx->emit_user, point, 6))
