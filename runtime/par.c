@@ -540,6 +540,14 @@ static int walk_parallel(struct sprt_ctx *ctx, const struct shard *f, int d, uin
 	job->walk_stop = d + 1;
 	job->walk_cap = cap;
 	job->walk_out = r;
+	/* As a run's workers do, each skips the parents of others' tasks
+	 * (the walk to d counted them): otherwise every worker re-walked
+	 * all of levels < d, 16 times the walk's own work at d + 1 for
+	 * gemm_beast's H100 plan on 16 threads. */
+	if (!f && d > 0 && at->weights) {
+		job->parent_tasks = at->weights;
+		job->nparents = at->nweights;
+	}
 	if (job_tasks(job, at->count, NULL, 0)) {
 		job_free(job);
 		free(r->stats);
