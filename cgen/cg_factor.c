@@ -792,12 +792,13 @@ static void block_innermost(struct cg *c, const struct cg_block_def *bd)
 	cg_line(c, "e->count++;");
 	cg_line(c, "if (record) {");
 	c->indent++;
+	const bool packed = packed_points(c, bd);
 	struct sbuf init = { 0 };
 	for (int p = bd->first; p <= bd->last; p++)
 		sbuf_printf(&init, "%s%s", p > bd->first ? ", " : "",
-			    packed_points(c, bd) ? cg_fmt(c, "st->%s", c->member[c->P->loop_order[p]->id])
-						 : cg_value_of(c, c->P->loop_order[p]));
-	if (packed_points(c, bd)) {
+			    packed ? cg_fmt(c, "st->%s", c->member[c->P->loop_order[p]->id])
+				   : cg_value_of(c, c->P->loop_order[p]));
+	if (packed) {
 		cg_line(c, "const int64_t pt[%d] = { %s }; /* packed: four to a sprt_val */", 4 * point_width(c, bd),
 			init.s);
 		cg_line(c, "const int rc_ = sprt_memo_add_point(st->%s%d, e, (const sprt_val *)(const void *)pt);",
@@ -994,11 +995,12 @@ bool cg_factor_innermost(struct cg *c)
 	int opened = 0;
 	for (int b = 0; b < fc->nblocks; b++) {
 		const struct cg_block_def *bd = &fc->blocks[b];
-		int w = point_width(c, bd);
+		const int w = point_width(c, bd);
+		const bool packed = packed_points(c, bd);
 		cg_line(c, "for (size_t p_%d = 0; p_%d < f_%d->npoints && !ctx->stop; p_%d++) {", b, b, b, b);
 		c->indent++;
 		opened++;
-		if (packed_points(c, bd))
+		if (packed)
 			cg_line(c, "const int64_t *q_%d = (const int64_t *)(const void *)(f_%d->points + p_%d * %d);", b, b,
 				b, w);
 		else
@@ -1006,7 +1008,7 @@ bool cg_factor_innermost(struct cg *c)
 		for (int p = bd->first; p <= bd->last; p++) {
 			const struct sema_def *x = P->loop_order[p];
 			cg_line(c, "st->%s = q_%d[%d]%s;", c->member[x->id], b, p - bd->first,
-				packed_points(c, bd) || c->ctype[x->id] == CG_T_VAL ? "" : ".u.i");
+				packed || c->ctype[x->id] == CG_T_VAL ? "" : ".u.i");
 		}
 	}
 	cg_line(c, "ctx->valid++;");

@@ -60,8 +60,7 @@ struct cg_level_plan {
 	const struct sema_def *src_con; /* the constraint that justifies it */
 	int pin_kind;                   /* CG_SRC_PIN: see cg_opt.c */
 	const char *fn_a, *fn_c;        /* value functions of the invariants */
-	bool product;                   /* CG_SRC_DIV from X * Y == c */
-	const struct sema_def *partner; /* product: Y */
+	const struct sema_def *partner; /* CG_SRC_DIV from X * Y == c: Y (else NULL) */
 	bool any;                       /* some transformation applies here */
 	bool filter;                    /* domain filtering: X's values filtered once, before the nest */
 };

@@ -94,15 +94,21 @@
 /* Deepest nesting of inlined derived values and iterables. */
 #define IVL_MAX_DEPTH 16
 
+/* What an entry of the plan is. */
+enum ivl_kind {
+	IVL_PRUNE,   /* a check at a level above d's: skip (and tail: end) the loop */
+	IVL_OWN,     /* at d's own level: only the tail, asked after d rejects */
+	IVL_PARTNER, /* not a check: the bounds of loop k's product partner */
+};
+
 struct ivl_check {
-	const struct sema_def *d; /* the constraint */
+	enum ivl_kind kind;
+	const struct sema_def *d; /* the constraint (NULL for IVL_PARTNER) */
 	int k;                    /* the level it is checked at */
 	struct sbuf text;         /* the check's statements, one per line */
 	int truth;                /* its truth variable */
 	int tail_truth;           /* ivl_tail_<tail_truth>(st): the same over loop k's values from the
 	                             current one on (IV_NONE: no such check) */
-	bool own;                 /* k is d's own level: only the tail, asked after d rejects */
-	bool partner;             /* not a check: the bounds of loop k's product partner */
 };
 
 struct cg_ivl {
@@ -850,7 +856,7 @@ static void plan_check(struct cg *c, const struct sema_def *d, const struct ast_
 	}
 	/* The tail check: where it rejects, so does every later value. */
 	int tt = plan_tail(c, d, E, k, bounds);
-	add_check(c, (struct ivl_check){ d, k, text, t, tt, false, false }, bounds);
+	add_check(c, (struct ivl_check){ IVL_PRUNE, d, k, text, t, tt }, bounds);
 	free(bounds);
 }
 
@@ -869,7 +875,7 @@ static void plan_own_tail(struct cg *c, const struct sema_def *d, const struct a
 	bool *bounds = xcalloc((size_t)c->P->ndefs + 1, sizeof(*bounds));
 	int tt = plan_tail(c, d, E, k, bounds);
 	if (tt != IV_NONE)
-		add_check(c, (struct ivl_check){ d, k, { 0 }, IV_NONE, tt, true, false }, bounds);
+		add_check(c, (struct ivl_check){ IVL_OWN, d, k, { 0 }, IV_NONE, tt }, bounds);
 	free(bounds);
 }
 
@@ -891,10 +897,9 @@ static void plan_partner(struct cg *c, int k)
 	if (n == IV_NONE)
 		sbuf_release(&text);
 	else
-		add_check(c, (struct ivl_check){ NULL, k, text, IV_NONE, IV_NONE, false, true }, bounds);
+		add_check(c, (struct ivl_check){ IVL_PARTNER, NULL, k, text, IV_NONE, IV_NONE }, bounds);
 	free(bounds);
 }
-
 
 void cg_interval_plan(struct cg *c)
 {
@@ -939,7 +944,7 @@ void cg_interval_plan(struct cg *c)
 		}
 	}
 	for (int k = 0; k < P->niters; k++)
-		if (c->plan[k].src == CG_SRC_DIV && c->plan[k].partner)
+		if (c->plan[k].partner)
 			plan_partner(c, k);
 }
 
@@ -947,9 +952,8 @@ void cg_interval_release(struct cg *c)
 {
 	if (!c->ivl)
 		return;
-	for (int i = 0; i < c->ivl->n; i++) {
+	for (int i = 0; i < c->ivl->n; i++)
 		sbuf_release(&c->ivl->checks[i].text);
-	}
 	free(c->ivl->checks);
 	free(c->ivl->bounds);
 	free(c->ivl->bounded);
@@ -1017,11 +1021,11 @@ static void emit_lines(struct cg *c, const struct sbuf *text)
 void cg_interval_partner(struct cg *c, int k)
 {
 	for (int i = 0; c->ivl && i < c->ivl->n; i++)
-		if (c->ivl->checks[i].partner && c->ivl->checks[i].k == k)
+		if (c->ivl->checks[i].kind == IVL_PARTNER && c->ivl->checks[i].k == k)
 			emit_lines(c, &c->ivl->checks[i].text);
 }
 
-/* `int tail` := the tail check's truth; the loop ends where it rejects. */
+/* The loop ends where the tail check rejects. */
 static void emit_tail(struct cg *c, const struct ivl_check *ch)
 {
 	cg_line(c, "if (ivl_tail_%d(st) == %d) /* so does every later value of '%s' */", ch->tail_truth,
@@ -1033,7 +1037,7 @@ void cg_interval_reject(struct cg *c, const struct sema_def *d)
 {
 	for (int i = 0; c->ivl && i < c->ivl->n; i++) {
 		const struct ivl_check *ch = &c->ivl->checks[i];
-		if (!ch->own || ch->partner || ch->d != d)
+		if (ch->kind != IVL_OWN || ch->d != d)
 			continue;
 		cg_line(c, "/* -O2: interval bound tightening: does '%s' reject every later value of '%s' too? */",
 			d->cname, c->P->loop_order[ch->k]->cname);
@@ -1051,7 +1055,7 @@ void cg_interval_prune(struct cg *c, int k)
 		return;
 	for (int i = 0; i < c->ivl->n; i++) {
 		const struct ivl_check *ch = &c->ivl->checks[i];
-		if (ch->k != k || ch->own || ch->partner)
+		if (ch->k != k || ch->kind != IVL_PRUNE)
 			continue;
 		const struct sema_def *d = ch->d;
 		const int reject = d->require ? 0 : 1;

@@ -409,7 +409,6 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 			    b->ref->loop_pos > k && is_range_iter(b->ref)) {
 				p->src = CG_SRC_DIV;
 				p->src_con = d;
-				p->product = true;
 				p->partner = b->ref;
 				p->fn_c = value_fn(c, d, R);
 				return true;
@@ -573,7 +572,7 @@ void cg_opt_loop_open(struct cg *c, int k)
 			cg_line(c, "/* %s: equality solving pins '%s' (from %s) */", level_word(c), x->cname, d->cname);
 		else
 			cg_line(c, "/* %s: divisor iteration over '%s' (from %s%s) */", level_word(c), x->cname,
-				d->cname, p->product ? ", a product" : "");
+				d->cname, p->partner ? ", a product" : "");
 		cg_line(c, "if (%s) {", cg_opt_enabled_test(c, d));
 		c->indent++;
 		cg_line(c, "sprt_val a_ = sprt_int(0), c_;");
@@ -588,7 +587,7 @@ void cg_opt_loop_open(struct cg *c, int k)
 			if (!c->divs_array)
 				c->divs_array = cg_internal_prefix(c, "opt_divs");
 			c->indent++;
-			if (p->product) {
+			if (p->partner) {
 				cg_line(c, "int64_t wlo = 1, whi = 0; /* Y's values: unknown */");
 				cg_interval_partner(c, k);
 				cg_line(c, "opt_partner(&o_%s, c_, wlo, whi);", m);

@@ -482,6 +482,17 @@ static int job_tasks(struct par_job *job, uint64_t ntasks, const uint64_t *weigh
 	return 0;
 }
 
+/* Lets the job's workers skip the parents of others' tasks (fast_forward),
+ * from `at`, the walk to the split level, which counted each parent's
+ * tasks; unsharded only, as fast_forward has always been. */
+static void job_parents(struct par_job *job, const struct walk *at, bool filtered)
+{
+	if (!filtered && job->split_level > 0 && at->weights) {
+		job->parent_tasks = at->weights;
+		job->nparents = at->nweights;
+	}
+}
+
 /* Adds worker w's part of a shared-out counting walk into r. */
 static int walk_merge(struct walk *r, struct sprt_par *w)
 {
@@ -540,14 +551,10 @@ static int walk_parallel(struct sprt_ctx *ctx, const struct shard *f, int d, uin
 	job->walk_stop = d + 1;
 	job->walk_cap = cap;
 	job->walk_out = r;
-	/* As a run's workers do, each skips the parents of others' tasks
-	 * (the walk to d counted them): otherwise every worker re-walked
-	 * all of levels < d, 16 times the walk's own work at d + 1 for
-	 * gemm_beast's H100 plan on 16 threads. */
-	if (!f && d > 0 && at->weights) {
-		job->parent_tasks = at->weights;
-		job->nparents = at->nweights;
-	}
+	/* As a run's workers do: otherwise every worker re-walked all of
+	 * levels < d, 16 times the walk's own work at d + 1 for gemm_beast's
+	 * H100 plan on 16 threads. */
+	job_parents(job, at, f != NULL);
 	if (job_tasks(job, at->count, NULL, 0)) {
 		job_free(job);
 		free(r->stats);
@@ -1023,10 +1030,7 @@ int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run
 	if (!rc) {
 		if (job_tasks(job, at.count, children.weights, children.nweights))
 			rc = -SPRT_ENOMEM;
-		if (!sharded && job->split_level > 0 && at.weights) {
-			job->parent_tasks = at.weights;
-			job->nparents = at.nweights;
-		}
+		job_parents(job, &at, sharded);
 		if (job->verbose)
 			fprintf(stderr,
 				"spacert: %d threads; shard level %d, %llu of %llu tasks; task level %d: %llu tasks "

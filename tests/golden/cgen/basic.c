@@ -50,7 +50,8 @@ static inline sprt_val iter_at(sprt_val v, uint64_t i)
 struct opt_it {
 	int mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,
 	                  3 divisors of c in a positive range, 4 scan for X | c,
-	                  5 every s-th value of a range from index c (n of them),
+	                  5 start + c + i * s, n of them: a range (c 0, s its step), or
+	                    congruence stepping (c the first offset, s the modulus),
 	                  6 divisors of c in a positive range, from dv */
 	int phase;
 	uint64_t i, n;
@@ -388,7 +389,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 392 "<stdout>"
+#line 393 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -403,7 +404,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 407 "<stdout>"
+#line 408 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -418,7 +419,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 33, 1, &(*out)));
 	return 0;
 }
-#line 422 "<stdout>"
+#line 423 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -435,7 +436,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 439 "<stdout>"
+#line 440 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -452,7 +453,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 456 "<stdout>"
+#line 457 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -474,7 +475,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 478 "<stdout>"
+#line 479 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -493,7 +494,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 497 "<stdout>"
+#line 498 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -512,7 +513,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 516 "<stdout>"
+#line 517 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -531,7 +532,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 535 "<stdout>"
+#line 536 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -555,7 +556,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 559 "<stdout>"
+#line 560 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -570,7 +571,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 574 "<stdout>"
+#line 575 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)

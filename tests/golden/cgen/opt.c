@@ -50,7 +50,8 @@ static inline sprt_val iter_at(sprt_val v, uint64_t i)
 struct opt_it {
 	int mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,
 	                  3 divisors of c in a positive range, 4 scan for X | c,
-	                  5 every s-th value of a range from index c (n of them),
+	                  5 start + c + i * s, n of them: a range (c 0, s its step), or
+	                    congruence stepping (c the first offset, s the modulus),
 	                  6 divisors of c in a positive range, from dv */
 	int phase;
 	uint64_t i, n;
@@ -397,7 +398,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 401 "<stdout>"
+#line 402 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -412,7 +413,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 416 "<stdout>"
+#line 417 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -427,7 +428,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 431 "<stdout>"
+#line 432 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -444,7 +445,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 448 "<stdout>"
+#line 449 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -461,7 +462,7 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 	*out = _t1;
 	return 0;
 }
-#line 465 "<stdout>"
+#line 466 "<stdout>"
 
 /*
  * blk: iterator, at loop level 1
@@ -476,7 +477,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(1, 49, 1, &(*out)));
 	return 0;
 }
-#line 480 "<stdout>"
+#line 481 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 1
@@ -493,7 +494,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t1 != 0);
 	return 0;
 }
-#line 497 "<stdout>"
+#line 498 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -508,7 +509,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 512 "<stdout>"
+#line 513 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -523,7 +524,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 527 "<stdout>"
+#line 528 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -540,7 +541,7 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 	*out = (_t1 != st->size);
 	return 0;
 }
-#line 544 "<stdout>"
+#line 545 "<stdout>"
 
 /*
  * pad: iterator, at loop level 5
@@ -555,7 +556,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(0, 16, 1, &(*out)));
 	return 0;
 }
-#line 559 "<stdout>"
+#line 560 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 5
@@ -584,7 +585,7 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = (st->pad == st->cse_7);
 	return 0;
 }
-#line 588 "<stdout>"
+#line 589 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
