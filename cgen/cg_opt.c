@@ -116,14 +116,9 @@ static struct ast_expr *copy_expr(struct subst *s, struct ast_expr *e)
 	}
 	if (e->kind == AST_UNDEF || e->kind == AST_ATTR)
 		return NULL;
-	struct ast_expr *n = ast_expr_new(s->c->P->mod, e->kind, e->loc);
+	struct ast_expr *n = ast_expr_copy_node(s->c->P->mod, e);
 	struct ast_expr *keep = n;
-	n->op = e->op;
-	n->ival = e->ival;
-	n->fval = e->fval;
-	n->sval = e->sval;
-	n->name = e->name;
-	n->cmp = e->cmp;
+	n->ref = NULL;
 	n->local = -1;
 	if (e->nitems) {
 		struct ast_expr **items = xcalloc((size_t)e->nitems, sizeof(*items));

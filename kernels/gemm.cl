@@ -25,9 +25,9 @@
  *                  elements) along the contiguous dimension, DIM_N_A along the
  *                  strided one.  DIM_M_B, DIM_N_B likewise for B.
  *   PRE_A, PRE_B   0 (default)/1: prefetch the next A/B tile into registers
- *                  while the current one is multiplied (software pipelining,
- *                  BEAST's pre_a/pre_b).  TEX_A/TEX_B of the space are
- *                  CUDA-only (texture path) and ignored here.
+ *                  while the current one is multiplied (software pipelining;
+ *                  spaces/gemm.space tunes them).  TEX_A/TEX_B, SHMEM_L1 and
+ *                  SHMEM_BANKS of BEAST's space are CUDA-only and ignored here.
  *   PAD_A, PAD_B   extra elements per local-memory row (default: 1 when the
  *                  operand is transposed, to break the bank conflicts of the
  *                  transposing stores; 0 otherwise).

@@ -79,6 +79,22 @@ void ast_expr_set_items(struct ast_module *m, struct ast_expr *e,
 	e->items = arena_memdup(&m->arena, items, sizeof(*items) * (size_t)n);
 }
 
+struct ast_expr *ast_expr_copy_node(struct ast_module *m, const struct ast_expr *e)
+{
+	struct ast_expr *r = ast_expr_new(m, e->kind, e->loc);
+	r->op = e->op;
+	r->cmp = e->cmp;
+	r->name = e->name;
+	r->ival = e->ival;
+	r->fval = e->fval;
+	r->sval = e->sval;
+	r->ref = e->ref;
+	r->local = e->local;
+	if (e->nitems)
+		ast_expr_set_items(m, r, e->items, e->nitems);
+	return r;
+}
+
 struct ast_stmt *ast_stmt_new(struct ast_module *m, enum ast_stmt_kind kind,
 			      struct srcloc loc)
 {

@@ -11,6 +11,7 @@
  *   6. warnings.
  */
 #include "sema.h"
+#include "specialize.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -344,6 +345,33 @@ static const char *stmt_word(enum ast_stmt_kind k)
 	}
 }
 
+static bool reads_def(const struct ast_expr *e, const struct sema_def *d)
+{
+	if (!e)
+		return false;
+	if (e->kind == AST_NAME && e->ref == d)
+		return true;
+	for (int i = 0; i < e->nitems; i++)
+		if (reads_def(e->items[i], d))
+			return true;
+	return false;
+}
+
+/*
+ * An unconditional top-level `x = f(x)`: an update of a plain value, as
+ * Python (and BEAST's Fig. 12: `max_blocks_by_regs = min(max_blocks_by_regs,
+ * ...)`) writes it, which makes a new SSA version.  A second assignment
+ * that does not read the name stays a duplicate definition (in a
+ * declarative file almost always a mistake), and iterators are never
+ * reassigned (checked again once classified: `replaces`).
+ */
+static bool updates(const struct sema_def *prev, const struct ast_expr *rhs)
+{
+	return prev->form == SEMA_FORM_EXPR && prev->stmt &&
+	       (prev->stmt->kind == AST_S_ASSIGN || prev->stmt->kind == AST_S_AUGASSIGN) &&
+	       !looks_iterable(prev->expr) && !looks_iterable(rhs) && reads_def(rhs, prev);
+}
+
 /* An assignment inside a top-level `if`: a new SSA version of the name. */
 static void guarded_assign(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *guard)
 {
@@ -462,6 +490,17 @@ static void top_stmt(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *g
 			return;
 		}
 		resolve_top(c, st->value, false);
+		struct sema_def *prev = final_version(c, st->name);
+		if (prev && updates(prev, st->value)) {
+			d = new_def(c, st->name, st, st->name_loc);
+			d->kind = SEMA_CONST; /* provisional */
+			d->form = SEMA_FORM_EXPR;
+			d->expr = st->value;
+			d->partial = prev->partial;
+			d->replaces = prev;
+			bind_name(c, d);
+			return;
+		}
 		if (!check_fresh_name(c, st->name, st->name_loc))
 			return;
 		d = new_def(c, st->name, st, st->name_loc);
@@ -1110,6 +1149,13 @@ static void classify(struct sema_ctx *c, struct sema_def *d)
 		}
 	}
 	enum sema_type t = infer(c, d->expr);
+	if (d->specialized && d->kind == SEMA_ITER && d->stmt && d->stmt->kind == AST_S_DEF) {
+		/* A deferred iterator made an expression: still an iterator. */
+		struct ast_expr *x = d->expr;
+		d->type = x->kind == AST_CALL && x->items[0]->kind == AST_NAME &&
+				  !strcmp(x->items[0]->name, "range") ? TY_INT : TY_UNKNOWN;
+		return;
+	}
 	switch (d->kind) {
 	case SEMA_DEVICE:
 	case SEMA_SETTING:
@@ -2053,6 +2099,12 @@ static void loop_order(struct sema_program *prog, int n, int niters)
 
 int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program *prog)
 {
+	return sema_analyze_known(mod, diag, prog, NULL, -1);
+}
+
+int sema_analyze_known(struct ast_module *mod, struct diag *diag, struct sema_program *prog,
+		       const struct sema_known *known, int nknown)
+{
 	struct sema_ctx c;
 	memset(&c, 0, sizeof(c));
 	memset(prog, 0, sizeof(*prog));
@@ -2092,6 +2144,9 @@ int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program 
 			resolve_def(&c, d);
 		}
 	}
+	/* 2b. Specialized to the known bindings (nknown < 0: not asked). */
+	if (nknown >= 0 && diag->errors == c.errors_before)
+		sema_specialize_defs(mod, (struct sema_def **)c.defs.items, n, known, nknown);
 	for (int i = 0; i < n; i++) {
 		struct sema_def *d = c.defs.items[i];
 		for (int k = 0; k < d->ndeps; k++)
@@ -2129,6 +2184,14 @@ int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program 
 			}
 	}
 
+	for (size_t i = 0; i < order.len && ok; i++) {
+		struct sema_def *d = order.items[i];
+		if (d->replaces && (d->replaces->kind == SEMA_ITER || d->kind == SEMA_ITER)) {
+			diag_error(diag, d->loc, "cannot reassign iterator '%s'", d->name);
+			diag_note(diag, d->replaces->loc,
+				  "use a conditional expression ('a if c else b') or an @iterator def");
+		}
+	}
 	if (!ok) {
 		ptrvec_release(&order);
 		goto out;

@@ -101,6 +101,8 @@ struct sema_def {
 	bool is_final;         /* the last version of its name */
 	bool partial;          /* some path leaves it AST_UNDEF */
 	bool used;             /* referenced by some other definition */
+	struct sema_def *replaces; /* unconditional `x = f(x)`: the version it updates */
+	bool specialized;      /* rewritten for known bindings (specialize.c) */
 	/* SEMA_DEVICE bound by `query("NAME", DEFAULT)`: the query's name
 	 * and where it is written (expr is then the DEFAULT); else NULL. */
 	const char *query;
@@ -125,6 +127,22 @@ struct sema_program {
  * complete and valid); warnings go to `diag` too.
  */
 int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program *prog);
+
+/* A value known before the run: a bound device parameter or setting. */
+struct sema_known {
+	const char *name;       /* interned in the module */
+	struct ast_expr *value; /* AST_INT, AST_BOOL, AST_FLOAT or AST_STR */
+};
+
+/*
+ * sema_analyze for a program specialized to `known` (and the literal
+ * defaults of what it does not bind): branches on them decided, def
+ * bodies that only decide and return turned into expressions, so the
+ * code generator's transformations see them (lang/specialize.c).  The
+ * result computes the same points for those bindings only.
+ */
+int sema_analyze_known(struct ast_module *mod, struct diag *diag, struct sema_program *prog,
+		       const struct sema_known *known, int nknown);
 
 /*
  * Re-orders the loops: BEAST's plain level sets (set, then definition

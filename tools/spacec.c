@@ -46,6 +46,7 @@ struct cli {
 	bool no_typed;                   /* -fno-typed-values */
 	bool no_filter;                  /* -fno-domain-filtering */
 	bool no_interval;                /* -fno-interval-pruning */
+	bool no_specialize;              /* -fno-specialization */
 	bool verbose;
 	struct jit_options jit;
 	char *disabled_warnings;
@@ -88,7 +89,7 @@ static void usage(FILE *out)
 	      "  -O0, -O1, -O2       optimisation level of the generated loops\n"
 	      "  -fno-equality-solving, -fno-bound-tightening, -fno-divisor-iteration,\n"
 	      "  -fno-factorization, -fno-cse, -fno-domain-filtering,\n"
-	      "  -fno-interval-pruning\n"
+	      "  -fno-interval-pruning, -fno-specialization\n"
 	      "                      switch one loop transformation off\n"
 	      "  -fno-typed-values   hold every value tagged (no int64_t state)\n"
 	      "  -o FILE             output of 'emit' and 'list' (written beside, then renamed)\n"
@@ -205,6 +206,8 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 				cli->no_filter = true;
 			} else if (!strcmp(optarg, "no-interval-pruning")) {
 				cli->no_interval = true;
+			} else if (!strcmp(optarg, "no-specialization")) {
+				cli->no_specialize = true;
 			} else if (!strcmp(optarg, "no-typed-values")) {
 				cli->no_typed = true;
 			} else {
@@ -416,6 +419,56 @@ static int read_bindings(const struct cli *cli, struct sprt_bindings *b, bool re
 	return 0;
 }
 
+/*
+ * The program again, specialized to the bindings this run gets
+ * (sema_analyze_known): branches on device parameters and settings
+ * decided, def bodies that only decide and return made expressions, so the
+ * generated loops see them.  The C text then holds the bound values, so
+ * the JIT cache (keyed by the text) keys on them and --set never needs a
+ * manual rebuild.  Its diagnostics were the first analysis's and are not
+ * repeated.  Returns false (the caller keeps the plain program) where the
+ * bindings cannot be read; the runtime reports that as usual.
+ */
+static bool analyze_specialized(const struct cli *cli, const char *src, size_t len,
+				struct ast_module *mod, struct sema_program *prog)
+{
+	struct sprt_bindings b;
+	if (read_bindings(cli, &b, false))
+		return false;
+	ast_module_init(mod, cli->file);
+	struct diag quiet;
+	diag_init(&quiet, cli->file, NULL, 0, NULL);
+	quiet.no_warnings = true;
+	bool ok = !parse_source(mod, &quiet, src, len);
+	struct sema_known *known = calloc((size_t)b.n + 1, sizeof(*known));
+	int nknown = 0;
+	for (int i = 0; ok && i < b.n; i++) {
+		const struct sprt_binding *x = &b.v[i];
+		struct ast_expr *v;
+		if (x->text) {
+			v = ast_expr_new(mod, AST_STR, (struct srcloc){ 0 });
+			v->sval = ast_intern(mod, x->text, strlen(x->text));
+		} else if (x->value.kind == SPRT_INT || x->value.kind == SPRT_BOOL) {
+			v = ast_expr_new(mod, x->value.kind == SPRT_INT ? AST_INT : AST_BOOL, (struct srcloc){ 0 });
+			v->ival = x->value.u.i;
+		} else if (x->value.kind == SPRT_FLOAT) {
+			v = ast_expr_new(mod, AST_FLOAT, (struct srcloc){ 0 });
+			v->fval = x->value.u.f;
+		} else {
+			continue;
+		}
+		known[nknown].name = ast_intern(mod, x->name, strlen(x->name));
+		known[nknown++].value = v;
+	}
+	ok = ok && !sema_analyze_known(mod, &quiet, prog, known, nknown) && !quiet.errors;
+	free(known);
+	diag_release(&quiet);
+	sprt_bindings_release(&b);
+	if (!ok)
+		ast_module_release(mod);
+	return ok;
+}
+
 /* The bindings as the interpreter's values.  Returns 0, or an exit code. */
 static int interp_bindings(const struct cli *cli, struct ast_module *mod,
 			   struct interp_binding **out, int *nout)
@@ -606,7 +659,8 @@ static unsigned char *bound_types(const struct cli *cli, const struct sema_progr
  * Compiles the space and hands it to the runtime's command line, so the
  * compiled path prints exactly what a standalone enumerator would.
  */
-static int run_compiled(const struct cli *cli, const struct sema_program *prog, struct diag *diag,
+static int run_compiled(const struct cli *cli, const struct sema_program *written,
+			const struct sema_program *prog, struct diag *diag,
 			const char *src, size_t len, const char *argv0)
 {
 	size_t n;
@@ -618,7 +672,9 @@ static int run_compiled(const struct cli *cli, const struct sema_program *prog, 
 	struct jit_handle h;
 	char *err = NULL;
 	struct jit_options jo = cli->jit;
-	jo.prefer_cc = prefer_cc(cli, prog);
+	/* By the program as written: specialization folds the device
+	 * parameters the rule looks for into literals. */
+	jo.prefer_cc = prefer_cc(cli, written);
 	if (jit_load(text, n, &jo, &h, &err)) {
 		fprintf(stderr, "spacec: error: %s\n", err ? err : "cannot compile the enumerator");
 		free(err);
@@ -738,7 +794,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (!cli.interpret) {
-		rc = run_compiled(&cli, &prog, &diag, src_copy, len, argv[0]);
+		struct ast_module smod;
+		struct sema_program sprog;
+		if (cli.opt_level > 0 && !cli.no_specialize &&
+		    analyze_specialized(&cli, src_copy, len, &smod, &sprog)) {
+			rc = run_compiled(&cli, &prog, &sprog, &diag, src_copy, len, argv[0]);
+			ast_module_release(&smod);
+		} else {
+			rc = run_compiled(&cli, &prog, &prog, &diag, src_copy, len, argv[0]);
+		}
 		goto out;
 	}
 	if (cli.shard) {

@@ -66,7 +66,7 @@ compare() {
 	variants="-O2"
 	[ -n "$full" ] && variants="-O2 -O1 -O2:-fno-equality-solving -O2:-fno-bound-tightening \
 		-O2:-fno-divisor-iteration -O2:-fno-factorization -O2:-fno-cse -O2:-fno-typed-values \
-		-O2:-fno-domain-filtering -O2:-fno-interval-pruning"
+		-O2:-fno-domain-filtering -O2:-fno-interval-pruning -O2:-fno-specialization"
 	want_count=$(wc -l < "$T/i.sorted")
 	for v in $variants; do
 		points "$T/c.sorted" "$jit" $(echo "$v" | tr ':' ' ') "$f" "$@"
@@ -84,7 +84,7 @@ compare() {
 	done
 	if [ -n "$full" ]; then
 		off="-fno-equality-solving -fno-bound-tightening -fno-divisor-iteration -fno-factorization -fno-cse"
-		off="$off -fno-domain-filtering -fno-interval-pruning"
+		off="$off -fno-domain-filtering -fno-interval-pruning -fno-specialization"
 		"$SPACEC" stats -w --interpret "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/i.stats"
 		"$SPACEC" stats -w $off "--jit=$jit" "$f" "$@" 2>&1 | grep -v '^elapsed:' > "$T/c.stats"
 		if ! cmp -s "$T/i.stats" "$T/c.stats"; then

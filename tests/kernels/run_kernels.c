@@ -848,8 +848,10 @@ static void run_spaces(int n_conv, int n_gemm)
     const char *spaces = getenv("SPACES_DIR") ? getenv("SPACES_DIR") : "spaces";
     char cmd[2048];
     static const char *const conv_drop[] = {NULL};
-    /* tex_a/tex_b (texture path) are CUDA-only; pre_a/pre_b map to PRE_A/PRE_B. */
-    static const char *const gemm_drop[] = {"tex_a", "tex_b", NULL};
+    /* tex_a/tex_b (texture path), shmem_l1 (cache preference) and
+     * shmem_banks (bank width) are CUDA launch settings with no OpenCL
+     * counterpart; the kernel ignores them. */
+    static const char *const gemm_drop[] = {"tex_a", "tex_b", "shmem_l1", "shmem_banks", NULL};
 
     snprintf(cmd, sizeof cmd, "%s list --format csv %s/conv2d_cltune.space", spacec, spaces);
     run_space_sample("conv2d", cmd, n_conv, "HFS=3", conv_drop, 0);

@@ -737,6 +737,85 @@ Test(sema, example_spaces_are_clean)
 	expect_clean_space(path);
 }
 
+Test(sema, unconditional_update_makes_a_version)
+{
+	/* BEAST's Fig. 12: `x = min(x, ...)` at top level updates x. */
+	struct fe f;
+	analyse(&f, "a = range(1, 9)\nx = 64 // a\nx = min(x, 4)\nrequire x > 2\n");
+	cr_expect_str_eq(fe_diag(&f), "");
+	expect_deps(fe_def(&f, "x"), "x");
+	cr_expect_str_eq(fe_def(&f, "x")->cname, "x__v1");
+	fe_release(&f);
+}
+
+Test(sema, update_of_an_iterator_is_an_error)
+{
+	struct fe f;
+	analyse(&f, "a = range(1, 9) if 1 > 0 else [2]\nb = 3\na = a + b\nrequire a > 2\n");
+	cr_expect(fe_diag_has(&f, "t.space:3:1: error: duplicate definition of 'a'\n"), "%s", fe_diag(&f));
+	fe_release(&f);
+}
+
+/* The program specialized to a binding: `s` decides the branches. */
+static void analyse_known(struct fe *f, const char *src, const char *name, int64_t value)
+{
+	fe_parse(f, src);
+	cr_assert_eq(f->parse_errors, 0, "parse errors:\n%s", fe_diag(f));
+	struct sema_known k = { ast_intern(&f->mod, name, strlen(name)),
+				ast_expr_new(&f->mod, AST_INT, (struct srcloc){ 0 }) };
+	k.value->ival = value;
+	f->sema_errors = sema_analyze_known(&f->mod, &f->diag, &f->prog, &k, 1);
+}
+
+Test(sema, known_setting_makes_a_deferred_iterator_a_range)
+{
+	static const char src[] =
+		"setting s = 0\n"
+		"b = range(1, 5)\n"
+		"c = range(1, 3)\n"
+		"@iterator\n"
+		"def a(b, c):\n"
+		"    if s == 0:\n"
+		"        return range(1, b + 1)\n"
+		"    else:\n"
+		"        return range(1, c + 1)\n"
+		"@hard\n"
+		"def h(a, b, c):\n"
+		"    return (s == 0 and a * 2 > b) or (s != 0 and a > c)\n";
+	struct fe f;
+	analyse_known(&f, src, "s", 1);
+	cr_expect_str_eq(fe_diag(&f), "");
+	struct sema_def *a = def_of(&f, "a"), *h = def_of(&f, "h");
+	cr_expect_eq(a->form, SEMA_FORM_EXPR);
+	cr_expect_eq(a->kind, SEMA_ITER);
+	expect_deps(a, "c");
+	cr_expect_eq(h->form, SEMA_FORM_EXPR);
+	expect_deps(h, "a c");
+	cr_expect_eq(h->expr->kind, AST_COMPARE, "the test is `a > c` alone");
+	fe_release(&f);
+
+	/* Without bindings, the defaults decide: s == 0. */
+	fe_parse(&f, src);
+	f.sema_errors = sema_analyze_known(&f.mod, &f.diag, &f.prog, NULL, 0);
+	expect_deps(def_of(&f, "a"), "b");
+	fe_release(&f);
+
+	/* Not asked: the program as written. */
+	analyse(&f, src);
+	cr_expect_eq(def_of(&f, "a")->form, SEMA_FORM_DEF);
+	fe_release(&f);
+}
+
+Test(sema, deferred_iterator_with_statements_stays_a_def)
+{
+	struct fe f;
+	analyse_known(&f, "setting s = 0\nb = range(1, 5)\n@iterator\ndef a(b):\n    x = b + s\n"
+			  "    return range(x)\nrequire a > 0\n", "s", 1);
+	cr_expect_str_eq(fe_diag(&f), "");
+	cr_expect_eq(def_of(&f, "a")->form, SEMA_FORM_DEF);
+	fe_release(&f);
+}
+
 Test(sema, duplicate_iterator_gets_no_reassign_advice)
 {
 	/* Reassigning an iterator inside 'if' is itself an error, so the
