@@ -25,6 +25,8 @@
  * Prints the number of valid configurations on stdout, a summary on stderr.
  */
 
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
