@@ -3,15 +3,10 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,7 +14,9 @@
 #include <libtcc.h>
 #endif
 
+#include "cache.h"
 #include "spacert.h"
+#include "spawn.h"
 
 /* runtime headers, generated from runtime/ at build time (spacert_embed.c) */
 struct embedded_file {
@@ -28,22 +25,6 @@ struct embedded_file {
 };
 extern const struct embedded_file spacec_embedded_headers[];
 
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = malloc((size_t)n + 1);
-	if (!s)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -51,107 +32,76 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
+/* One warning a run about the cache: where it could not be used, or an
+ * entry that had to be rebuilt. */
+static bool cache_warned;
+
+static const struct embedded_file *embedded(const char *name, size_t n)
 {
-	const unsigned char *s = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
+	for (const struct embedded_file *f = spacec_embedded_headers; f->name; f++)
+		if (strlen(f->name) == n && !memcmp(f->name, name, n))
+			return f;
+	return NULL;
 }
 
-static int mkdir_p(const char *path)
-{
-	char buf[4096];
-	size_t n = strlen(path);
-	if (n >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -1;
-	return 0;
-}
+/* The name cgen gives the generated text in its #line directives. */
+#define GENERATED_NAME "<generated>"
 
-static char *cache_dir(void)
+/*
+ * Appends `text` with each #include of a runtime header replaced by the
+ * header's own text, the first time (they all have include guards).  The
+ * compilers then read no header from a directory anyone else could have
+ * written to, and tcc needs no directory at all.
+ */
+static void inline_headers(FILE *out, const char *name, const char *text, size_t len, unsigned *done)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	if (xdg && *xdg)
-		return xasprintf("%s/spacec", xdg);
-	const char *home = getenv("HOME");
-	if (home && *home)
-		return xasprintf("%s/.cache/spacec", home);
-	return xasprintf("/tmp/spacec-cache-%ld", (long)getuid());
-}
-
-/* Writes `len` bytes to `path` atomically: a temporary file, then rename. */
-static int write_atomic(const char *path, const char *data, size_t len)
-{
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	if (!tmp)
-		return -1;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		free(tmp);
-		return -1;
-	}
-	size_t off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			unlink(tmp);
-			free(tmp);
-			return -1;
+	int line = 1;
+	for (const char *p = text, *end = text + len; p < end; line++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t n = eol ? (size_t)(eol - p) + 1 : (size_t)(end - p);
+		const char *q = p;
+		while (q < p + n && (*q == ' ' || *q == '\t'))
+			q++;
+		const struct embedded_file *f = NULL;
+		if ((size_t)(p + n - q) > 10 && !memcmp(q, "#include", 8)) {
+			const char *a = q + 8;
+			while (*a == ' ' || *a == '\t')
+				a++;
+			const char *b = a + 1;
+			while (b < p + n && *b != '>' && *b != '"')
+				b++;
+			if ((*a == '<' || *a == '"') && b < p + n)
+				f = embedded(a + 1, (size_t)(b - a - 1));
 		}
-		off += (size_t)w;
+		if (!f) {
+			fwrite(p, 1, n, out);
+		} else {
+			unsigned bit = 1u << (f - spacec_embedded_headers);
+			if (!(*done & bit)) {
+				*done |= bit;
+				fprintf(out, "#line 1 \"%s\"\n", f->name);
+				inline_headers(out, f->name, f->text, strlen(f->text), done);
+			}
+			fprintf(out, "#line %d \"%s\"\n", line + 1, name);
+		}
+		p += n;
 	}
-	if (close(fd) || rename(tmp, path)) {
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
 }
 
-static uint64_t headers_hash(void)
+/* The generated text with the runtime headers in it (malloc'd, NUL-terminated). */
+static char *with_headers(const char *c_text, size_t len, size_t *out_len)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (const struct embedded_file *f = spacec_embedded_headers; f->name; f++) {
-		h = fnv(h, f->name, strlen(f->name));
-		h = fnv(h, f->text, strlen(f->text));
-	}
-	return h;
-}
-
-/* The runtime headers in <cache>/include-HASH, written once. */
-static char *ensure_headers(const char *dir)
-{
-	char *inc = xasprintf("%s/include-%016llx", dir, (unsigned long long)headers_hash());
-	if (!inc || mkdir_p(inc)) {
-		free(inc);
+	char *text = NULL;
+	FILE *m = open_memstream(&text, out_len);
+	unsigned done = 0;
+	if (!m)
+		return NULL;
+	inline_headers(m, GENERATED_NAME, c_text, len, &done);
+	if (fclose(m)) {
+		free(text);
 		return NULL;
 	}
-	for (const struct embedded_file *f = spacec_embedded_headers; f->name; f++) {
-		char *p = xasprintf("%s/%s", inc, f->name);
-		struct stat st;
-		/* A file of the wrong size is a torn or foreign write: redo it. */
-		if (p && (stat(p, &st) || (size_t)st.st_size != strlen(f->text)))
-			write_atomic(p, f->text, strlen(f->text));
-		free(p);
-	}
-	return inc;
+	return text;
 }
 
 static const struct sprt_space *check_space(void *sym, char **err)
@@ -169,24 +119,98 @@ static const struct sprt_space *check_space(void *sym, char **err)
 	return sp;
 }
 
-/* Runs a shell command; its stderr goes to a file read back on failure. */
-static int run_cc(const char *cmd, const char *log, char **err)
+/* The words of a command-line string, split at blanks (no quoting: no shell). */
+static int split_words(const char *s, char **words, int max, char **store)
 {
-	char *full = xasprintf("%s 2>'%s'", cmd, log);
-	int status = full ? system(full) : -1;
-	free(full);
-	if (status == 0)
-		return 0;
-	FILE *f = fopen(log, "r");
-	char buf[2048] = "";
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	buf[n] = 0;
-	if (f)
-		fclose(f);
-	*err = xasprintf("the C compiler failed (%s):\n%s", cmd, buf);
-	return -1;
+	*store = xasprintf("%s", s);
+	int n = 0;
+	char *save = NULL;
+	for (char *w = *store ? strtok_r(*store, " \t\n", &save) : NULL; w && n < max;
+	     w = strtok_r(NULL, " \t\n", &save))
+		words[n++] = w;
+	return n;
 }
 
+/* Runs the compiler on `src`, building `object`; 0, or -1 with *err. */
+static int run_cc(const char *cc, const char *cflags, const char *src, const char *object, char **err)
+{
+	enum { MAX_WORDS = 64 };
+	char *argv[2 * MAX_WORDS + 8];
+	char *cc_words, *flag_words;
+	int n = split_words(cc, argv, MAX_WORDS, &cc_words);
+	n += split_words(cflags, argv + n, MAX_WORDS, &flag_words);
+	char *fixed[] = { "-std=c11", "-fPIC", "-shared", "-o", (char *)object, (char *)src, NULL };
+	memcpy(argv + n, fixed, sizeof fixed);
+	char *output = NULL;
+	int status = n && cc_words && flag_words ? spawn_capture(argv, &output) : -1;
+	if (status)
+		*err = xasprintf("the C compiler failed (%s %s, exit %d):\n%s", cc, cflags, status,
+				 output ? output : "");
+	free(output);
+	free(cc_words);
+	free(flag_words);
+	return status ? -1 : 0;
+}
+
+/* Writes the C text to a fresh file `stem-XXXXXX.c` in dir. */
+static char *write_source(const char *dir, const char *stem, const char *text, size_t len)
+{
+	char *src = xasprintf("%s/%s-XXXXXX.c", dir, stem);
+	int fd = src ? mkstemps(src, 2) : -1;
+	size_t off = 0;
+	while (fd >= 0 && off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	if (fd >= 0 && (close(fd) || off < len)) {
+		unlink(src);
+		fd = -1;
+	}
+	if (fd < 0) {
+		free(src);
+		return NULL;
+	}
+	return src;
+}
+
+/* Where cc builds: the cache where it is safe, else a private directory
+ * that goes once the enumerator is loaded. */
+struct build_dir {
+	char *path;
+	bool temporary;
+};
+
+static int build_dir_open(struct build_dir *bd, char *cache, char **err)
+{
+	char *why = NULL;
+	bd->temporary = false;
+	bd->path = cache;
+	if (cache && cache_dir_prepare(cache, &why) == 0)
+		return 0;
+	bd->temporary = true;
+	bd->path = cache_private_dir("spacec");
+	cache_warn_once(&cache_warned, "not using the cache directory '%s' (%s); %s", cache ? cache : "?",
+			why ? why : "out of memory",
+			bd->path ? "building in a private temporary directory"
+			: jit_have_tcc() ? "compiling in memory with tcc" : "and no other directory");
+	free(why);
+	free(cache);
+	if (!bd->path) {
+		*err = xasprintf("no directory to build the enumerator in: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * cc: returns 0 with the enumerator loaded; -1 with *err where it does
+ * not build or load; -2 where there is nowhere to build (the caller may
+ * use tcc) or, with only_cached, nothing cached.
+ */
 static int load_cc(const char *c_text, size_t len, const struct jit_options *opt,
 		   struct jit_handle *h, bool only_cached, char **err)
 {
@@ -194,77 +218,93 @@ static int load_cc(const char *c_text, size_t len, const struct jit_options *opt
 	if (!cc || !*cc)
 		cc = "cc";
 	const char *cflags = opt->cflags ? opt->cflags : "-O2";
-	char *dir = cache_dir();
-	if (!dir || mkdir_p(dir)) {
-		*err = xasprintf("cannot create the cache directory '%s': %s", dir ? dir : "?", strerror(errno));
-		free(dir);
+	size_t text_len;
+	char *text = with_headers(c_text, len, &text_len);
+	if (!text) {
+		*err = xasprintf("out of memory");
 		return -1;
 	}
-	uint64_t key = headers_hash();
-	key = fnv(key, c_text, len);
-	key = fnv(key, cc, strlen(cc));
-	key = fnv(key, cflags, strlen(cflags));
-	char *so = xasprintf("%s/%016llx.so", dir, (unsigned long long)key);
-	int rc = -1;
-	if (!opt->no_cache && access(so, R_OK) == 0) {
-		double t0 = now();
-		h->dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	const char *parts[] = { "spacec cc", cc, cflags, text };
+	size_t lens[] = { 9, strlen(cc), strlen(cflags), text_len };
+	struct cache_id id;
+	cache_identity(&id, 4, parts, lens);
+	char stem[17];
+	cache_id_stem(&id, stem);
+
+	int rc = -2;
+	double t0 = now();
+	char *cache = cache_default_dir("spacec");
+	char *unsafe = cache ? cache_dir_unsafe(cache) : NULL;
+	char *so = cache ? xasprintf("%s/%s.so", cache, stem) : NULL;
+	if (!opt->no_cache && cache && !unsafe && so) {
+		char *why;
+		h->dl = cache_entry_dlopen(so, &id, &why);
 		if (h->dl && (h->space = check_space(dlsym(h->dl, "spacec_space"), err))) {
 			h->backend = "cc (cached)";
 			h->compile_seconds = now() - t0;
 			rc = 0;
 			goto out;
 		}
-		/* A corrupt or stale entry: drop it and rebuild. */
-		free(*err);
-		*err = NULL;
-		if (h->dl)
+		if (h->dl) {
+			why = *err;
+			*err = NULL;
 			dlclose(h->dl);
-		h->dl = NULL;
-		unlink(so);
+			h->dl = NULL;
+		}
+		if (why) {
+			cache_warn_once(&cache_warned, "the cache entry '%s' cannot be used (%s); rebuilding it",
+					so, why);
+			unlink(so);
+		}
+		free(why);
 	}
 	if (only_cached)
 		goto out;
-	{
-		double t0 = now();
-		char *inc = ensure_headers(dir);
-		char *src = xasprintf("%s/%016llx.%ld.c", dir, (unsigned long long)key, (long)getpid());
-		char *tmp = xasprintf("%s.tmp.%ld", so, (long)getpid());
-		char *log = xasprintf("%s/%016llx.%ld.log", dir, (unsigned long long)key, (long)getpid());
-		if (!inc || !src || !tmp || !log || write_atomic(src, c_text, len)) {
-			*err = xasprintf("cannot write to the cache directory '%s'", dir);
-		} else {
-			char *cmd = xasprintf("%s %s -std=c11 -fPIC -shared -I'%s' -o '%s' '%s'",
-					      cc, cflags, inc, tmp, src);
-			if (cmd && run_cc(cmd, log, err) == 0) {
-				if (rename(tmp, so)) {
-					*err = xasprintf("cannot rename '%s': %s", tmp, strerror(errno));
-				} else {
-					h->dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-					if (!h->dl)
-						*err = xasprintf("cannot load '%s': %s", so, dlerror());
-					else if ((h->space = check_space(dlsym(h->dl, "spacec_space"), err)))
-						rc = 0;
-				}
-			}
-			free(cmd);
-		}
-		if (src)
-			unlink(src);
-		if (tmp)
-			unlink(tmp);
-		if (log)
-			unlink(log);
-		free(inc);
-		free(src);
-		free(tmp);
-		free(log);
-		h->backend = "cc";
-		h->compile_seconds = now() - t0;
-	}
-out:
-	free(dir);
+	struct build_dir bd;
 	free(so);
+	so = NULL;
+	if (build_dir_open(&bd, cache, err)) {
+		cache = NULL;
+		goto out;
+	}
+	cache = NULL;
+	so = xasprintf("%s/%s.so", bd.path, stem);
+	char *src = write_source(bd.path, stem, text, text_len);
+	char *object = src ? xasprintf("%s/%s-XXXXXX.so", bd.path, stem) : NULL;
+	int ofd = object ? mkstemps(object, 3) : -1;
+	rc = -1;
+	if (!so || ofd < 0) {
+		*err = xasprintf("cannot write to '%s': %s", bd.path, strerror(errno));
+	} else {
+		close(ofd);
+		char *why = NULL;
+		if (run_cc(cc, cflags, src, object, err) == 0 && cache_entry_seal(object, so, &id, &why) == 0 &&
+		    (h->dl = cache_entry_dlopen(so, &id, &why)) &&
+		    (h->space = check_space(dlsym(h->dl, "spacec_space"), err)))
+			rc = 0;
+		if (why && !*err)
+			*err = xasprintf("cannot load the enumerator built at '%s': %s", so, why);
+		free(why);
+		unlink(object);
+	}
+	if (src)
+		unlink(src);
+	free(src);
+	free(object);
+	if (bd.temporary)
+		cache_remove_dir(bd.path);
+	free(bd.path);
+	h->backend = "cc";
+	h->compile_seconds = now() - t0;
+out:
+	if (rc && h->dl) {
+		dlclose(h->dl);
+		h->dl = NULL;
+	}
+	free(unsafe);
+	free(cache);
+	free(so);
+	free(text);
 	return rc;
 }
 
@@ -281,32 +321,16 @@ static int load_tcc(const char *c_text, size_t len, struct jit_handle *h, char *
 {
 #ifdef HAVE_LIBTCC
 	double t0 = now();
-	char *dir = cache_dir();
-	char *inc = dir && mkdir_p(dir) == 0 ? ensure_headers(dir) : NULL;
-	free(dir);
-	if (!inc) {
-		*err = xasprintf("cannot write the runtime headers to the cache directory");
-		return -1;
-	}
-	TCCState *s = tcc_new();
+	size_t n;
+	char *text = with_headers(c_text, len, &n);
+	TCCState *s = text ? tcc_new() : NULL;
 	if (!s) {
-		free(inc);
-		*err = xasprintf("tcc_new failed");
+		free(text);
+		*err = xasprintf("out of memory");
 		return -1;
 	}
 	tcc_set_error_func(s, err, tcc_error_cb);
 	tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
-	tcc_add_include_path(s, inc);
-	free(inc);
-	/* tcc reads a NUL-terminated string. */
-	char *text = malloc(len + 1);
-	if (!text) {
-		tcc_delete(s);
-		*err = xasprintf("out of memory");
-		return -1;
-	}
-	memcpy(text, c_text, len);
-	text[len] = 0;
 	int rc = tcc_compile_string(s, text);
 	free(text);
 	if (rc == 0)
@@ -346,23 +370,31 @@ int jit_load(const char *c_text, size_t len, const struct jit_options *opt,
 {
 	memset(h, 0, sizeof(*h));
 	*err = NULL;
+	int rc;
 	switch (opt->mode) {
 	case JIT_CC:
-		return load_cc(c_text, len, opt, h, false, err);
+		rc = load_cc(c_text, len, opt, h, false, err);
+		break;
 	case JIT_TCC:
 		return load_tcc(c_text, len, h, err);
 	case JIT_AUTO:
+	default:
+		if (load_cc(c_text, len, opt, h, true, err) == 0)
+			return 0;
+		free(*err);
+		*err = NULL;
+		if (!opt->prefer_cc && jit_have_tcc())
+			return load_tcc(c_text, len, h, err);
+		rc = load_cc(c_text, len, opt, h, false, err);
 		break;
 	}
-	if (load_cc(c_text, len, opt, h, true, err) == 0)
-		return 0;
-	free(*err);
-	*err = NULL;
-	if (!opt->prefer_cc && jit_have_tcc() && load_tcc(c_text, len, h, err) == 0)
-		return 0;
-	free(*err);
-	*err = NULL;
-	return load_cc(c_text, len, opt, h, false, err);
+	/* Nowhere to build with cc: tcc builds in memory (the cache warning said why). */
+	if (rc == -2 && jit_have_tcc()) {
+		free(*err);
+		*err = NULL;
+		return load_tcc(c_text, len, h, err);
+	}
+	return rc ? -1 : 0;
 }
 
 void jit_unload(struct jit_handle *h)

@@ -2,20 +2,22 @@
  * jit.h - turns generated C into a loaded enumerator.
  *
  * Two back ends:
- *   - cc: `$CC` (default "cc") with -O2 builds a shared object, cached in
- *     $XDG_CACHE_HOME/spacec (else ~/.cache/spacec) under a content hash
- *     of the C text, the compiler command, its flags and the runtime
- *     headers.  Cache writes go to a temporary file renamed into place, so
- *     a crash never leaves a half-written entry; an entry that fails to
- *     load is rebuilt.
+ *   - cc: `$CC` (default "cc") with -O2 builds a shared object, run
+ *     without a shell (CC and the flags are split at blanks), cached in
+ *     $XDG_CACHE_HOME/spacec (else ~/.cache/spacec, else
+ *     ${TMPDIR:-/tmp}/spacec-cache-UID) under the SHA-256 of the C text,
+ *     the compiler and its flags.  tools/cache.h says which directories
+ *     are used and how each entry is verified before it is loaded; where
+ *     the cache cannot be used, cc builds in a private temporary directory
+ *     (or tcc compiles in memory), with one warning.
  *   - tcc: libtcc compiles in memory in milliseconds (no optimisation),
  *     for the many spaces that enumerate in microseconds.
  * `auto` uses a cached cc build when there is one; else tcc for spaces
  * that will enumerate quickly anyway, cc for large ones (prefer_cc, which
  * the caller sets from the shape of the space).
  *
- * The runtime headers are embedded in spacec and written next to the
- * cache, so no installed include path is needed.
+ * The runtime headers are embedded in spacec and pasted into the text in
+ * place of their #include, so neither compiler reads them from a file.
  */
 #ifndef SPACEC_JIT_H
 #define SPACEC_JIT_H

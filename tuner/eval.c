@@ -4,12 +4,13 @@
  */
 #define _GNU_SOURCE
 #include "tuner/exec.h"
+#include "tools/cache.h"
+#include "tools/spawn.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 /* Build logs longer than this are cut: they go into every db line. */
 #define MAX_LOG 65536
@@ -296,51 +295,15 @@ static int fill_init(struct exec_arg *ea, char **err)
 	return 0;
 }
 
-static const char *default_cache_dir(char *buf, size_t size)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg)
-		snprintf(buf, size, "%s/spacetune", xdg);
-	else if (home && *home)
-		snprintf(buf, size, "%s/.cache/spacetune", home);
-	else
-		snprintf(buf, size, "/tmp/spacetune-cache-%ld", (long)getuid());
-	return buf;
-}
-
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-	char *p = strdup(path);
-	if (!p)
-		return -1;
-	for (char *s = p + 1; ; s++) {
-		if (*s == '/' || *s == 0) {
-			char c = *s;
-			*s = 0;
-			if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-				free(p);
-				return -1;
-			}
-			*s = c;
-			if (!c)
-				break;
-		}
-	}
-	free(p);
-	return 0;
-}
-
 int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
                      const struct tune_reference *ref, const struct tune_variant *proto, char **err)
 {
 	memset(sh, 0, sizeof *sh);
-	char buf[4096];
 	sh->sel.platform = dup_or_null(o->device.platform);
 	sh->sel.device = dup_or_null(o->device.device);
 	sh->warmup = o->warmup > 0 ? o->warmup : 0;
 	sh->repeat = o->repeat > 0 ? o->repeat : 1;
-	sh->cache_dir = strdup(o->cache_dir ? o->cache_dir : default_cache_dir(buf, sizeof buf));
+	sh->cache_dir = o->cache_dir ? strdup(o->cache_dir) : cache_default_dir("spacetune");
 	if (ref)
 		sh->ref = *ref;
 	else
@@ -355,10 +318,22 @@ int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
 		*err = tune_strfmt("out of memory");
 		return -1;
 	}
-	if (make_dirs(sh->cache_dir) != 0) {
-		*err = tune_strfmt("cannot create the cache directory '%s': %s", sh->cache_dir,
-		                   strerror(errno));
-		return -1;
+	/* Kernel binaries and the C reference from the cache run here: only a
+	 * directory nobody else can write to will do (tools/cache.h). */
+	char *why = NULL;
+	if (cache_dir_prepare(sh->cache_dir, &why) != 0) {
+		char *tmp = cache_private_dir("spacetune");
+		fprintf(stderr, "spacetune: warning: not using the cache directory '%s' (%s); %s\n",
+		        sh->cache_dir, why ? why : "out of memory",
+		        tmp ? "building in a private temporary directory" : "and no other directory");
+		free(why);
+		if (!tmp) {
+			*err = tune_strfmt("no directory to build in: %s", strerror(errno));
+			return -1;
+		}
+		free(sh->cache_dir);
+		sh->cache_dir = tmp;
+		sh->temporary_owner = getpid();
 	}
 	for (int i = 0; i < proto->nargs; i++) {
 		struct exec_arg *ea = &sh->args[i];
@@ -375,6 +350,8 @@ void exec_shared_release(struct exec_shared *sh)
 {
 	free((char *)sh->sel.platform);
 	free((char *)sh->sel.device);
+	if (sh->temporary_owner == getpid())  /* not the forked workers */
+		cache_remove_dir(sh->cache_dir);
 	free(sh->cache_dir);
 	free((char *)sh->ref.source);
 	free((char *)sh->ref.c_path);
@@ -434,9 +411,13 @@ static bool read_exact(FILE *f, void *p, size_t n)
 static cl_program cache_load(struct exec_worker *w, const char *path, const char *key,
                              const char *options)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
+	}
 	cl_program prog = NULL;
 	char magic[8];
 	uint64_t keylen, binlen;
@@ -955,37 +936,6 @@ static int kernel_reference(struct exec_worker *w, char **err)
 	return 0;
 }
 
-/* Runs argv (no shell), its output into *out; returns the exit status or -1. */
-static int run_command(char *const argv[], char **out)
-{
-	int pipefd[2];
-	*out = NULL;
-	if (pipe2(pipefd, O_CLOEXEC) != 0)
-		return -1;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	pid_t pid;
-	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (rc != 0) {
-		close(pipefd[0]);
-		*out = tune_strfmt("cannot run '%s': %s", argv[0], strerror(rc));
-		return -1;
-	}
-	size_t len;
-	char *buf = tune_read_fd(pipefd[0], &len);
-	close(pipefd[0]);
-	*out = buf;
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static char *read_text_file(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -997,7 +947,8 @@ static char *read_text_file(const char *path)
 	return text;
 }
 
-/* Compiles the C reference into the cache (keyed by its text) and loads it. */
+/* Compiles the C reference into the cache (keyed by its text and the
+ * compiler's arguments) and loads it, verified (tools/cache.h). */
 static void *load_c_reference(struct exec_worker *w, char **err)
 {
 	const struct tune_reference *ref = &w->sh->ref;
@@ -1006,35 +957,50 @@ static void *load_c_reference(struct exec_worker *w, char **err)
 		*err = tune_strfmt("cannot read the C reference '%s': %s", ref->c_path, strerror(errno));
 		return NULL;
 	}
-	static const char *const compile[] = {"cc", "-O2", "-shared", "-fPIC", "-o"};
-	char *so = tune_strfmt("%s/cref-%016llx.so", w->sh->cache_dir,
-	                       (unsigned long long)hash_string(text));
+	static const char compile[] = "cc -O2 -shared -fPIC -lm";
+	const char *parts[] = {"spacetune cref", compile, text};
+	size_t lens[] = {strlen(parts[0]), strlen(compile), strlen(text)};
+	struct cache_id id;
+	cache_identity(&id, 3, parts, lens);
 	free(text);
-	char *tmp = tune_strfmt("%s.tmp.%ld.so", so, (long)getpid());
+	char stem[17];
+	cache_id_stem(&id, stem);
+	char *so = tune_strfmt("%s/cref-%s.so", w->sh->cache_dir, stem);
+	char *tmp = tune_strfmt("%s/cref-%s-XXXXXX.so", w->sh->cache_dir, stem);
+	char *why = NULL;
 	void *handle = NULL;
 	if (!so || !tmp) {
 		*err = tune_strfmt("out of memory");
 		goto out;
 	}
-	if (access(so, R_OK) != 0) {
-		char *argv[] = {(char *)compile[0], (char *)compile[1], (char *)compile[2],
-		                (char *)compile[3], (char *)compile[4], tmp, (char *)ref->c_path,
-		                "-lm", NULL};
-		char *output = NULL;
-		int rc = run_command(argv, &output);
-		if (rc != 0 || rename(tmp, so) != 0) {
-			*err = tune_strfmt("cannot compile the C reference '%s' (cc -O2 -shared -fPIC)%s%s",
-			                   ref->c_path, output && *output ? ":\n" : "", output ? output : "");
-			unlink(tmp);
-			free(output);
-			goto out;
-		}
-		free(output);
+	if ((handle = cache_entry_dlopen(so, &id, &why)))
+		goto out;
+	if (why) {
+		fprintf(stderr, "spacetune: warning: the cache entry '%s' cannot be used (%s); rebuilding it\n",
+		        so, why);
+		free(why);
+		why = NULL;
 	}
-	handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-	if (!handle)
-		*err = tune_strfmt("cannot load the C reference: %s", dlerror());
+	int fd = mkstemps(tmp, 3);
+	if (fd < 0) {
+		*err = tune_strfmt("cannot write to '%s': %s", w->sh->cache_dir, strerror(errno));
+		goto out;
+	}
+	close(fd);
+	char *argv[] = {"cc", "-O2", "-shared", "-fPIC", "-o", tmp, (char *)ref->c_path, "-lm", NULL};
+	char *output = NULL;
+	if (spawn_capture(argv, &output) != 0) {
+		*err = tune_strfmt("cannot compile the C reference '%s' (%s)%s%s", ref->c_path, compile,
+		                   output && *output ? ":\n" : "", output ? output : "");
+		unlink(tmp);
+	} else if (cache_entry_seal(tmp, so, &id, &why) == 0) {
+		handle = cache_entry_dlopen(so, &id, &why);
+	}
+	free(output);
+	if (!handle && !*err)
+		*err = tune_strfmt("cannot load the C reference: %s", why ? why : "?");
 out:
+	free(why);
 	free(tmp);
 	free(so);
 	return handle;

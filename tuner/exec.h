@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "tuner/eval.h"
 #include "tuner/ocl.h"
@@ -41,6 +42,7 @@ struct exec_shared {
 	struct tune_device_sel sel;  /* strings owned */
 	int warmup, repeat;
 	char *cache_dir;
+	pid_t temporary_owner;       /* the process whose private cache_dir this is, or 0 */
 	struct tune_reference ref;   /* strings owned */
 	int nargs;
 	struct exec_arg *args;
