@@ -928,21 +928,12 @@ static void gen_block(struct cg *c, const struct ast_block *b)
 		gen_stmt(c, b->stmts[i]);
 }
 
-static bool c_keyword(const char *s)
+/* Prefixes a def body's locals may not have: the runtime's names and the
+ * <stdint.h> types, which a local would hide from the code after it. */
+static bool reserved_prefix(const char *s)
 {
-	static const char *const kw[] = {
-		"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
-		"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-		"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool",
-		"true", "false", "asm", "typeof", "main", "NULL", NULL,
-	};
-	for (int i = 0; kw[i]; i++)
-		if (!strcmp(kw[i], s))
-			return true;
-	return s[0] == '_' || !strncmp(s, "sprt_", 5) || !strncmp(s, "SPRT_", 5) ||
-	       !strncmp(s, "int", 3) || !strncmp(s, "uint", 4) || !strcmp(s, "TRY") ||
-	       !strcmp(s, "STEP") || !strcmp(s, "OWNED");
+	return !strncmp(s, "sprt_", 5) || !strncmp(s, "SPRT_", 5) || !strncmp(s, "int", 3) ||
+	       !strncmp(s, "uint", 4);
 }
 
 /*
@@ -961,10 +952,21 @@ void cg_body(struct cg *c, const struct sema_def *d)
 	static const char *const reserved[] = { "ctx", "st", "out", "steps", "limit", "i", NULL };
 	for (int i = 0; i < nlocals; i++) {
 		const char *n = d->local_names[i];
-		bool clash = c_keyword(n);
-		for (int k = 0; reserved[k]; k++)
-			clash |= !strcmp(reserved[k], n);
-		c->local_c[i] = clash ? cg_fmt(c, "%s_", n) : n;
+		const char *name = cg_c_spelling(c, n);
+		for (bool clash = true; clash;) {
+			if (reserved_prefix(name)) {
+				name = cg_fmt(c, "u%s", name);
+				continue;
+			}
+			clash = cg_c_reserved(name) || !strcmp(name, "main");
+			for (int k = 0; reserved[k]; k++)
+				clash |= !strcmp(reserved[k], name);
+			for (int k = 0; k < i; k++)  /* x and x_ must stay two locals */
+				clash |= !strcmp(c->local_c[k], name);
+			if (clash)
+				name = cg_fmt(c, "%s_", name);
+		}
+		c->local_c[i] = name;
 		c->slot_copy[i] = -1;
 		if (i < d->nparams && d->param_defs[i] && !scalar_type(d->param_defs[i]->type))
 			c->slot_flow[i] = CG_FOREIGN;

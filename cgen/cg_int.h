@@ -132,6 +132,18 @@ bool cg_hoisted(const struct cg *c, const struct sema_def *d);
  */
 const char *cg_internal_prefix(struct cg *c, const char *base);
 
+/*
+ * Whether a .space name cannot be a C identifier as it is: a C keyword, a
+ * name starting with '_', or a macro that generated code can see (the list
+ * is taken from the runtime headers at build time: tools/c_macros.sh).
+ */
+bool cg_c_reserved(const char *s);
+/* A C spelling of `want` that is none of those: a 'u' in front of a leading
+ * '_', then '_' appended while the name is still reserved. */
+const char *cg_c_spelling(struct cg *c, const char *want);
+extern const char *const cg_c_macros[];
+extern const size_t cg_n_c_macros;
+
 /* cg_opt.c */
 void cg_opt_plan(struct cg *c);
 void cg_opt_release(struct cg *c);

@@ -304,19 +304,35 @@ static const char *default_text(struct cg *c, const struct sema_def *d)
 
 /* ---- names ---------------------------------------------------------------------------- */
 
-static bool c_reserved(const char *s)
+static int cmp_name(const void *key, const void *item)
+{
+	return strcmp(key, *(const char *const *)item);
+}
+
+bool cg_c_reserved(const char *s)
 {
 	static const char *const kw[] = {
 		"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
 		"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
 		"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
 		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool",
-		"true", "false", "asm", "typeof", NULL,
+		"true", "false", "asm", "typeof", "alignas", "alignof", "constexpr", "nullptr",
+		"static_assert", "thread_local", "typeof_unqual",
+		/* the generated code's own macros */
+		"TRY", "STEP", "STEP_LIMIT", "OWNED", "IVL_POINT", "OPT_DIVS_MAX", NULL,
 	};
 	for (int i = 0; kw[i]; i++)
 		if (!strcmp(kw[i], s))
 			return true;
-	return s[0] == '_';
+	return s[0] == '_' || bsearch(s, cg_c_macros, cg_n_c_macros, sizeof *cg_c_macros, cmp_name);
+}
+
+const char *cg_c_spelling(struct cg *c, const char *want)
+{
+	const char *name = want[0] == '_' ? cg_fmt(c, "u%s", want) : want;
+	while (cg_c_reserved(name))
+		name = cg_fmt(c, "%s_", name);
+	return name;
 }
 
 static bool taken(struct ptrvec *used, const char *s)
@@ -330,9 +346,10 @@ static bool taken(struct ptrvec *used, const char *s)
 /* A unique member name of struct space_state based on `want`. */
 static const char *member_name(struct cg *c, struct ptrvec *used, const char *want)
 {
-	const char *name = c_reserved(want) ? cg_fmt(c, "%s_", want) : cg_strdup(c, want);
+	const char *base = cg_c_spelling(c, want);
+	const char *name = base == want ? cg_strdup(c, want) : base;
 	for (int k = 2; taken(used, name); k++)
-		name = cg_fmt(c, "%s_%d", want, k);
+		name = cg_fmt(c, "%s_%d", base, k);
 	ptrvec_push(used, (void *)name);
 	return name;
 }

@@ -156,13 +156,62 @@ static int write_whole(const char *path, const char *text, FILE *err)
 
 /* ---- the C header -------------------------------------------------------------------- */
 
+/*
+ * Every string in the header comes from the database or the command line,
+ * so none may end the comment it sits in, open another, splice lines or
+ * start a directive: inside comments, "*" + "/", "/" + "*", backslashes
+ * and control bytes are escaped; #define names must be C identifiers and their values one
+ * line with no comment or trailing backslash, else the header is refused.
+ */
+static void comment_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c == '*' && s[1] == '/') || (c == '/' && s[1] == '*'))
+			fprintf(f, "%c\\", c);
+		else if (c == '\\')
+			fputs("\\\\", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+static void comment_json(FILE *f, struct json_object *v)
+{
+	comment_text(f, v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+	                  : "null");
+}
+
+static bool c_identifier(const char *s, size_t n)
+{
+	if (n == 0 || isdigit((unsigned char)s[0]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+static bool macro_body(const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return !strstr(s, "/*") && !strstr(s, "//") && !strstr(s, "*/") && !(n && s[n - 1] == '\\');
+}
+
 /* Appends "#define NAME VALUE" for each -DNAME[=VALUE] of a build-options string,
- * and returns the other options (caller frees) for a comment. */
-static char *defines_to_c(FILE *f, const char *options)
+ * and returns the other options (caller frees) for a comment; NULL with *bad
+ * (caller frees) naming an option that cannot be a #define. */
+static char *defines_to_c(FILE *f, const char *options, char **bad)
 {
 	char *copy = strdup(options ? options : ""), *save = NULL;
 	size_t rest_cap = strlen(options ? options : "") + 1, rest_len = 0;
 	char *rest = calloc(rest_cap, 1);
+	*bad = NULL;
 	if (!copy || !rest) {
 		free(copy);
 		free(rest);
@@ -184,8 +233,15 @@ static char *defines_to_c(FILE *f, const char *options)
 			continue;
 		}
 		const char *eq = strchr(def, '=');
+		size_t n = eq ? (size_t)(eq - def) : strlen(def);
+		if (!c_identifier(def, n) || (eq && !macro_body(eq + 1))) {
+			*bad = strdup(def);
+			free(rest);
+			rest = NULL;
+			break;
+		}
 		if (eq)
-			fprintf(f, "#define %.*s %s\n", (int)(eq - def), def, eq + 1);
+			fprintf(f, "#define %.*s %s\n", (int)n, def, eq + 1);
 		else
 			fprintf(f, "#define %s 1\n", def);
 	}
@@ -201,7 +257,7 @@ static void guard_name(char *buf, size_t n, const char *space)
 	snprintf(buf + k, n - k, "_H");
 }
 
-static char *header_text(const struct record *best, const char *db_path)
+static char *header_text(const struct record *best, const char *db_path, FILE *err)
 {
 	struct json_object *l = best->line, *params = json_object_object_get(l, "params");
 	char *text = NULL;
@@ -210,36 +266,65 @@ static char *header_text(const struct record *best, const char *db_path)
 	if (!f)
 		return NULL;
 	const char *kernel = str_field(l, "kernel");
-	fprintf(f, "/*\n * Best configuration of '%s' (kernel '%s') found by spacetune on\n"
-	        " * %s (%s, driver %s), source hash %s:\n * median %.6g ms",
-	        best->space, kernel ? kernel : "?", best->group_device, str_field(l, "platform"),
-	        str_field(l, "driver"), str_field(l, "source_hash"), best->ms);
+	fputs("/*\n * Best configuration of '", f);
+	comment_text(f, best->space);
+	fputs("' (kernel '", f);
+	comment_text(f, kernel ? kernel : "?");
+	fputs("') found by spacetune on\n * ", f);
+	comment_text(f, best->group_device);
+	fputs(" (", f);
+	comment_text(f, str_field(l, "platform"));
+	fputs(", driver ", f);
+	comment_text(f, str_field(l, "driver"));
+	fputs("), source hash ", f);
+	comment_text(f, str_field(l, "source_hash"));
+	fprintf(f, ":\n * median %.6g ms", best->ms);
 	struct json_object *metrics = json_object_object_get(l, "metrics");
 	if (metrics && json_object_is_type(metrics, json_type_object)) {
 		json_object_object_foreach(metrics, name, value)
-			if (value)
-				fprintf(f, ", %s %.6g", name, json_object_get_double(value));
+			if (value) {
+				fputs(", ", f);
+				comment_text(f, name);
+				fprintf(f, " %.6g", json_object_get_double(value));
+			}
 	}
 	fprintf(f, ".\n");
 	if (params && json_object_is_type(params, json_type_object)) {
 		fprintf(f, " * Parameters:");
-		json_object_object_foreach(params, name, value)
-			fprintf(f, " %s=%s", name, value ? json_object_to_json_string_ext(value, JSON_C_TO_STRING_PLAIN) : "null");
+		json_object_object_foreach(params, name, value) {
+			fputc(' ', f);
+			comment_text(f, name);
+			fputc('=', f);
+			comment_json(f, value);
+		}
 		fprintf(f, "\n");
 	}
-	const char *global = json_object_to_json_string_ext(json_object_object_get(l, "global"), JSON_C_TO_STRING_PLAIN);
-	const char *local = json_object_to_json_string_ext(json_object_object_get(l, "local"), JSON_C_TO_STRING_PLAIN);
-	fprintf(f, " * Launch: global %s, local %s.\n", global, local);
-	fprintf(f, " * Generated by 'spacetune best' from %s.\n */\n", db_path);
+	fputs(" * Launch: global ", f);
+	comment_json(f, json_object_object_get(l, "global"));
+	fputs(", local ", f);
+	comment_json(f, json_object_object_get(l, "local"));
+	fputs(".\n * Generated by 'spacetune best' from ", f);
+	comment_text(f, db_path);
+	fputs(".\n */\n", f);
 	char guard[128];
 	guard_name(guard, sizeof guard, best->space);
 	fprintf(f, "#ifndef %s\n#define %s\n\n", guard, guard);
-	char *rest = defines_to_c(f, str_field(l, "defines"));
-	if (rest && *rest)
-		fprintf(f, "\n/* Other build options: %s */\n", rest);
+	char *bad = NULL;
+	char *rest = defines_to_c(f, str_field(l, "defines"), &bad);
+	if (rest && *rest) {
+		fputs("\n/* Other build options: ", f);
+		comment_text(f, rest);
+		fputs(" */\n", f);
+	}
 	free(rest);
 	fprintf(f, "\n#endif\n");
-	if (fclose(f) != 0) {
+	if (fclose(f) != 0 || bad) {
+		if (bad) {
+			fprintf(err, "spacetune: error: %s: the build option '-D", db_path);
+			comment_text(err, bad);
+			fputs("' cannot be written as a C #define\n", err);
+		}
+		free(bad);
 		free(text);
 		return NULL;
 	}
@@ -426,7 +511,7 @@ int tune_best(const struct tune_best_opts *o)
 		fprintf(o->out, "build options: %s\n", defines);
 	status = 0;
 	if (o->header_path) {
-		char *text = header_text(best, o->db_path);
+		char *text = header_text(best, o->db_path, o->err);
 		if (!text || write_whole(o->header_path, text, o->err) != 0)
 			status = 1;
 		free(text);
