@@ -8,8 +8,8 @@
  * prog->defs order, so a rejection skips the whole subtree.  Every
  * definition is preceded by a comment quoting its .space text and a
  * `#line` directive into the .space file, then one back into the C file.
- * With SPACEC_MAIN defined the file also has a main() that calls
- * sprt_main().  The same input always gives the same bytes.
+ * With cg_options.standalone (spacec emit) the file also has a main()
+ * that calls sprt_main(), unless compiled with -DSPACEC_NO_MAIN.  The same input always gives the same bytes.
  */
 #ifndef SPACEC_CGEN_H
 #define SPACEC_CGEN_H
@@ -50,6 +50,13 @@ struct cg_options {
 	 * they stay tagged values.
 	 */
 	const unsigned char *bound_types;
+	/*
+	 * spacec emit: the file is a program by itself, with a main() over
+	 * sprt_main unless compiled with -DSPACEC_NO_MAIN, and its header
+	 * comment gives the command that builds it.  In-process builds (the
+	 * JIT, spacetune) leave main() out.
+	 */
+	bool standalone;
 };
 
 enum { CG_BOUND_DEFAULT = 0, CG_BOUND_INT, CG_BOUND_BOOL, CG_BOUND_OTHER };

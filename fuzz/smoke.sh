@@ -7,14 +7,14 @@
 #     fuzz/fuzz_frontend fuzz/crash-...
 #
 #   CLANG          the compiler; none found: the test is skipped (77)
-#   FUZZ_SECONDS   how long to fuzz (default 20)
+#   FUZZ_SECONDS   how long to fuzz (default 20; 300 in make check-full)
 #   FUZZ_JOBS      parallel fuzzing processes (default 1)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 : "${top_srcdir:=$(dirname "$here")}"
 : "${top_builddir:=$top_srcdir}"
-: "${FUZZ_SECONDS:=20}"
+if [ "${CHECK_FULL:-}" = 1 ]; then : "${FUZZ_SECONDS:=300}"; else : "${FUZZ_SECONDS:=20}"; fi
 : "${FUZZ_JOBS:=1}"
 export top_srcdir top_builddir
 

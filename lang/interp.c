@@ -1972,6 +1972,17 @@ static void bind_next(struct interp *I, int k, struct loop *l)
 	set_val(I, it, ref(v));
 }
 
+/* The share of the nest done, as if every value of a loop cost the same. */
+static void report_progress(struct interp *I, const struct loop *L, int k)
+{
+	double done = 0, width = 1;
+	for (int j = 0; j <= k && L[j].n; j++) {
+		width /= (double)L[j].n;
+		done += (double)(L[j].i - 1) * width;
+	}
+	I->opt->progress(I->opt->progress_arg, L[0].n ? done : -1.0, I->candidates, I->valid);
+}
+
 /*
  * The loop nest, iteratively: a space may have more iterators than the C
  * stack has room for frames.
@@ -1995,6 +2006,8 @@ static void enumerate(struct interp *I)
 			continue;
 		}
 		bind_next(I, k, l);
+		if (I->opt->progress && (k == 0 || (I->candidates & 4095) == 0))
+			report_progress(I, L, k);
 		if (!pass_level(I, k))
 			continue;
 		if (k + 1 == n)

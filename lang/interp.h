@@ -42,6 +42,15 @@ struct interp_options {
 	/* Statements one closure/def evaluation may run before it is a
 	 * domain error (so `while True: yield 1` cannot hang). 0: default. */
 	uint64_t step_limit;
+	/*
+	 * Called now and then by interp_run (at each value of the outermost
+	 * loop, and every few thousand candidates) with an estimate of the
+	 * share of the space done, from the positions of the open loops as if
+	 * every value of a loop cost the same, and the counts so far.
+	 * NULL: never.
+	 */
+	void (*progress)(void *arg, double fraction, uint64_t candidates, uint64_t valid);
+	void *progress_arg;
 };
 
 /*

@@ -178,7 +178,8 @@ void sprt_progress_tick(struct sprt_ctx *ctx, double fraction_done)
 	human(cand, sizeof(cand), (double)ctx->candidates);
 	human(valid, sizeof(valid), (double)ctx->valid);
 	human(rate, sizeof(rate), (double)ctx->candidates / elapsed);
-	if (fraction_done > 0.001 && fraction_done <= 1.0)
+	/* However small the share done, it gives an ETA (capped at 99:59:59). */
+	if (fraction_done > 0 && fraction_done <= 1.0)
 		hms(eta, sizeof(eta), elapsed * (1.0 - fraction_done) / fraction_done);
 	fprintf(stderr, "\r\033[K%s candidates, %s valid, %s/s, ", cand, valid, rate);
 	if (fraction_done >= 0 && fraction_done <= 1.0)

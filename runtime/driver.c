@@ -38,7 +38,8 @@ struct opts {
 	const char *output;
 	const char *profile;
 	bool no_soft;
-	bool timing;         /* --timing: enumeration time on stderr */
+	bool timing;         /* -v, --verbose (or --timing): enumeration time on stderr */
+	int progress;        /* --progress 1, --no-progress 0, else -1: when stderr is a terminal */
 	struct sprt_run_options run;
 	int nsets, ndisable;
 	char **sets;       /* "NAME=VALUE", pointing into argv */
@@ -64,14 +65,17 @@ static void usage(const struct sprt_space *sp, const char *prog, FILE *f)
 	      "  stats                    print per-definition statistics\n"
 	      "\noptions:\n"
 	      "  --format csv|jsonl|binary  format of 'list' (default csv)\n"
-	      "  --output FILE            write to FILE (atomically) instead of stdout\n"
+	      "  -o, --output FILE        write to FILE (atomically) instead of stdout\n"
 	      "  --set NAME=VALUE         bind a device parameter or setting (repeatable)\n"
 	      "  --device-profile FILE    bind device parameters from a flat JSON object\n"
 	      "  --no-soft                drop soft constraints\n"
 	      "  --disable NAME           drop a constraint (repeatable)\n"
 	      "  --threads N              worker threads (default: the online CPUs)\n"
 	      "  --ordered                list in the single-thread order\n"
-	      "  --timing                 print the enumeration time on stderr\n"
+	      "  -v, --verbose            print the enumeration time on stderr (also --timing)\n"
+	      "  --progress, --no-progress\n"
+	      "                           a progress line with an ETA on stderr (default:\n"
+	      "                           when stderr is a terminal and CI is not set)\n"
 	      "  --shard I/N              only part I of N (0 <= I < N), balanced by work\n"
 	      "  --help                   show this help\n"
 	      "  --version                show the version\n",
@@ -182,8 +186,8 @@ static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, cha
 				o->fmt = SPRT_FMT_BINARY;
 			else
 				return usage_error(o, "unknown format '%s' (csv, jsonl or binary)", v);
-		} else if (opt_is(a, "--output")) {
-			if (!(v = opt_value(argc, argv, &i, "--output")) || !*v)
+		} else if (opt_is(a, "--output") || !strcmp(a, "-o")) {
+			if (!(v = opt_value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output")) || !*v)
 				return usage_error(o, "option '%s' needs a value", "--output");
 			o->output = v;
 		} else if (opt_is(a, "--set")) {
@@ -207,8 +211,10 @@ static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, cha
 				return usage_error(o, "option '%s' needs a value", "--threads");
 			if (parse_threads(v, &o->run.threads))
 				return usage_error(o, "--threads needs a number from 1 to 1024, not '%s'", v);
-		} else if (!strcmp(a, "--timing")) {
+		} else if (!strcmp(a, "--timing") || !strcmp(a, "--verbose") || !strcmp(a, "-v")) {
 			o->timing = true;
+		} else if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
+			o->progress = a[2] == 'p';
 		} else if (!strcmp(a, "--ordered")) {
 			o->run.ordered = true;
 		} else if (opt_is(a, "--shard")) {
@@ -428,7 +434,7 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 		status = 1;
 		goto done;
 	}
-	ctx->progress = isatty(STDERR_FILENO) && !getenv("CI");
+	ctx->progress = o->progress >= 0 ? o->progress : isatty(STDERR_FILENO) && !getenv("CI");
 	ctx->no_stats = o->cmd != CMD_STATS;
 	double t0 = sprt_now_();
 	ctx->progress_start = t0;
@@ -489,6 +495,7 @@ int sprt_main(const struct sprt_space *space, int argc, char **argv)
 {
 	struct opts o = { 0 };
 	o.prog = argc > 0 && argv[0] ? basename_of(argv[0]) : "enumerator";
+	o.progress = -1;
 	o.fmt = SPRT_FMT_CSV;
 	o.run.threads = sprt_default_threads();
 	if (space->abi_version != SPRT_ABI_VERSION) {

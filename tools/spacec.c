@@ -27,6 +27,7 @@
 #include "interp.h"
 #include "jit.h"
 #include "parse.h"
+#include "progress.h"
 #include "sema.h"
 #include "spacert.h"
 
@@ -48,6 +49,7 @@ struct cli {
 	bool no_interval;                /* -fno-interval-pruning */
 	bool no_specialize;              /* -fno-specialization */
 	bool verbose;
+	int progress;                    /* --progress 1, --no-progress 0, -1: on a terminal */
 	struct jit_options jit;
 	char *disabled_warnings;
 	int nbindings;
@@ -77,7 +79,7 @@ static void usage(FILE *out)
 	      "  --disable NAME      drop one constraint (repeatable)\n"
 	      "  --format csv|jsonl|binary\n"
 	      "                      output format of 'list' (default csv; binary:\n"
-	      "                      compiled path only, see runtime/FORMAT.md)\n"
+	      "                      compiled path only, see FORMAT.md)\n"
 	      "  --device-profile F  bind device parameters from a JSON file\n"
 	      "  --threads N         worker threads of count/list/stats (default: the\n"
 	      "                      online CPUs; the interpreter uses one)\n"
@@ -94,17 +96,24 @@ static void usage(FILE *out)
 	      "  -fno-typed-values   hold every value tagged (no int64_t state)\n"
 	      "  -o FILE             output of 'emit' and 'list' (written beside, then renamed)\n"
 	      "  -v, --verbose       say how the enumerator was built and how long it ran\n"
+	      "  --progress, --no-progress\n"
+	      "                      a progress line with an ETA on stderr for long builds\n"
+	      "                      and enumerations (default: when stderr is a terminal)\n"
 	      "  -Werror             treat warnings as errors\n"
 	      "  -Wno-NAME           silence one warning (e.g. -Wno-unused)\n"
 	      "  -w                  silence all warnings\n"
 	      "  -h, --help          show this help\n"
-	      "  --version           show the version\n", out);
+	      "  --version           show the version\n"
+	      "\n"
+	      "The language reference (LANGUAGE.md), spacetune's tune: section (TUNING.md)\n"
+	      "and the binary format (FORMAT.md) are in " SPACEC_DOCDIR "; see also\n"
+	      "man spacec.\n", out);
 }
 
 static int parse_args(struct cli *cli, int argc, char **argv)
 {
 	enum { OPT_SET = 256, OPT_NO_SOFT, OPT_FORMAT, OPT_INTERPRET, OPT_VERSION, OPT_DISABLE,
-	       OPT_PROFILE, OPT_JIT, OPT_THREADS, OPT_ORDERED, OPT_SHARD };
+	       OPT_PROFILE, OPT_JIT, OPT_THREADS, OPT_ORDERED, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "no-soft", no_argument, NULL, OPT_NO_SOFT },
@@ -117,12 +126,15 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		{ "ordered", no_argument, NULL, OPT_ORDERED },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	cli->format = "csv";
 	cli->opt_level = 2;
+	cli->progress = -1;
 	cli->binding_text = calloc((size_t)argc + 1, sizeof(char *));
 	cli->disabled = calloc((size_t)argc + 1, sizeof(char *));
 	size_t wlen = 1;
@@ -168,6 +180,10 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 			break;
 		case OPT_ORDERED:
 			cli->ordered = true;
+			break;
+		case OPT_PROGRESS:
+		case OPT_NO_PROGRESS:
+			cli->progress = c == OPT_PROGRESS;
 			break;
 		case OPT_SHARD:
 			cli->shard = optarg;
@@ -496,6 +512,15 @@ static int interp_bindings(const struct cli *cli, struct ast_module *mod,
 	return 0;
 }
 
+/* The interpreter's progress (interp_options.progress) onto the line. */
+static void interp_progress(void *arg, double fraction, uint64_t candidates, uint64_t valid)
+{
+	char detail[96];
+	snprintf(detail, sizeof detail, "%llu candidates, %llu valid", (unsigned long long)candidates,
+		 (unsigned long long)valid);
+	progress_update(arg, fraction, detail);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -506,7 +531,7 @@ static double now(void)
 /* Generates the C of a program into a malloc'd buffer. */
 static char *generate(const struct cli *cli, const struct sema_program *prog, struct diag *diag,
 		      const char *src, size_t len, const char *out_name, const unsigned char *types,
-		      size_t *out_len)
+		      bool standalone, size_t *out_len)
 {
 	char *buf = NULL;
 	size_t n = 0;
@@ -531,6 +556,7 @@ static char *generate(const struct cli *cli, const struct sema_program *prog, st
 		.no_filter = cli->no_filter,
 		.no_interval = cli->no_interval,
 		.bound_types = types,
+		.standalone = standalone,
 	};
 	int errs = cg_emit(prog, &o, f, diag);
 	if (fclose(f) || errs) {
@@ -546,7 +572,7 @@ static int emit_file(const struct cli *cli, const struct sema_program *prog, str
 {
 	const char *out = cli->output && strcmp(cli->output, "-") ? cli->output : NULL;
 	size_t n;
-	char *text = generate(cli, prog, diag, src, len, out ? out : "<stdout>", NULL, &n);
+	char *text = generate(cli, prog, diag, src, len, out ? out : "<stdout>", NULL, true, &n);
 	if (!text)
 		return EXIT_INPUT;
 	int rc = EXIT_OK;
@@ -665,7 +691,7 @@ static int run_compiled(const struct cli *cli, const struct sema_program *writte
 {
 	size_t n;
 	unsigned char *types = bound_types(cli, prog);
-	char *text = generate(cli, prog, diag, src, len, "<generated>", types, &n);
+	char *text = generate(cli, prog, diag, src, len, "<generated>", types, false, &n);
 	free(types);
 	if (!text)
 		return EXIT_INPUT;
@@ -675,7 +701,14 @@ static int run_compiled(const struct cli *cli, const struct sema_program *writte
 	/* By the program as written: specialization folds the device
 	 * parameters the rule looks for into literals. */
 	jo.prefer_cc = prefer_cc(cli, written);
-	if (jit_load(text, n, &jo, &h, &err)) {
+	/* cc -O2 compiles about 100 kB of generated C a second here (0.4 s
+	 * for 10 kB, 7 s for gemm_beast's 400 kB on the loaded 2-core
+	 * machine); a cached build or tcc ends before the line shows. */
+	struct progress_line *bar = progress_open(cli->progress);
+	progress_phase(bar, "building the enumerator", 0.2 + (double)n / 100e3);
+	int failed = jit_load(text, n, &jo, &h, &err);
+	progress_close(bar);
+	if (failed) {
 		fprintf(stderr, "spacec: error: %s\n", err ? err : "cannot compile the enumerator");
 		free(err);
 		free(text);
@@ -684,7 +717,7 @@ static int run_compiled(const struct cli *cli, const struct sema_program *writte
 	free(text);
 	if (cli->verbose)
 		fprintf(stderr, "spacec: enumerator built with %s in %.3f s\n", h.backend, h.compile_seconds);
-	int max = 16 + 2 * (cli->nbindings + cli->ndisabled);
+	int max = 20 + 2 * (cli->nbindings + cli->ndisabled);
 	char **args = calloc((size_t)max + 1, sizeof(char *));
 	int k = 0;
 	args[k++] = (char *)argv0;
@@ -715,6 +748,8 @@ static int run_compiled(const struct cli *cli, const struct sema_program *writte
 		args[k++] = "--ordered";
 	if (cli->verbose)
 		args[k++] = "--timing";
+	if (cli->progress >= 0)
+		args[k++] = cli->progress ? "--progress" : "--no-progress";
 	if (!strcmp(cli->command, "list") && cli->output && strcmp(cli->output, "-")) {
 		args[k++] = "--output";
 		args[k++] = (char *)cli->output;
@@ -755,6 +790,7 @@ int main(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto done;
 	}
+	double t_start = now();
 	struct diag diag;
 	diag_init(&diag, cli.file, src, len, stderr);
 	diag.werror = cli.werror;
@@ -777,6 +813,7 @@ int main(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
+	double t_front = now();
 	if (!strcmp(cli.command, "check"))
 		goto out;
 	/* -O0 is BEAST's method: loops in plain level-set order. */
@@ -844,10 +881,21 @@ int main(int argc, char **argv)
 			printf("%s%s", i ? "," : "", prog.iters[i]->name);
 		putchar('\n');
 	}
+	struct progress_line *bar = progress_open(cli.progress);
+	progress_phase(bar, "interpreting", 0);
+	opt.progress = bar ? interp_progress : NULL;
+	opt.progress_arg = bar;
 	double t0 = now();
 	int r = interp_run(&prog, &opt, listing ? list_point : NULL, &sink, &res, &diag);
 	double t1 = now();
+	progress_close(bar);
 	free(bindings);
+	if (cli.verbose) {
+		fprintf(stderr, "spacec: front end (parse, checks) in %.3f s\n", t_front - t_start);
+		if (r >= 0)
+			fprintf(stderr, "spacec: interpreted in %.6f s (%llu valid points, %llu candidates)\n",
+				t1 - t0, (unsigned long long)res.valid, (unsigned long long)res.candidates);
+	}
 	if (r < 0) {
 		rc = EXIT_USAGE;
 		goto out;

@@ -543,7 +543,9 @@ static struct json_object *line_of(const struct tune_db *db, const struct tune_d
 	json_object_object_add(o, "max_rel_err", timed ? tune_db_json_number(r->max_rel_err) : NULL);
 	json_object_object_add(o, "nonfinite", json_object_new_uint64(r->nonfinite));
 	json_object_object_add(o, "error", string_or_null(r->error));
-	json_object_object_add(o, "build_s", tune_db_json_number(r->build_s));
+	/* A program from the cache was not built: no time, and it says so. */
+	json_object_object_add(o, "build_s", r->build_cached ? NULL : tune_db_json_number(r->build_s));
+	json_object_object_add(o, "build_cached", json_object_new_boolean(r->build_cached));
 	if (r->log && r->status == TUNE_BUILD_ERROR)
 		json_object_object_add(o, "log", truncated_log(r->log));
 	return o;

@@ -509,6 +509,7 @@ static cl_program build(struct exec_worker *w, const char *source, const char *o
 	cl_program prog = path ? cache_load(w, path, key, options) : NULL;
 	if (prog) {
 		r->build_s = 0;
+		r->build_cached = true;
 		goto out;
 	}
 	double t0 = tune_now();

@@ -35,6 +35,7 @@ struct tune_result {
 	double max_abs_err, max_rel_err;
 	uint64_t nonfinite;                  /* NaN/Inf elements in compared outputs */
 	double build_s;                      /* wall time of the build (0 if cached) */
+	bool build_cached;                   /* the program came from the cache, unbuilt */
 	char *error;                         /* short message, malloc'd or NULL */
 	char *log;                           /* build log, malloc'd or NULL */
 };

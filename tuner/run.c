@@ -11,6 +11,7 @@
 #include "tuner/db.h"
 #include "tuner/job.h"
 #include "tuner/run.h"
+#include "tools/progress.h"
 
 /* Plain progress lines (not a terminal) at most this often. */
 static const double plain_interval_s = 5.0, live_interval_s = 0.2;
@@ -19,13 +20,15 @@ enum { NSTATUS = TUNE_SKIPPED + 1 };
 
 struct progress {
 	FILE *err;
-	bool live;
+	bool live, quiet;
+	/* The live line, redrawn by its own thread from the first second,
+	 * while the space loads and the first variants build too. */
+	struct progress_line *line;
 	double start, last_print;
 	size_t planned, done, reused;
 	size_t by_status[NSTATUS];
 	double best_ms;
 	long best_point;
-	bool drawn;           /* a live line is on the screen */
 };
 
 static double now_s(void)
@@ -55,7 +58,7 @@ static const char *const short_status[NSTATUS] = {
 static void progress_print(struct progress *p, double seconds_budget, bool final)
 {
 	double t = now_s(), elapsed = t - p->start;
-	if (!final && t - p->last_print < (p->live ? live_interval_s : plain_interval_s))
+	if (p->quiet || (!final && t - p->last_print < (p->live ? live_interval_s : plain_interval_s)))
 		return;
 	p->last_print = t;
 	size_t evaluated = p->done - p->reused;
@@ -76,23 +79,26 @@ static void progress_print(struct progress *p, double seconds_budget, bool final
 			              p->by_status[s]);
 	if (p->reused)
 		n += snprintf(line + n, sizeof line - (size_t)n, " | %zu from db", p->reused);
+	if (p->live && !final) {
+		/* The line's thread adds the ETA, from the share done (or of the
+		 * time budget spent, whichever is further along). */
+		double share = p->planned ? (double)p->done / (double)p->planned : -1;
+		if (seconds_budget > 0 && elapsed / seconds_budget > share)
+			share = elapsed / seconds_budget;
+		snprintf(line + n, sizeof line - (size_t)n, " | %.3g eval/s", rate);
+		progress_update(p->line, share, line);
+		return;
+	}
 	format_duration(eta_text, sizeof eta_text, final ? 0 : eta);
 	snprintf(line + n, sizeof line - (size_t)n, " | %.3g eval/s | ETA %s", rate, eta_text);
-	if (p->live)
-		fprintf(p->err, "\r\033[K%s%s", line, final ? "\n" : "");
-	else
-		fprintf(p->err, "spacetune: %s\n", line);
-	p->drawn = p->live && !final;
+	fprintf(p->err, p->live ? "%s\n" : "spacetune: %s\n", line);
 	fflush(p->err);
 }
 
-/* Ends a live line before other output goes to the same terminal. */
+/* Clears a live line before other output goes to the same terminal. */
 static void progress_break(struct progress *p)
 {
-	if (p->drawn) {
-		fputc('\n', p->err);
-		p->drawn = false;
-	}
+	progress_erase(p->line);
 }
 
 /* status: an enum tune_status, or NSTATUS for a failure of unknown kind
@@ -305,7 +311,9 @@ static int start(struct run *r)
 	char *err = NULL;
 	/* The device first: a missing one is the commonest failure, and the
 	 * job's `query(...)` parameters are bound from it. */
+	progress_phase(r->progress.line, "reading the device", 0);
 	if (tune_device_props_read(&o->eval.device, &r->props, &err) != 0) {
+		progress_break(&r->progress);
 		fprintf(o->err, "spacetune: error: %s (see 'spacetune devices')\n",
 		        err ? err : "no OpenCL device");
 		free(err);
@@ -315,10 +323,12 @@ static int start(struct run *r)
 		.space_path = o->space_path, .nsets = o->nsets, .sets = o->sets,
 		.query = query_device, .query_user = r->props, .diag = o->err,
 	};
+	progress_phase(r->progress.line, "loading the space", 0);
 	int rc = tune_job_load(&jo, &r->job);
 	if (rc != 0) {
 		if (rc < 0)
-			fprintf(o->err, "spacetune: error: out of memory loading '%s'\n", o->space_path);
+			progress_break(&r->progress);
+		fprintf(o->err, "spacetune: error: out of memory loading '%s'\n", o->space_path);
 		return -1;
 	}
 	size_t n = tune_job_npoints(r->job);
@@ -327,6 +337,7 @@ static int start(struct run *r)
 	r->texts = calloc(np + 1, sizeof *r->texts);
 	r->text_buf = calloc(np + 1, sizeof *r->text_buf);
 	if (!r->names || !r->texts || !r->text_buf) {
+		progress_break(&r->progress);
 		fprintf(o->err, "spacetune: error: out of memory\n");
 		return -1;
 	}
@@ -338,18 +349,22 @@ static int start(struct run *r)
 	while (first < n && tune_job_variant(r->job, first, &proto, &why) != 0)
 		first++;
 	if (first == n) {
+		progress_break(&r->progress);
 		fprintf(o->err, "%s: error: no configuration of the space can be launched%s%s\n",
 		        o->space_path, why ? ": " : "", why ? why : "");
 		return -1;
 	}
+	progress_phase(r->progress.line, "starting the workers and the reference", 0);
 	if (tune_evaluator_start(&r->ev, &o->eval, tune_job_reference(r->job), &proto, &r->info,
 	                         &err) != 0) {
+		progress_break(&r->progress);
 		fprintf(o->err, "spacetune: error: %s\n", err ? err : "cannot start the evaluator");
 		free(err);
 		r->ev = NULL;
 		return -1;
 	}
 	if (tune_db_open(&r->db, o->db_path, &err) != 0) {
+		progress_break(&r->progress);
 		fprintf(o->err, "spacetune: error: %s\n", err ? err : o->db_path);
 		free(err);
 		return -1;
@@ -361,6 +376,7 @@ static int start(struct run *r)
 	struct tune_strategy_opts so = { o->seed, tune_budget_evals(&o->budget, n), o->eval.jobs };
 	rc = tune_strategy_new(&r->strategy, o->strategy, &r->space, &so);
 	if (rc != 0) {
+		progress_break(&r->progress);
 		fprintf(o->err, rc > 0 ? "spacetune: error: unknown strategy '%s'\n"
 		                       : "spacetune: error: out of memory (strategy '%s')\n", o->strategy);
 		return -1;
@@ -372,18 +388,23 @@ static int start(struct run *r)
 int tune_run(const struct tune_run_opts *o)
 {
 	struct run r = { .o = o, .status = 0 };
-	r.progress = (struct progress){ .err = o->err, .live = o->live_progress, .best_ms = INFINITY,
-	                                .best_point = -1 };
+	r.progress = (struct progress){ .err = o->err, .live = o->live_progress && !o->no_progress,
+	                                .quiet = o->no_progress, .best_ms = INFINITY, .best_point = -1 };
+	r.progress.line = progress_open(r.progress.live);
 	if (start(&r) != 0) {
 		r.status = 1;
 	} else {
 		r.progress.start = r.progress.last_print = now_s();
 		r.progress.planned = r.search.planned;
+		progress_phase(r.progress.line, "tuning", 0);
+		progress_update(r.progress.line, -1, "building the first variants");
 		if (search_loop(&r) != 0)
 			r.status = 1;
 		/* Whatever happened, what is in flight is drained so no worker is left. */
 		while (r.inflight > 0 && collect(&r) == 0)
 			;
+		progress_close(r.progress.line);
+		r.progress.line = NULL;
 		progress_print(&r.progress, r.search.seconds, true);
 		print_summary(&r, now_s() - r.progress.start);
 		if (r.status == 0 && *o->interrupted) {
@@ -391,6 +412,7 @@ int tune_run(const struct tune_run_opts *o)
 			r.status = 130;
 		}
 	}
+	progress_close(r.progress.line);
 	tune_strategy_free(r.strategy);
 	tune_db_close(r.db);
 	if (r.ev)

@@ -32,6 +32,7 @@ struct tune_run_opts {
 	const char *const *sets;      /* "NAME=VALUE" */
 	struct tune_eval_opts eval;   /* device, jobs, warmup, repeat, timeout */
 	bool live_progress;           /* redraw one line (a terminal) or print plain lines */
+	bool no_progress;             /* neither (--no-progress) */
 	FILE *out;                    /* the final summary */
 	FILE *err;                    /* progress and errors */
 	/* Set asynchronously (SIGINT/SIGTERM): stop submitting, drain, report. */

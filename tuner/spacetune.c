@@ -4,10 +4,12 @@
  *   spacetune devices                 platforms, devices and their limits
  *   spacetune run FILE.space [...]    search, evaluate, record (run.h)
  *   spacetune best [--db F] [...]     the best recorded configuration (best.h)
+ *   spacetune cache path|clear        the program-binary cache (eval.h)
  *
  * Exit status: 0 done, 1 an error (diagnosed), 2 a usage error,
  * 130 interrupted (what was recorded stays; the same command resumes).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -15,9 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "tools/cache.h"
 #include "tuner/best.h"
 #include "tuner/eval.h"
 #include "tuner/run.h"
@@ -36,6 +40,7 @@ static void usage(FILE *out)
 	fputs("usage: spacetune devices\n"
 	      "       spacetune run FILE.space [OPTIONS]\n"
 	      "       spacetune best [--db FILE] [--space NAME] [--device D] [--header FILE.h] [--json FILE.json]\n"
+	      "       spacetune cache path|clear\n"
 	      "\n"
 	      "Options of 'run':\n"
 	      "  --platform P        OpenCL platform, by index or name substring\n"
@@ -50,6 +55,9 @@ static void usage(FILE *out)
 	      "  --warmup W          untimed runs before them (default 1)\n"
 	      "  --jobs J            worker processes: parallel builds (default: online cores)\n"
 	      "  --timeout SECONDS   per configuration, build included (default 10; 0: none)\n"
+	      "  --progress, --no-progress\n"
+	      "                      redraw one status line with an ETA (default: when stderr\n"
+	      "                      is a terminal; else a plain line every 5 s)\n"
 	      "\n"
 	      "Options of 'best':\n"
 	      "  --db FILE           results database to read (default " DEFAULT_DB ")\n"
@@ -57,6 +65,9 @@ static void usage(FILE *out)
 	      "  --device D          only records of devices whose name contains D\n"
 	      "  --header FILE.h     write the best configuration as #defines\n"
 	      "  --json FILE.json    write it as a JSON record (CLTune's fields where they fit)\n"
+	      "\n"
+	      "'cache path' prints where built kernels are cached ($XDG_CACHE_HOME/spacetune,\n"
+	      "else ~/.cache/spacetune); 'cache clear' deletes them.\n"
 	      "\n"
 	      "  -h, --help          show this help\n"
 	      "  --version           show the version\n", out);
@@ -103,7 +114,8 @@ static void catch_signals(void)
 
 enum {
 	OPT_PLATFORM = 256, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
-	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_HEADER, OPT_JSON, OPT_SPACE, OPT_VERSION
+	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_HEADER, OPT_JSON, OPT_SPACE, OPT_VERSION,
+	OPT_PROGRESS, OPT_NO_PROGRESS
 };
 
 static const struct option run_options[] = {
@@ -118,6 +130,8 @@ static const struct option run_options[] = {
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -140,6 +154,7 @@ static int cmd_run(int argc, char **argv)
 		          .repeat = DEFAULT_REPEAT, .timeout_s = default_timeout_s },
 		.out = stdout, .err = stderr, .interrupted = &interrupted,
 	};
+	int progress = -1; /* --progress 1, --no-progress 0 */
 	const char **sets = calloc((size_t)argc + 1, sizeof *sets);
 	if (!sets) {
 		fputs("spacetune: out of memory\n", stderr);
@@ -206,6 +221,10 @@ static int cmd_run(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case OPT_PROGRESS:
+		case OPT_NO_PROGRESS:
+			progress = c == OPT_PROGRESS;
+			break;
 		case 'h':
 			usage(stdout);
 			rc = EXIT_OK;
@@ -220,7 +239,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	o.space_path = argv[optind];
 	o.sets = sets;
-	o.live_progress = isatty(STDERR_FILENO);
+	o.live_progress = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
+	o.no_progress = progress == 0;
 	catch_signals();
 	rc = tune_run(&o);
 out:
@@ -258,6 +278,67 @@ static int cmd_best(int argc, char **argv)
 	return tune_best(&o);
 }
 
+/* A file the evaluator put in its cache: HASH.clbin, cref-HASH.so, or
+ * one of their temporary files, left by a killed worker. */
+static bool cache_file_name(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 6 && strcmp(name + n - 6, ".clbin") == 0) || strstr(name, ".clbin.tmp.") != NULL ||
+	       (strncmp(name, "cref-", 5) == 0 && strstr(name, ".so") != NULL);
+}
+
+static int cmd_cache(int argc, char **argv)
+{
+	if (argc != 2 || (strcmp(argv[1], "path") != 0 && strcmp(argv[1], "clear") != 0))
+		return bad_usage("%s", "'cache' takes 'path' or 'clear'");
+	/* the evaluator's default (tuner/eval.c) */
+	char *dir = cache_default_dir("spacetune");
+	if (!dir) {
+		fputs("spacetune: out of memory\n", stderr);
+		return EXIT_INPUT;
+	}
+	if (strcmp(argv[1], "path") == 0) {
+		printf("%s\n", dir);
+		free(dir);
+		return fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK;
+	}
+	DIR *d = opendir(dir);
+	if (!d) {
+		int rc = EXIT_OK;
+		if (errno == ENOENT) {
+			printf("spacetune: nothing cached (%s does not exist)\n", dir);
+		} else {
+			fprintf(stderr, "spacetune: error: cannot read '%s': %s\n", dir, strerror(errno));
+			rc = EXIT_INPUT;
+		}
+		free(dir);
+		return rc;
+	}
+	size_t removed = 0, failed = 0;
+	double bytes = 0;
+	for (struct dirent *e; (e = readdir(d)) != NULL;) {
+		if (!cache_file_name(e->d_name))
+			continue;
+		char path[8192];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		/* Only plain files: never follow a link out of the cache. */
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (unlink(path) == 0) {
+			removed++;
+			bytes += (double)st.st_size;
+		} else {
+			failed++;
+			fprintf(stderr, "spacetune: error: cannot remove '%s': %s\n", path, strerror(errno));
+		}
+	}
+	closedir(d);
+	printf("spacetune: removed %zu cached files (%.1f MB) from %s\n", removed, bytes / 1e6, dir);
+	free(dir);
+	return failed ? EXIT_INPUT : EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -280,5 +361,7 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "best") == 0)
 		return cmd_best(argc - 1, argv + 1);
+	if (strcmp(cmd, "cache") == 0)
+		return cmd_cache(argc - 1, argv + 1);
 	return bad_usage("unknown command '%s'", cmd);
 }

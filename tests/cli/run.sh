@@ -110,6 +110,7 @@ expect_status "dot" 0 "$SPACEC" dot "$T/small.space"
 grep -q '^digraph' "$T/out" && ok "dot prints a digraph" || bad "dot"
 
 # --- the cache: a corrupt entry is rebuilt, never trusted
+outer_cache=${XDG_CACHE_HOME-}
 export XDG_CACHE_HOME="$T/cache"
 expect_status "count --jit=cc fills the cache" 0 "$SPACEC" count --jit=cc "$T/small.space"
 so=$(ls "$T"/cache/spacec/*.so 2>/dev/null | head -n1)
@@ -154,7 +155,8 @@ for f in wide wide-pipe wide-app; do
 	python3 "$top_srcdir/tests/par/bincheck.py" "$T/$f.bin" "$T/wide.jsonl" && ok "$f.bin holds the listed points" ||
 		bad "$f.bin does not hold the listed points"
 done
-unset XDG_CACHE_HOME
+# back to the suite's cache (never the user's: Makefile.am sets it)
+if [ -n "$outer_cache" ]; then XDG_CACHE_HOME=$outer_cache; else unset XDG_CACHE_HOME; fi
 
 # --- threads and shards: bad arguments are usage errors naming the option
 for v in 0 -1 abc 2x 1025 "" " 2" 99999999999999999999; do
@@ -188,10 +190,22 @@ mkfifo "$T/fifo" && { cat "$T/fifo" > "$T/from_fifo" & reader=$!; } &&
 "$SPACEC" count -v "$T/small.space" 2> "$T/err" > /dev/null &&
 	grep -q "enumerated in [0-9.]* s (4 valid points)" "$T/err" && ok "count -v prints the enumeration time" ||
 	bad "count -v: $(cat "$T/err")"
-# the standalone enumerator takes the same options
+expect_status "count -v --interpret" 0 "$SPACEC" count -v --interpret "$T/small.space"
+grep -q "interpreted in [0-9.]* s (4 valid points" "$T/err" && ok "count -v --interpret prints the times" ||
+	bad "count -v --interpret: $(cat "$T/err")"
+# the standalone enumerator (spacec emit's file has a main) takes the same options
 CC=${CC:-cc}
-if $CC -std=c11 -DSPACEC_MAIN -I"$top_srcdir/runtime" "$T/small.c" "$top_srcdir"/runtime/*.c -o "$T/small" \
+if $CC -std=c11 -I"$top_srcdir/runtime" "$T/small.c" "$top_srcdir"/runtime/*.c -o "$T/small" \
 	-lm -pthread 2>"$T/err"; then
+	"$T/small" list --ordered -o "$T/standalone.csv" -v 2>"$T/err" &&
+		cmp -s "$T/standalone.csv" "$T/listed2.csv" && ok "enumerator list -o FILE" ||
+		bad "enumerator list -o FILE: $(cat "$T/err")"
+	grep -q "enumerated in [0-9.]* s (4 valid points)" "$T/err" && ok "enumerator -v" ||
+		bad "enumerator -v: $(cat "$T/err")"
+	$CC -std=c11 -DSPACEC_NO_MAIN -I"$top_srcdir/runtime" -c "$T/small.c" -o "$T/small.o" &&
+		! nm "$T/small.o" | grep -q ' T main$' && nm "$T/small.o" | grep -q ' [RD] spacec_space$' &&
+		ok "-DSPACEC_NO_MAIN leaves only the descriptor" ||
+		bad "-DSPACEC_NO_MAIN: $(nm "$T/small.o" | grep -e main -e spacec_space)"
 	expect_status "enumerator --threads 2 --shard 1/2" 0 "$T/small" count --threads 2 --shard 1/2
 	expect_status "enumerator --threads 0" 2 "$T/small" count --threads 0
 	expect_status "enumerator --shard 2/2" 2 "$T/small" count --shard 2/2
@@ -201,6 +215,29 @@ if $CC -std=c11 -DSPACEC_MAIN -I"$top_srcdir/runtime" "$T/small.c" "$top_srcdir"
 else
 	bad "standalone enumerator does not build: $(head -3 "$T/err")"
 fi
+
+# --- progress: a status line with an ETA on a terminal, never elsewhere.
+# A space far too large to finish (10^12 candidates) runs for 4 seconds
+# (the line shows after one) under script(1), which gives it a terminal.
+printf 'a = range(0, 1000000)\nb = range(0, 1000000)\nrequire (a + b) %% 1000003 == 1\n' > "$T/huge.space"
+if command -v script >/dev/null 2>&1; then
+	# (one thread: a planning walk of the thread pool is not drawn)
+	for mode in --interpret "--jit=tcc --threads 1"; do
+		timeout 4 script -qefc "'$SPACEC' count $mode '$T/huge.space'" /dev/null > "$T/tty" 2>&1
+		tr '\r' '\n' < "$T/tty" | grep -q "candidates.*ETA [0-9]*:[0-9][0-9]:[0-9][0-9]" &&
+			ok "count $mode on a terminal shows progress with an ETA" ||
+			bad "count $mode on a terminal: no progress line: $(tr '\r' '\n' < "$T/tty" | tail -n 3)"
+		timeout 4 script -qefc "'$SPACEC' count --no-progress $mode '$T/huge.space'" /dev/null > "$T/tty" 2>&1
+		grep -q "candidates" "$T/tty" && bad "count --no-progress $mode: $(tr '\r' '\n' < "$T/tty" | tail -n 2)" ||
+			ok "count --no-progress $mode shows none on a terminal"
+	done
+else
+	echo "(no script(1): the terminal checks are left out)"
+fi
+timeout 3 "$SPACEC" count --interpret "$T/huge.space" > /dev/null 2> "$T/err"
+[ ! -s "$T/err" ] && ok "no progress when stderr is not a terminal" || bad "progress in a file: $(head -c 200 "$T/err")"
+timeout 3 "$SPACEC" count --progress --interpret "$T/huge.space" > /dev/null 2> "$T/err"
+grep -q "interpreting: .*candidates" "$T/err" && ok "--progress forces it" || bad "--progress: $(head -c 200 "$T/err")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -185,8 +185,15 @@ while [ "$s" -le "$last" ]; do
 	s=$((s + 1))
 done
 # Every transformation must have fired on some random space, and every
-# construct must have been generated (when this run had random seeds).
-[ "$SEEDS" -gt 0 ] || { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
+# construct must have been generated: on runs of 250 seeds or more (make
+# check-full's quarters; make check's 25 per quarter are too few for the
+# rarer ones: near counts fire on about 4 seeds in 100).
+if [ "$SEEDS" -lt "${DIFF_COVERAGE_SEEDS:-250}" ]; then
+	[ "$SEEDS" -gt 0 ] && echo "(which transformations fired is checked on 250 seeds or more: make check-full)"
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+fi
 for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering \
 	factorization common_subexpression interval_pruning interval_skips interval_subnest near_counts \
 	interval_tail interval_bound_tightening divisor_partner; do

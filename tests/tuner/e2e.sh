@@ -15,8 +15,13 @@ check "no sanitizer report" no_sanitizer_reports "$T/run.err"
 jq -S -c .params "$db" | sort >"$T/got"
 cmp -s "$T/want" "$T/got" && ok "every configuration evaluated exactly once" ||
 	{ bad "configurations differ from spacec list"; diff "$T/want" "$T/got" | head; }
-check "every configuration verified" \
-	test "$(jq -s '[.[] | select(.status != "ok")] | length' "$db")" -eq 0
+if [ "$(jq -s '[.[] | select(.status != "ok")] | length' "$db")" -eq 0 ]; then
+	ok "every configuration verified"
+else
+	bad "every configuration verified; statuses seen: $(jq -r .status "$db" | sort | uniq -c | tr -s ' \n' ' ')"
+	jq -c 'select(.status != "ok") | {params, status, error}' "$db" | head -n 10 | sed 's/^/    | /'
+	sed 's/^/    | /' "$T/run.err" | tail -n 20
+fi
 check "throughput recorded" test "$(jq -s '[.[] | select(.metrics.GBS > 0)] | length' "$db")" -eq "$(wc -l <"$T/want")"
 check "progress line printed" grep -q '^spacetune: \[[0-9]*/[0-9]*\] best ' "$T/run.err"
 check "summary names the best" grep -q '^best: ' "$T/out"

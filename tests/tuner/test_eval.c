@@ -196,13 +196,15 @@ static void test_faults(const char *srcdir, const char *cache)
 	CHECK(r.runs == 5, "runs %d", r.runs);
 	CHECK(r.time_min_ms > 0 && r.time_min_ms <= r.time_median_ms, "min %g median %g",
 	      r.time_min_ms, r.time_median_ms);
-	CHECK(r.build_s > 0, "first build took %g s", r.build_s);
+	CHECK(r.build_s > 0 && !r.build_cached, "first build took %g s (cached: %d)", r.build_s,
+	      r.build_cached);
 	CHECK(r.max_abs_err <= 1e-5 && r.nonfinite == 0, "error %g", r.max_abs_err);
 	double first_build = r.build_s;
 	tune_result_release(&r);
 	r = eval1(ev, &v);
 	expect(&r, TUNE_OK, "FAULT=0 again");
-	CHECK(r.build_s == 0, "cached build took %g s (first %g s)", r.build_s, first_build);
+	CHECK(r.build_cached && r.build_s == 0, "second build: cached %d, took %g s (first %g s)",
+	      r.build_cached, r.build_s, first_build);
 	tune_result_release(&r);
 	CHECK(count_files(cache, ".clbin") >= 1, "program binaries in the cache");
 

@@ -145,6 +145,7 @@ Test(db, line_holds_the_contract_fields, .init = setup, .fini = teardown)
 	cr_expect_float_eq(field_num(o, "metrics", "GFLOPS"), 1000.0, 1e-9);
 	cr_expect_eq(field_num(o, "runs", NULL), 10);
 	cr_expect_eq(field_num(o, "build_s", NULL), 0.25);
+	cr_expect(!json_object_get_boolean(json_object_object_get(o, "build_cached")));
 	cr_expect(field_is_null(o, "error"));
 	struct json_object *g = json_object_object_get(o, "global");
 	cr_expect_eq(json_object_array_length(g), 2);
@@ -154,6 +155,27 @@ Test(db, line_holds_the_contract_fields, .init = setup, .fini = teardown)
 	cr_expect_eq(stamp[19], 'Z');
 	/* numbers are written in their shortest form */
 	cr_expect(strstr(slurp(), "\"min\":1.8") != NULL, "%s", slurp());
+	json_object_put(o);
+}
+
+/* A program loaded from the cache was not built: no build time, a flag. */
+Test(db, cache_hits_are_recorded_as_hits, .init = setup, .fini = teardown)
+{
+	struct tune_db *db;
+	char *err = NULL;
+	cr_assert_eq(tune_db_open(&db, path, &err), 0, "%s", err);
+	cr_assert_eq(tune_db_set_space(db, "gemm"), 0);
+	const char *values[] = { "16", "2", "\"a\"" };
+	struct tune_variant v = variant(values);
+	struct tune_result r = ok_result(2.0);
+	r.build_s = 0;
+	r.build_cached = true;
+	cr_assert_eq(tune_db_append(db, &dev, &v, &r), 0);
+	tune_db_close(db);
+	struct json_object *o = line_object(0);
+	cr_expect(field_is_null(o, "build_s"), "%s", slurp());
+	struct json_object *flag = json_object_object_get(o, "build_cached");
+	cr_expect(flag && json_object_get_boolean(flag), "%s", slurp());
 	json_object_put(o);
 }
 
