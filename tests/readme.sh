@@ -101,7 +101,7 @@ while [ $i -lt "$nblocks" ]; do
 			--exclude=./autom4te.cache .) | (cd "$work" && tar xf -) || {
 			bad "$name: cannot copy the tree"; continue; }
 		echo "---- $name: running in a copy of the tree (minutes)"
-		(cd "$work" && MAKEFLAGS="${MAKEFLAGS:-} TESTS=tests/cli/run.sh" bash -e "$block") \
+		(cd "$work" && MAKEFLAGS="TESTS=tests/cli/run.sh" bash -e "$block") \
 			>"$T/out-$i" 2>&1
 		;;
 	*)

@@ -12,15 +12,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Nothing is drawn before the line is this old: quick commands stay quiet. */
-static const double quiet_s = 1.0;
+/* By default nothing is drawn before the line is this old, so quick
+ * commands stay quiet; asked for (--progress), it shows at once. */
+static const double default_quiet_s = 1.0;
 
 struct progress_line {
 	pthread_t ticker;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	bool stopping, drawn;
-	double opened, phase_start, expected_s, fraction;
+	double opened, quiet_s, phase_start, expected_s, fraction;
 	char label[96];
 	char detail[160];
 };
@@ -46,7 +47,7 @@ static void hms(char *buf, size_t n, double s)
 static void draw(struct progress_line *p)
 {
 	double t = now_s(), elapsed = t - p->phase_start;
-	if (t - p->opened < quiet_s || !p->label[0])
+	if (t - p->opened < p->quiet_s || !p->label[0])
 		return;
 	double f = p->fraction;
 	bool guessed = false;
@@ -105,6 +106,7 @@ static void *tick(void *arg)
 
 struct progress_line *progress_open(int mode)
 {
+	bool asked = mode > 0;
 	if (mode < 0)
 		mode = isatty(STDERR_FILENO) && !getenv("CI");
 	if (!mode)
@@ -112,6 +114,7 @@ struct progress_line *progress_open(int mode)
 	struct progress_line *p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
+	p->quiet_s = asked ? 0 : default_quiet_s;
 	p->opened = p->phase_start = now_s();
 	p->fraction = -1;
 	pthread_mutex_init(&p->lock, NULL);

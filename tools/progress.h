@@ -4,9 +4,9 @@
  * compiler, a tuning run).
  *
  * A thread of its own redraws the line four times a second, so it keeps
- * moving while the caller blocks on a compiler or a worker; nothing is
- * drawn before the line has been open one second, so quick commands print
- * nothing.  The caller names the phase of work and, as it goes, the share
+ * moving while the caller blocks on a compiler or a worker; unless asked
+ * for, nothing is drawn before the line has been open one second, so
+ * quick commands print nothing.  The caller names the phase of work and, as it goes, the share
  * of it done; where it cannot count, an expected duration stands in.
  */
 #ifndef SPACEC_PROGRESS_H
@@ -15,8 +15,9 @@
 struct progress_line;
 
 /*
- * mode: 1 on, 0 off, -1 on when stderr is a terminal and $CI is unset.
- * NULL when off (every function below accepts NULL and does nothing).
+ * mode: 1 on (and drawn from the start), 0 off, -1 on when stderr is a
+ * terminal and $CI is unset (drawn after a second).  NULL when off
+ * (every function below accepts NULL and does nothing).
  */
 struct progress_line *progress_open(int mode);
 

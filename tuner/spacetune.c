@@ -69,6 +69,9 @@ static void usage(FILE *out)
 	      "'cache path' prints where built kernels are cached ($XDG_CACHE_HOME/spacetune,\n"
 	      "else ~/.cache/spacetune); 'cache clear' deletes them.\n"
 	      "\n"
+	      "The tune: section of a .space file is described in " SPACEC_DOCDIR "/TUNING.md;\n"
+	      "see also man spacetune.\n"
+	      "\n"
 	      "  -h, --help          show this help\n"
 	      "  --version           show the version\n", out);
 }

@@ -182,6 +182,8 @@ while [ "$s" -le "$last" ]; do
 			sed -n 's/^candidates visited: *//p')
 		[ -n "$with" ] && [ -n "$without" ] && [ "$with" -lt "$without" ] && echo interval_skips >> "$T/fired"
 	fi
+	# where a long run is, in its log
+	[ $(((s - FIRST + 1) % 25)) -eq 0 ] && echo "seeds $FIRST-$s of $FIRST-$last: $pass passed, $fail failed"
 	s=$((s + 1))
 done
 # Every transformation must have fired on some random space, and every

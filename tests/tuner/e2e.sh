@@ -49,6 +49,16 @@ for s in random pso; do
 		test "$(jq -S -c .params "$T/$s.jsonl" | sort -u | comm -12 - "$T/want" | wc -l)" -eq 5
 done
 
+# --progress draws the status line (from the start when asked for, even
+# into a file); --no-progress prints no progress at all
+expect_status "--progress" 0 "$SPACETUNE" run "$TD/vadd.space" --db "$T/progress.jsonl" \
+	--jobs 2 --repeat 1 --strategy random --budget 3 --progress
+tr '\r' '\n' <"$T/err" | grep -q "^.\[K\(reading the device\|loading the space\|starting\|tuning\)" &&
+	ok "--progress draws the status line" || bad "--progress: $(tr '\r' '\n' <"$T/err" | tail -n 3)"
+expect_status "--no-progress" 0 "$SPACETUNE" run "$TD/vadd.space" --db "$T/quiet.jsonl" \
+	--jobs 2 --repeat 1 --strategy random --budget 3 --no-progress
+grep -q "\[[0-9]*/[0-9]*\]\|ETA" "$T/err" && bad "--no-progress: $(cat "$T/err")" || ok "--no-progress prints none"
+
 # a configuration the job cannot launch (global 24 not divisible by local
 # 5) is recorded as skipped, and a rerun does not record it again
 sed -e 's/^setting N = .*/setting N = 24/' -e 's/^WPT = .*/WPT = [1]/' -e 's/^LOCAL = .*/LOCAL = [1, 5, 8]/' \
