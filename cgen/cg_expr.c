@@ -93,8 +93,12 @@ static bool scalar_expr(struct cg *c, const struct ast_expr *e)
 		return scalar_expr(c, e->items[1]) && scalar_expr(c, e->items[2]);
 	case AST_CALL:
 		if (is_builtin_call(e, "len") || is_builtin_call(e, "int") || is_builtin_call(e, "float") ||
-		    is_builtin_call(e, "bool") || is_builtin_call(e, "abs"))
+		    is_builtin_call(e, "bool") || is_builtin_call(e, "abs") || is_builtin_call(e, "any") ||
+		    is_builtin_call(e, "all") || is_builtin_call(e, "round"))
 			return true;
+		if (e->items[0]->kind == AST_NAME && !e->items[0]->ref && e->items[0]->local < 0 &&
+		    sema_math_of(e->items[0]->name) >= 0)
+			return sema_math_of(e->items[0]->name) != SEMA_MATH_PROD || flow(c, e) == 0;
 		if (is_builtin_call(e, "min") || is_builtin_call(e, "max") || is_builtin_call(e, "sum"))
 			return flow(c, e) == 0;
 		return false;
@@ -118,6 +122,7 @@ static unsigned flow(struct cg *c, const struct ast_expr *e)
 		return 0;
 	case AST_LIST:
 	case AST_TUPLE:
+	case AST_COMP:
 		return CG_OWNED;
 	case AST_BINARY:
 		return scalar_expr(c, e) ? 0 : CG_OWNED;
@@ -129,10 +134,14 @@ static unsigned flow(struct cg *c, const struct ast_expr *e)
 	case AST_COND:
 		return flow(c, e->items[1]) | flow(c, e->items[2]);
 	case AST_INDEX:
+		if (is_builtin_call(e->items[0], "divmod"))
+			return 0; /* a pair of numbers */
 		return elem_flow(flow(c, e->items[0]));
 	case AST_CALL:
-		if (is_builtin_call(e, "list"))
+		if (is_builtin_call(e, "list") || is_builtin_call(e, "divmod"))
 			return CG_OWNED;
+		if (is_builtin_call(e, "math.prod") && e->nitems == 2)
+			return elem_flow(flow(c, e->items[1]));
 		if (is_builtin_call(e, "range"))
 			return CG_RANGE;
 		if (is_builtin_call(e, "min") || is_builtin_call(e, "max") || is_builtin_call(e, "sum")) {
@@ -163,11 +172,33 @@ static bool add_flow(struct cg *c, const struct ast_expr *t, unsigned f)
 	return changed;
 }
 
+/* A comprehension's variables hold the elements of what they run over. */
+static bool comp_flow(struct cg *c, const struct ast_expr *e)
+{
+	bool changed = false;
+	if (!e)
+		return false;
+	for (int i = 0; i < e->nitems; i++)
+		changed |= comp_flow(c, e->items[i]);
+	if (e->kind != AST_COMP_FOR)
+		return changed;
+	/* The elements of a display are its items; of anything else, any list. */
+	const struct ast_expr *src = e->items[1];
+	unsigned f = 0;
+	if (src->kind == AST_LIST || src->kind == AST_TUPLE)
+		for (int i = 0; i < src->nitems; i++)
+			f |= flow(c, src->items[i]);
+	else
+		f = elem_flow(flow(c, src));
+	return changed | add_flow(c, e->items[0], f);
+}
+
 static bool flow_block(struct cg *c, const struct ast_block *b)
 {
 	bool changed = false;
 	for (int i = 0; i < b->n; i++) {
 		const struct ast_stmt *s = b->stmts[i];
+		changed |= comp_flow(c, s->value);
 		switch (s->kind) {
 		case AST_S_ASSIGN: {
 			const struct ast_expr *v = s->value;
@@ -311,6 +342,7 @@ static void refuse(struct cg *c, struct srcloc loc, const char *what)
 }
 
 static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst);
+static void gen_assign(struct cg *c, const struct ast_expr *t, const char *v);
 
 /* Emits the append of `lst.append(x)`; dst receives None. */
 static void gen_append(struct cg *c, const struct ast_expr *e, const char *dst)
@@ -347,6 +379,117 @@ static void gen_append(struct cg *c, const struct ast_expr *e, const char *dst)
 	cg_line(c, "TRY(sprt_vec_push(%s.u.p, %s));", l, x);
 	if (dst)
 		cg_line(c, "%s = sprt_none();", dst);
+}
+
+/* Whether `e` itself makes a list, whatever its names hold. */
+static bool builds_list(const struct ast_expr *e)
+{
+	switch (e->kind) {
+	case AST_LIST:
+	case AST_TUPLE:
+	case AST_COMP:
+		return true;
+	case AST_CALL:
+		return is_builtin_call(e, "list") || is_builtin_call(e, "divmod");
+	case AST_BINARY:
+		return list_op(e->op) && (builds_list(e->items[0]) || builds_list(e->items[1]));
+	case AST_COND:
+		return builds_list(e->items[1]) || builds_list(e->items[2]);
+	case AST_AND:
+	case AST_OR:
+		for (int i = 0; i < e->nitems; i++)
+			if (builds_list(e->items[i]))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Clause k of comprehension e and the clauses inside it, as nested loops.
+ * Elements are pushed to `vec`; with vec NULL (a generator under any() or
+ * all()), the loops end at the first element whose truth is `want`,
+ * setting `found` and jumping to `done`.
+ */
+static void gen_comp(struct cg *c, const struct ast_expr *e, int k, const char *vec, bool want,
+		     const char *found, const char *done)
+{
+	if (k == e->nitems) {
+		const struct ast_expr *elt = e->items[0];
+		bool owned = vec && (flow(c, elt) & CG_OWNED);
+		if (owned && builds_list(elt))
+			refuse(c, elt->loc, "a comprehension whose elements are lists it builds");
+		const char *x = cg_operand(c, elt);
+		if (vec) {
+			if (owned) {
+				/* An operator that may repeat or join a list read
+				 * from elsewhere: such a list lives in a scratch
+				 * vector that the next element overwrites. */
+				c->helpers |= CG_H_OWNED;
+				cg_line(c, "if (%s.kind == SPRT_VEC && OWNED(st->%s, %s.u.p))", x,
+					c->scratch_member[c->fn->id], x);
+				cg_line(c, "	return SPRT_ETYPE; /* a list built here, kept in a list */");
+			}
+			cg_line(c, "TRY(sprt_vec_push(&%s, %s));", vec, x);
+			return;
+		}
+		cg_line(c, "if (truthy(ctx, %s) == %s) {", x, want ? "true" : "false");
+		cg_line(c, "	%s = true;", found);
+		cg_line(c, "	goto %s;", done);
+		cg_line(c, "}");
+		return;
+	}
+	const struct ast_expr *cl = e->items[k];
+	const char *seq = cg_temp(c, "sprt_val %s", "sprt_undef()");
+	cg_expr_into(c, cl->items[1], seq);
+	cg_line(c, "if (%s.kind != SPRT_VEC && %s.kind != SPRT_RANGE)", seq, seq);
+	cg_line(c, "	return SPRT_ETYPE;");
+	const char *i = cg_temp(c, "uint64_t %s", "0");
+	c->helpers |= CG_H_ITER;
+	/* The length is read each time round, as in a for loop. */
+	cg_line(c, "for (%s = 0; %s < iter_len(%s); %s++) {", i, i, seq, i);
+	c->indent++;
+	c->loop_depth++;
+	cg_line(c, "STEP();");
+	gen_assign(c, cl->items[0], cg_fmt(c, "iter_at(%s, %s)", seq, i));
+	for (int f = 2; f < cl->nitems; f++) {
+		const char *t = cg_operand(c, cl->items[f]);
+		cg_line(c, "if (!truthy(ctx, %s))", t);
+		cg_line(c, "	continue;");
+	}
+	gen_comp(c, e, k + 1, vec, want, found, done);
+	c->loop_depth--;
+	c->indent--;
+	cg_line(c, "}");
+}
+
+/* A comprehension's list, built in a scratch vector of its own. */
+static void gen_comp_list(struct cg *c, const struct ast_expr *e, const char *dst)
+{
+	if (!c->in_body) {
+		refuse(c, e->loc, "a comprehension outside a definition's body");
+		return;
+	}
+	const char *s = scratch_ref(c, cg_scratch(c));
+	cg_line(c, "sprt_vec_clear(&%s);", s);
+	gen_comp(c, e, 1, s, false, NULL, NULL);
+	cg_line(c, "%s = sprt_vecval(&%s);", dst, s);
+}
+
+/* any(... for ...) (want true) or all(... for ...): stops at the deciding element. */
+static void gen_generator_test(struct cg *c, const struct ast_expr *e, bool want, const char *dst)
+{
+	if (!c->in_body) {
+		refuse(c, e->loc, "a comprehension outside a definition's body");
+		return;
+	}
+	const char *found = cg_temp(c, "bool %s", "false");
+	const char *done = cg_fmt(c, "gen_done_%d", c->ntemps++);
+	cg_line(c, "%s = false;", found);
+	gen_comp(c, e, 1, NULL, want, found, done);
+	cg_line(c, "%s: ;", done);
+	cg_line(c, "%s = sprt_bool(%s%s);", dst, want ? "" : "!", found);
 }
 
 /* Whether every argument of a call is a typed int (or bool). */
@@ -397,6 +540,30 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 		cg_line(c, "TRY(sprt_range_i(%s, %s, %s, &%s));", a[0], a[1], a[2], dst);
 		return;
 	}
+	if ((!strcmp(name, "any") || !strcmp(name, "all")) && nargs == 1) {
+		const struct ast_expr *a = e->items[1];
+		if (a->kind == AST_COMP && a->ival) {
+			gen_generator_test(c, a, name[1] == 'n', dst);
+			return;
+		}
+		cg_line(c, "TRY(sprt_builtin_anyall(ctx, %s, %s, &%s));", name[1] == 'n' ? "false" : "true",
+			cg_operand(c, a), dst);
+		return;
+	}
+	if (!strcmp(name, "divmod") && nargs == 2) {
+		const char *a = cg_operand(c, e->items[1]);
+		const char *b = cg_operand(c, e->items[2]);
+		const char *q = cg_temp(c, "sprt_val %s", "sprt_undef()");
+		const char *r = cg_temp(c, "sprt_val %s", "sprt_undef()");
+		const char *s = scratch_ref(c, cg_scratch(c));
+		cg_line(c, "TRY(sprt_op(ctx, %s, %s, %s, &%s, NULL));", op_char(AST_OP_FLOORDIV), a, b, q);
+		cg_line(c, "TRY(sprt_op(ctx, %s, %s, %s, &%s, NULL));", op_char(AST_OP_MOD), a, b, r);
+		cg_line(c, "sprt_vec_clear(&%s);", s);
+		cg_line(c, "TRY(sprt_vec_push(&%s, %s));", s, q);
+		cg_line(c, "TRY(sprt_vec_push(&%s, %s));", s, r);
+		cg_line(c, "%s = sprt_vecval(&%s);", dst, s);
+		return;
+	}
 	const char *args = "NULL";
 	if (nargs > 0) {
 		args = cg_temp(c, cg_fmt(c, "sprt_val %%s[%d]", nargs), NULL);
@@ -420,7 +587,16 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 	else if (!strcmp(name, "list"))
 		cg_line(c, "TRY(sprt_builtin_list(%s, %d, &%s, &%s));", args, nargs, dst,
 			scratch_ref(c, cg_scratch(c)));
-	else
+	else if (!strcmp(name, "round"))
+		cg_line(c, "TRY(sprt_builtin_round(%s, %d, &%s));", args, nargs, dst);
+	else if (sema_math_of(name) >= 0) {
+		char upper[32];
+		snprintf(upper, sizeof(upper), "%s", sema_math_functions[sema_math_of(name)].name);
+		for (char *p = upper; *p; p++)
+			if (*p >= 'a' && *p <= 'z')
+				*p = (char)(*p - 'a' + 'A');
+		cg_line(c, "TRY(sprt_builtin_math(ctx, SPRT_MATH_%s, %s, %d, &%s));", upper, args, nargs, dst);
+	} else
 		cg_line(c, "return SPRT_ETYPE; /* unknown function '%s' */", name);
 }
 
@@ -561,6 +737,12 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 	case AST_UNDEF:
 		cg_line(c, "return SPRT_EUNDEF; /* no value on this path */");
 		return;
+	case AST_COMP:
+		gen_comp_list(c, e, dst);
+		return;
+	case AST_COMP_FOR:
+		cg_line(c, "return SPRT_ETYPE;");
+		return;
 	}
 }
 
@@ -666,8 +848,10 @@ static bool makes_list(const struct ast_expr *e)
 		return true;
 	case AST_BINARY:
 		return list_op(e->op);
+	case AST_COMP:
+		return true;
 	case AST_CALL:
-		return is_builtin_call(e, "list");
+		return is_builtin_call(e, "list") || is_builtin_call(e, "divmod");
 	case AST_AND:
 	case AST_OR:
 		for (int i = 0; i < e->nitems; i++)
@@ -952,6 +1136,14 @@ void cg_body(struct cg *c, const struct sema_def *d)
 	static const char *const reserved[] = { "ctx", "st", "out", "steps", "limit", "i", NULL };
 	for (int i = 0; i < nlocals; i++) {
 		const char *n = d->local_names[i];
+		if (strchr(n, '.')) {
+			/* A comprehension's variable ("x.3", sema's comp_slot):
+			 * x_3, unique below since it comes after every other local. */
+			char buf[300];
+			snprintf(buf, sizeof(buf), "%s", n);
+			*strchr(buf, '.') = '_';
+			n = cg_strdup(c, buf);
+		}
 		const char *name = cg_c_spelling(c, n);
 		for (bool clash = true; clash;) {
 			if (reserved_prefix(name)) {

@@ -108,7 +108,7 @@ struct ast_stmt *ast_stmt_new(struct ast_module *m, enum ast_stmt_kind kind,
 static const char *const expr_kind_names[] = {
 	"int", "float", "str", "bool", "none", "name", "list", "tuple",
 	"unary", "binary", "and", "or", "compare", "cond", "call", "attr",
-	"index", "undef",
+	"index", "undef", "comp", "comp_for",
 };
 
 const char *ast_expr_kind_name(enum ast_expr_kind k)
@@ -121,7 +121,7 @@ const char *ast_expr_kind_name(enum ast_expr_kind k)
 static const char *const stmt_kind_names[] = {
 	"device", "setting", "constraint", "def", "assign", "augassign",
 	"expr", "if", "while", "for", "break", "continue", "return", "yield",
-	"pass",
+	"pass", "import",
 };
 
 const char *ast_stmt_kind_name(enum ast_stmt_kind k)
@@ -238,6 +238,8 @@ void ast_dump_expr(const struct ast_expr *e, FILE *out)
 		fprintf(out, " %s", ast_op_text(e->op));
 	if (e->kind == AST_ATTR)
 		fprintf(out, " .%s", e->name);
+	if (e->kind == AST_COMP && e->ival)
+		fputs(" generator", out);
 	for (int i = 0; i < e->nitems; i++) {
 		fputc(' ', out);
 		if (e->kind == AST_COMPARE && i > 0)
@@ -273,6 +275,11 @@ static void dump_stmt(const struct ast_stmt *s, int depth, FILE *out)
 		break;
 	case AST_S_AUGASSIGN:
 		fprintf(out, " %s=", ast_op_text(s->op));
+		break;
+	case AST_S_IMPORT:
+		fprintf(out, " %s", s->name);
+		for (int i = 0; i < s->nparams; i++)
+			fprintf(out, " %s", s->params[i].name);
 		break;
 	default:
 		break;

@@ -38,6 +38,13 @@ enum ast_expr_kind {
 	AST_ATTR,    /* items[0].name (method lookups: lst.append) */
 	AST_INDEX,   /* items[0][items[1]] */
 	AST_UNDEF,   /* synthesized by sema: a name with no value on this path */
+	/*
+	 * [items[0] for ...] (ival 0) or (items[0] for ...) (ival 1, a
+	 * generator: any() and all() stop at the deciding element); items[1..]
+	 * are its AST_COMP_FOR clauses, outermost first.
+	 */
+	AST_COMP,
+	AST_COMP_FOR, /* for items[0] in items[1] if items[2] if items[3] ... */
 };
 
 /* ORDER AST_OP: keep ast_op_text in ast.c in step. */
@@ -93,6 +100,7 @@ enum ast_stmt_kind {
 	AST_S_RETURN,     /* return [value] */
 	AST_S_YIELD,      /* yield value */
 	AST_S_PASS,
+	AST_S_IMPORT,     /* import name | from name import params (nparams > 0) */
 };
 
 enum ast_cclass { AST_HARD, AST_SOFT, AST_CORRECT };

@@ -960,6 +960,7 @@ static int index_value(struct interp *I, struct value obj, struct value idx, str
 
 enum builtin {
 	B_UNKNOWN, B_RANGE, B_MIN, B_MAX, B_ABS, B_INT, B_FLOAT, B_BOOL, B_LEN, B_LIST, B_SUM,
+	B_ANY, B_ALL, B_ROUND, B_DIVMOD, B_MATH,
 };
 
 static enum builtin builtin_of(const char *name)
@@ -967,8 +968,11 @@ static enum builtin builtin_of(const char *name)
 	static const struct { const char *name; enum builtin b; } tab[] = {
 		{ "range", B_RANGE }, { "min", B_MIN }, { "max", B_MAX }, { "abs", B_ABS },
 		{ "int", B_INT }, { "float", B_FLOAT }, { "bool", B_BOOL }, { "len", B_LEN },
-		{ "list", B_LIST }, { "sum", B_SUM },
+		{ "list", B_LIST }, { "sum", B_SUM }, { "any", B_ANY }, { "all", B_ALL },
+		{ "round", B_ROUND }, { "divmod", B_DIVMOD },
 	};
+	if (sema_math_of(name) >= 0)
+		return B_MATH;
 	for (size_t i = 0; i < sizeof(tab) / sizeof(*tab); i++)
 		if (tab[i].name[0] == name[0] && !strcmp(tab[i].name, name))
 			return tab[i].b;
@@ -1137,6 +1141,344 @@ static int sum_of(struct interp *I, struct value seq, struct value start, struct
 	return 0;
 }
 
+/* any() (want true) or all() (want false) of a list or range. */
+static int any_all(struct interp *I, bool want, struct value seq, struct value *out)
+{
+	if (!is_seq(seq))
+		return fail(I, "any() or all() of a value that is not iterable");
+	if (seq.kind == V_RANGE) {
+		/* Only 0 is false, and a range holds it at most once. */
+		uint64_t n = vrange_len(seq);
+		bool has_zero = range_has_int(seq, 0);
+		set_bool(out, want ? n > (uint64_t)has_zero : !has_zero);
+		return 0;
+	}
+	for (size_t i = 0; i < seq.u.list->len; i++) {
+		if (truthy(seq.u.list->items[i]) == want) {
+			set_bool(out, want);
+			return 0;
+		}
+	}
+	set_bool(out, !want);
+	return 0;
+}
+
+/* Python's floor division of i128 values by a positive p. */
+static i128 floor_div_pos(i128 x, i128 p)
+{
+	i128 q = x / p;
+	return q - (x % p != 0 && x < 0);
+}
+
+/*
+ * round(x, n) of a float with n given: the exact decimal value rounded at
+ * n digits after the point (before it where n < 0), halves to even, read
+ * back correctly rounded, as CPython's double_round does with dtoa.
+ */
+static int round_float_digits(struct interp *I, double x, int64_t n, double *out)
+{
+	if (!isfinite(x) || n > 323) {
+		*out = x;
+		return 0;
+	}
+	if (n < -308) {
+		*out = 0.0 * x;
+		return 0;
+	}
+	char buf[760];
+	if (n >= 0) {
+		/* glibc's printf rounds the exact binary value, ties to even. */
+		snprintf(buf, sizeof(buf), "%.*f", (int)n, x);
+	} else {
+		int k = (int)-n;
+		double whole;
+		double frac = modf(fabs(x), &whole);
+		/* The integer part's exact digits after k + 1 zeros, so that
+		 * the quotient by 10**k has at least one digit. */
+		char digits[720];
+		memset(digits, '0', (size_t)k + 1);
+		int len = snprintf(digits + k + 1, sizeof(digits) - (size_t)k - 1, "%.0f", whole);
+		int qlen = len + 1;
+		const char *rest = digits + qlen; /* the k digits below 10**k */
+		int c = rest[0] - '5';
+		for (int i = 1; i < k && c == 0; i++)
+			c = rest[i] != '0';
+		bool up = c > 0 || (c == 0 && (frac != 0 || (digits[qlen - 1] - '0') % 2 == 1));
+		digits[qlen] = 0;
+		for (int i = qlen - 1; up && i >= 0; i--) {
+			if (digits[i] == '9') {
+				digits[i] = '0';
+			} else {
+				digits[i]++;
+				up = false;
+			}
+		}
+		snprintf(buf, sizeof(buf), "%s%se%d", signbit(x) ? "-" : "", digits, k);
+	}
+	double r = strtod(buf, NULL);
+	if (isinf(r))
+		return fail(I, "rounded value too large to represent");
+	*out = r;
+	return 0;
+}
+
+static int round_value(struct interp *I, const struct value *args, int nargs, struct value *out)
+{
+	if (nargs < 1 || nargs > 2)
+		return fail(I, "round() takes 1 or 2 arguments");
+	struct value x = args[0];
+	bool digits = nargs == 2 && args[1].kind != V_NONE;
+	if (!is_num(x))
+		return fail(I, "round() of a value that is not a number");
+	if (digits && !is_intlike(args[1]))
+		return fail(I, "round()'s digits must be an integer");
+	int64_t n = digits ? args[1].u.i : 0;
+	if (is_intlike(x)) {
+		if (n >= 0) {
+			set_int(out, x.u.i);
+			return 0;
+		}
+		if (n < -19) { /* |x| < 10**19 / 2 <= 10**-n / 2 */
+			set_int(out, 0);
+			return 0;
+		}
+		i128 p = 1;
+		for (int64_t i = 0; i < -n; i++)
+			p *= 10;
+		i128 q = floor_div_pos(x.u.i, p), r = (i128)x.u.i - q * p;
+		if (2 * r > p || (2 * r == p && (q & 1)))
+			q++;
+		i128 res = q * p;
+		if (res < INT64_MIN || res > INT64_MAX)
+			return fail(I, "integer overflow in round()");
+		set_int(out, (int64_t)res);
+		return 0;
+	}
+	if (digits) {
+		double r;
+		if (round_float_digits(I, x.u.f, n, &r))
+			return -1;
+		set_float(out, r);
+		return 0;
+	}
+	if (isnan(x.u.f))
+		return fail(I, "cannot convert float NaN to integer");
+	double r = nearbyint(x.u.f); /* the default rounding mode: halves to even */
+	if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0))
+		return fail(I, "round() result does not fit 64 bits");
+	set_int(out, (int64_t)r);
+	return 0;
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static uint64_t magnitude(int64_t v)
+{
+	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
+
+/* Python's math.pow: IEEE specials first, then errors for a complex
+ * result, a pole and overflow (CPython's math_pow). */
+static int math_pow(struct interp *I, double x, double y, double *out)
+{
+	double r;
+	if (!isfinite(x) || !isfinite(y)) {
+		if (isnan(x))
+			r = y == 0 ? 1.0 : x;
+		else if (isnan(y))
+			r = x == 1.0 ? 1.0 : y;
+		else if (isinf(x)) {
+			bool odd = isfinite(y) && fmod(fabs(y), 2.0) == 1.0;
+			r = y > 0 ? (odd ? x : fabs(x)) : y == 0 ? 1.0 : odd ? copysign(0.0, x) : 0.0;
+		} else if (fabs(x) == 1.0) {
+			r = 1.0;
+		} else if (y > 0 && fabs(x) > 1.0) {
+			r = y;
+		} else if (y < 0 && fabs(x) < 1.0) {
+			r = -y;
+		} else {
+			r = 0.0;
+		}
+		*out = r;
+		return 0;
+	}
+	r = pow(x, y);
+	if (isnan(r) || (isinf(r) && x == 0))
+		return fail(I, "math domain error");
+	if (isinf(r))
+		return fail(I, "math range error");
+	*out = r;
+	return 0;
+}
+
+/* A math function of one float (log, sqrt, ...): Python's domain rules. */
+static int math_unary(struct interp *I, int fn, double x, double *out)
+{
+	switch (fn) {
+	case SEMA_MATH_SQRT:
+		if (x < 0)
+			return fail(I, "math domain error");
+		*out = sqrt(x);
+		return 0;
+	case SEMA_MATH_LOG:
+	case SEMA_MATH_LOG2:
+	case SEMA_MATH_LOG10:
+		if (!(x > 0) && !isnan(x))
+			return fail(I, "math domain error");
+		*out = fn == SEMA_MATH_LOG ? log(x) : fn == SEMA_MATH_LOG2 ? log2(x) : log10(x);
+		return 0;
+	case SEMA_MATH_EXP:
+		*out = exp(x);
+		if (isinf(*out) && isfinite(x))
+			return fail(I, "math range error");
+		return 0;
+	case SEMA_MATH_FABS:
+		*out = fabs(x);
+		return 0;
+	default:
+		return fail(I, "not a float function");
+	}
+}
+
+static int math_call(struct interp *I, const char *name, const struct value *a, int n,
+		     struct value *out)
+{
+	int fn = sema_math_of(name);
+	const struct sema_math_fn *m = &sema_math_functions[fn];
+	if (n < m->min_args || n > m->max_args)
+		return fail(I, "wrong number of arguments to a math function");
+	switch (fn) {
+	case SEMA_MATH_GCD:
+	case SEMA_MATH_LCM: {
+		uint64_t acc = fn == SEMA_MATH_GCD ? 0 : 1;
+		for (int i = 0; i < n; i++) {
+			if (!is_intlike(a[i]))
+				return fail(I, "gcd() and lcm() take integers");
+			uint64_t v = magnitude(a[i].u.i);
+			if (fn == SEMA_MATH_GCD) {
+				acc = gcd_u64(acc, v);
+			} else if (acc == 0 || v == 0) {
+				acc = 0;
+			} else {
+				u128 l = (u128)(acc / gcd_u64(acc, v)) * v;
+				if (l > (u128)INT64_MAX)
+					return fail(I, "integer overflow in lcm()");
+				acc = (uint64_t)l;
+			}
+		}
+		if (acc > (uint64_t)INT64_MAX)
+			return fail(I, "integer overflow in gcd()");
+		set_int(out, (int64_t)acc);
+		return 0;
+	}
+	case SEMA_MATH_PROD: {
+		if (!is_seq(a[0]))
+			return fail(I, "prod() of a value that is not iterable");
+		struct value acc = value_int(1);
+		for (uint64_t i = 0; i < seq_len(a[0]); i++) {
+			/* 0 times the ints after it stays 0: a long range ends here. */
+			if (acc.kind == V_INT && acc.u.i == 0 && a[0].kind == V_RANGE)
+				break;
+			struct value r;
+			if (binop(I, AST_OP_MUL, acc, seq_at(a[0], i), &r)) {
+				unref(acc);
+				return -1;
+			}
+			unref(acc);
+			acc = r;
+		}
+		*out = acc;
+		return 0;
+	}
+	default:
+		break;
+	}
+	if (!is_num(a[0]) || (n == 2 && !is_num(a[1])))
+		return fail(I, "a math function of a value that is not a number");
+	switch (fn) {
+	case SEMA_MATH_CEIL:
+	case SEMA_MATH_FLOOR:
+	case SEMA_MATH_TRUNC: {
+		if (is_intlike(a[0])) {
+			set_int(out, a[0].u.i);
+			return 0;
+		}
+		double x = a[0].u.f;
+		double r = fn == SEMA_MATH_CEIL ? ceil(x) : fn == SEMA_MATH_FLOOR ? floor(x) : trunc(x);
+		if (!(r >= -9223372036854775808.0 && r < 9223372036854775808.0))
+			return fail(I, "math.ceil/floor/trunc result does not fit 64 bits");
+		set_int(out, (int64_t)r);
+		return 0;
+	}
+	case SEMA_MATH_ISQRT: {
+		if (!is_intlike(a[0]))
+			return fail(I, "isqrt() takes an integer");
+		if (a[0].u.i < 0)
+			return fail(I, "isqrt() of a negative number");
+		i128 v = a[0].u.i, r = (i128)sqrt((double)a[0].u.i);
+		while (r * r > v)
+			r--;
+		while ((r + 1) * (r + 1) <= v)
+			r++;
+		set_int(out, (int64_t)r);
+		return 0;
+	}
+	case SEMA_MATH_FACTORIAL: {
+		if (!is_intlike(a[0]))
+			return fail(I, "factorial() takes an integer");
+		if (a[0].u.i < 0)
+			return fail(I, "factorial() of a negative number");
+		if (a[0].u.i > 20)
+			return fail(I, "factorial() result does not fit 64 bits");
+		int64_t r = 1;
+		for (int64_t i = 2; i <= a[0].u.i; i++)
+			r *= i;
+		set_int(out, r);
+		return 0;
+	}
+	case SEMA_MATH_ISFINITE:
+	case SEMA_MATH_ISINF:
+	case SEMA_MATH_ISNAN: {
+		double x = as_double(a[0]);
+		set_bool(out, fn == SEMA_MATH_ISFINITE ? isfinite(x) : fn == SEMA_MATH_ISINF ? isinf(x) : isnan(x));
+		return 0;
+	}
+	case SEMA_MATH_POW: {
+		double r;
+		if (math_pow(I, as_double(a[0]), as_double(a[1]), &r))
+			return -1;
+		set_float(out, r);
+		return 0;
+	}
+	case SEMA_MATH_LOG:
+		if (n == 2) {
+			double num, den;
+			if (math_unary(I, fn, as_double(a[0]), &num) || math_unary(I, fn, as_double(a[1]), &den))
+				return -1;
+			if (den == 0)
+				return fail(I, "math.log() to base 1");
+			set_float(out, num / den);
+			return 0;
+		}
+		break;
+	default:
+		break;
+	}
+	double r;
+	if (math_unary(I, fn, as_double(a[0]), &r))
+		return -1;
+	set_float(out, r);
+	return 0;
+}
+
 static int call_builtin(struct interp *I, enum builtin b, const struct value *args, int nargs,
 			struct value *out)
 {
@@ -1270,6 +1612,30 @@ static int call_builtin(struct interp *I, enum builtin b, const struct value *ar
 		if (nargs < 1 || nargs > 2)
 			return fail(I, "sum() takes 1 or 2 arguments");
 		return sum_of(I, args[0], nargs == 2 ? args[1] : value_int(0), out);
+	case B_ANY:
+	case B_ALL:
+		if (nargs != 1)
+			return fail(I, "any() and all() take 1 argument");
+		return any_all(I, b == B_ANY, args[0], out);
+	case B_ROUND:
+		return round_value(I, args, nargs, out);
+	case B_DIVMOD: {
+		if (nargs != 2)
+			return fail(I, "divmod() takes 2 arguments");
+		if (!is_num(args[0]) || !is_num(args[1]))
+			return fail(I, "divmod() of a value that is not a number");
+		struct value q, r;
+		struct vlist *l;
+		if (binop(I, AST_OP_FLOORDIV, args[0], args[1], &q))
+			return -1;
+		if (binop(I, AST_OP_MOD, args[0], args[1], &r) || new_list(I, 2, &l))
+			return -1;
+		push(I, l, q);
+		push(I, l, r);
+		*out = value_list(l);
+		return 0;
+	}
+	case B_MATH:
 	case B_UNKNOWN:
 		break;
 	}
@@ -1448,6 +1814,67 @@ static int augassign(struct interp *I, struct frame *f, const struct ast_stmt *s
 
 /* ---- expressions ------------------------------------------------------------ */
 
+static bool step(struct interp *I);
+
+/*
+ * Runs clause k of comprehension e and the clauses inside it.  Elements
+ * go to `l`; with l NULL (a generator under any() or all()), the run stops
+ * at the first element whose truth is `want`, setting *found.
+ */
+static int comp_run(struct interp *I, struct frame *f, const struct ast_expr *e, int k,
+		    struct vlist *l, bool want, bool *found)
+{
+	if (!f)
+		return fail(I, "a comprehension outside a body");
+	if (k == e->nitems) {
+		struct value v;
+		if (eval(I, f, e->items[0], &v))
+			return -1;
+		if (!l) {
+			*found = truthy(v) == want;
+			unref(v);
+			return 0;
+		}
+		if (reaches(v, l)) {
+			unref(v);
+			return fail(I, "a list cannot contain itself");
+		}
+		return push(I, l, v);
+	}
+	const struct ast_expr *cl = e->items[k];
+	struct value seq;
+	if (eval(I, f, cl->items[1], &seq))
+		return -1;
+	if (!is_seq(seq)) {
+		unref(seq);
+		return fail(I, "a comprehension over a value that is not iterable");
+	}
+	int rc = 0;
+	/* The length is read each time round, as in a for loop. */
+	for (uint64_t i = 0; !rc && !*found && i < seq_len(seq); i++) {
+		if (!step(I)) {
+			rc = -1;
+			break;
+		}
+		struct value x = ref(seq_at(seq, i));
+		rc = assign(I, f, cl->items[0], x);
+		unref(x);
+		bool keep = true;
+		for (int c = 2; !rc && keep && c < cl->nitems; c++) {
+			struct value t;
+			rc = eval(I, f, cl->items[c], &t);
+			if (!rc) {
+				keep = truthy(t);
+				unref(t);
+			}
+		}
+		if (!rc && keep)
+			rc = comp_run(I, f, e, k + 1, l, want, found);
+	}
+	unref(seq);
+	return rc;
+}
+
 static int eval_call(struct interp *I, struct frame *f, const struct ast_expr *e, struct value *out)
 {
 	const struct ast_expr *fn = e->items[0];
@@ -1473,6 +1900,14 @@ static int eval_call(struct interp *I, struct frame *f, const struct ast_expr *e
 	enum builtin b = builtin_of(fn->name);
 	if (b == B_UNKNOWN)
 		return fail(I, "unknown function");
+	if ((b == B_ANY || b == B_ALL) && nargs == 1 && e->items[1]->kind == AST_COMP && e->items[1]->ival) {
+		/* A generator: stop at the first element that decides. */
+		bool found = false;
+		if (comp_run(I, f, e->items[1], 1, NULL, b == B_ANY, &found))
+			return -1;
+		set_bool(out, b == B_ANY ? found : !found);
+		return 0;
+	}
 	struct value small[SMALL_ARGS], *args = small;
 	if (nargs > SMALL_ARGS) {
 		args = malloc(sizeof(*args) * (size_t)nargs);
@@ -1484,7 +1919,7 @@ static int eval_call(struct interp *I, struct frame *f, const struct ast_expr *e
 		if ((rc = eval(I, f, e->items[n + 1], &args[n])))
 			break;
 	if (!rc)
-		rc = call_builtin(I, b, args, nargs, out);
+		rc = b == B_MATH ? math_call(I, fn->name, args, nargs, out) : call_builtin(I, b, args, nargs, out);
 	for (int i = 0; i < n; i++)
 		unref(args[i]);
 	if (args != small)
@@ -1624,6 +2059,20 @@ static int eval(struct interp *I, struct frame *f, const struct ast_expr *e, str
 		return fail(I, "attributes are only methods to call");
 	case AST_UNDEF:
 		return fail(I, "name is not defined on this path");
+	case AST_COMP: {
+		struct vlist *l;
+		bool found = false;
+		if (new_list(I, 0, &l))
+			return -1;
+		if (comp_run(I, f, e, 1, l, false, &found)) {
+			value_unref(value_list(l));
+			return -1;
+		}
+		*out = value_list(l);
+		return 0;
+	}
+	case AST_COMP_FOR:
+		break;
 	}
 	return fail(I, "unknown expression");
 }
@@ -1761,6 +2210,7 @@ static enum flow exec_stmt(struct interp *I, struct frame *f, const struct ast_s
 			return FLOW_ERROR;
 		return FLOW_NEXT;
 	case AST_S_PASS:
+	case AST_S_IMPORT:
 		return FLOW_NEXT;
 	case AST_S_DEVICE:
 	case AST_S_SETTING:

@@ -304,7 +304,7 @@ static void mark_yield(struct ast_stmt *s, bool *found)
 %token NEWLINE "end of line" INDENT "indent" DEDENT "dedent"
 %token AND "'and'" OR "'or'" NOT "'not'" IN "'in'" IF "'if'" ELIF "'elif'" ELSE "'else'"
 %token WHILE "'while'" FOR "'for'" DEF "'def'" RETURN "'return'" YIELD "'yield'"
-%token BREAK "'break'" CONTINUE "'continue'" PASS "'pass'"
+%token BREAK "'break'" CONTINUE "'continue'" PASS "'pass'" IMPORT "'import'"
 %token TRUE "'True'" FALSE "'False'" NONE "'None'"
 %token DEVICE "'device'" SETTING "'setting'" REQUIRE "'require'"
 %token HARD "'hard'" SOFT "'soft'" CORRECT "'correct'"
@@ -318,7 +318,8 @@ static void mark_yield(struct ast_stmt *s, bool *found)
 
 %type <stmt> simple_stmt compound_stmt if_stmt while_stmt for_stmt def_stmt elif_chain
 %type <list> stmts block module args arglist list_items params param_list tuple_items else_block assign_chain target_items
-%type <list> tune_lines tune_words
+%type <list> tune_lines tune_words comp_clauses
+%type <expr> comp_for
 %type <tune> tune_section
 %type <tline> tune_line ref_launch tolerances
 %type <expr> sizes
@@ -609,6 +610,29 @@ simple_stmt:
 			$$->name = $1->name, $$->name_loc = $1->loc;
 	}
 	| testlist { $$ = mks(ctx, AST_S_EXPR, @$); $$->value = checked(ctx, $1); }
+	| IMPORT NAME { $$ = mks(ctx, AST_S_IMPORT, @$); $$->name = $2; $$->name_loc = L(@2); }
+	| IMPORT NAME NAME NAME {
+		$$ = mks(ctx, AST_S_IMPORT, @$); $$->name = $2; $$->name_loc = L(@2);
+		if (!strcmp($3, "as"))
+			diag_error(ctx->diag, L(@3), "'import %s as %s' is not supported; write 'import %s' "
+				   "and use '%s.NAME'", $2, $4, $2, $2);
+		else
+			diag_error(ctx->diag, L(@3), "syntax error, unexpected name after 'import %s'", $2);
+	}
+	| FROM NAME IMPORT param_list {
+		$$ = mks(ctx, AST_S_IMPORT, @$);
+		$$->name = $2;
+		$$->name_loc = L(@2);
+		$$->nparams = $4->n;
+		$$->params = arena_alloc(&M->arena, sizeof(struct ast_param) * (size_t)$4->n);
+		for (int i = 0; i < $4->n; i++)
+			$$->params[i] = *(struct ast_param *)$4->v[i];
+	}
+	| FROM NAME IMPORT '*' {
+		$$ = mks(ctx, AST_S_IMPORT, @$); $$->name = $2; $$->name_loc = L(@2);
+		diag_error(ctx->diag, L(@4), "'from %s import *' is not supported; name what you use "
+			   "('from %s import log2, ceil') or write 'import %s'", $2, $2, $2);
+	}
 	| BREAK { $$ = mks(ctx, AST_S_BREAK, @$); }
 	| CONTINUE { $$ = mks(ctx, AST_S_CONTINUE, @$); }
 	| PASS { $$ = mks(ctx, AST_S_PASS, @$); }
@@ -920,6 +944,19 @@ primary:
 		$$->items = items;
 		$$->nitems = n + 1;
 	}
+	| primary '(' expr comp_clauses ')' {
+		/* f(x for x in s): the one argument is a generator. */
+		$$ = mk(ctx, AST_CALL, @$);
+		struct ast_expr *gen = mk(ctx, AST_COMP, @3);
+		gen->loc = srcloc_join(L(@3), L(@4));
+		gen->ival = 1;
+		plist_push(M, $4, NULL);
+		memmove($4->v + 1, $4->v, sizeof(void *) * (size_t)($4->n - 1));
+		$4->v[0] = $3;
+		ast_expr_set_items(M, gen, (struct ast_expr **)$4->v, $4->n);
+		struct ast_expr *items[2] = { $1, gen };
+		ast_expr_set_items(M, $$, items, 2);
+	}
 	| primary '[' expr ']' { $$ = mk2(ctx, AST_INDEX, 0, $1, $3, @$); }
 	| primary '.' NAME { $$ = mk2(ctx, AST_ATTR, 0, $1, NULL, @$); $$->name = $3; }
 	;
@@ -958,6 +995,41 @@ atom:
 	| '[' ']' { $$ = mk(ctx, AST_LIST, @$); }
 	| '[' list_items ']' { $$ = from_list(ctx, AST_LIST, $2, @$); }
 	| '[' list_items ',' ']' { $$ = from_list(ctx, AST_LIST, $2, @$); }
+	| '[' expr comp_clauses ']' {
+		plist_push(M, $3, NULL);
+		memmove($3->v + 1, $3->v, sizeof(void *) * (size_t)($3->n - 1));
+		$3->v[0] = $2;
+		$$ = from_list(ctx, AST_COMP, $3, @$);
+	}
+	| '(' expr comp_clauses ')' {
+		plist_push(M, $3, NULL);
+		memmove($3->v + 1, $3->v, sizeof(void *) * (size_t)($3->n - 1));
+		$3->v[0] = $2;
+		$$ = from_list(ctx, AST_COMP, $3, @$);
+		$$->ival = 1;
+	}
+	;
+
+/* A comprehension's clauses: each `for` with the `if`s that follow it. */
+comp_clauses:
+	comp_for { $$ = plist_new(M); plist_push(M, $$, $1); }
+	| comp_clauses comp_for { $$ = $1; plist_push(M, $$, $2); }
+	;
+
+comp_for:
+	FOR target_list IN or_test {
+		check_target(ctx, $2, true);
+		$$ = mk2(ctx, AST_COMP_FOR, 0, $2, $4, @$);
+	}
+	| comp_for IF or_test {
+		$$ = $1;
+		struct ast_expr **items = arena_alloc(&M->arena, sizeof(*items) * (size_t)($1->nitems + 1));
+		memcpy(items, $1->items, sizeof(*items) * (size_t)$1->nitems);
+		items[$1->nitems] = $3;
+		$$->items = items;
+		$$->nitems++;
+		$$->loc = L(@$);
+	}
 	;
 
 list_items:

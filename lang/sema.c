@@ -17,7 +17,51 @@
 #include <string.h>
 
 const char *const sema_builtins[] = {
-	"range", "min", "max", "abs", "int", "float", "bool", "len", "list", "sum", NULL,
+	"range", "min", "max", "abs", "int", "float", "bool", "len", "list", "sum", "any", "all",
+	"round", "divmod", NULL,
+};
+
+/* ORDER SEMA_MATH */
+const struct sema_math_fn sema_math_functions[SEMA_MATH__COUNT] = {
+	{ "ceil", "math.ceil", 1, 1 }, { "floor", "math.floor", 1, 1 },
+	{ "trunc", "math.trunc", 1, 1 }, { "sqrt", "math.sqrt", 1, 1 },
+	{ "isqrt", "math.isqrt", 1, 1 }, { "log", "math.log", 1, 2 },
+	{ "log2", "math.log2", 1, 1 }, { "log10", "math.log10", 1, 1 },
+	{ "exp", "math.exp", 1, 1 }, { "pow", "math.pow", 2, 2 },
+	{ "fabs", "math.fabs", 1, 1 }, { "gcd", "math.gcd", 0, 1000000 },
+	{ "lcm", "math.lcm", 0, 1000000 }, { "prod", "math.prod", 1, 1 },
+	{ "factorial", "math.factorial", 1, 1 }, { "isfinite", "math.isfinite", 1, 1 },
+	{ "isinf", "math.isinf", 1, 1 }, { "isnan", "math.isnan", 1, 1 },
+};
+
+int sema_math_of(const char *builtin_name)
+{
+	if (strncmp(builtin_name, "math.", 5))
+		return -1;
+	for (int i = 0; i < SEMA_MATH__COUNT; i++)
+		if (!strcmp(sema_math_functions[i].name, builtin_name + 5))
+			return i;
+	return -1;
+}
+
+/* The math module's constants, as float literals. */
+static const struct {
+	const char *name;
+	double value;
+} math_constants[] = {
+	{ "pi", 3.141592653589793 }, { "e", 2.718281828459045 }, { "tau", 6.283185307179586 },
+	{ "inf", __builtin_inf() }, { "nan", __builtin_nan("") },
+};
+
+/* Python builtins a Kernel Tuner user may reach for that .space has not. */
+static const char *const python_only_builtins[] = {
+	"sorted", "reversed", "zip", "enumerate", "map", "filter", "set", "dict", "tuple", "str",
+	"print", "pow", "isinstance", "type", "hash", "lambda", NULL,
+};
+
+/* Keywords that start a definition: suggested for a misspelt first word. */
+static const char *const definition_keywords[] = {
+	"require", "device", "setting", "hard", "soft", "correct", "import", "from", NULL,
 };
 
 const char *const sema_device_queries[] = {
@@ -61,12 +105,29 @@ struct sema_ctx {
 	struct sema_def *fn;
 	struct ptrvec fn_deps;
 	int loop_depth;
+	int locals_cap;           /* of fn->local_names */
+	/* Comprehension variables in scope, innermost last: name -> slot. */
+	const char **scope_names;
+	int *scope_slots;
+	int nscope, scope_cap;
+	int ncomp_slots;          /* hidden slots made so far (unique names) */
+	/* The math module: imported (`import math`), and names imported from it. */
+	bool math_imported;
+	struct ptrvec math_names; /* interned names of `from math import ...` */
 };
 
 static bool is_builtin(const char *name)
 {
 	for (int i = 0; sema_builtins[i]; i++)
 		if (!strcmp(sema_builtins[i], name))
+			return true;
+	return sema_math_of(name) >= 0;
+}
+
+static bool math_imported_name(const struct sema_ctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->math_names.len; i++)
+		if (c->math_names.items[i] == name)
 			return true;
 	return false;
 }
@@ -141,20 +202,133 @@ static void did_you_mean(struct sema_ctx *c, const char *name, struct srcloc at)
 			best_loc = d->loc;
 		}
 	}
-	for (int i = 0; sema_builtins[i]; i++) {
-		int dist = diag_edit_distance(name, sema_builtins[i]);
-		if (dist < best_d && dist <= limit) {
-			best = sema_builtins[i];
-			best_d = dist;
-			best_loc = at;
+	/* Then the builtins and the keywords that start a definition. */
+	const char *const *words[] = { sema_builtins, definition_keywords };
+	for (int w = 0; w < 2; w++) {
+		for (int i = 0; words[w][i]; i++) {
+			int dist = diag_edit_distance(name, words[w][i]);
+			if (dist < best_d && dist <= limit) {
+				best = words[w][i];
+				best_d = dist;
+				best_loc = at;
+			}
 		}
 	}
 	if (best)
 		diag_note(c->diag, best_loc, "did you mean '%s'?", best);
 }
 
+/* What to write instead of a Python builtin that .space lacks, or NULL. */
+static const char *python_only(const char *name)
+{
+	for (int i = 0; python_only_builtins[i]; i++)
+		if (!strcmp(python_only_builtins[i], name))
+			return python_only_builtins[i];
+	return NULL;
+}
+
+static void supported_builtins_note(struct sema_ctx *c, struct srcloc at, bool math)
+{
+	if (math)
+		diag_note(c->diag, at, "math has ceil, floor, trunc, sqrt, isqrt, log, log2, log10, exp, "
+			  "pow, fabs, gcd, lcm, prod, factorial, isfinite, isinf, isnan, pi, e, tau, inf and nan");
+	else
+		diag_note(c->diag, at, "the builtins are range, min, max, abs, int, float, bool, len, list, "
+			  "sum, any, all, round and divmod, and 'import math' adds the math module");
+}
+
+/*
+ * math.NAME, or a NAME imported with `from math import NAME`: a function
+ * called becomes the builtin "math.NAME", a constant a float literal.
+ * Returns whether `e` was such a reference (errors reported).
+ */
+static bool math_ref(struct sema_ctx *c, struct ast_expr *e, bool callee)
+{
+	const char *member;
+	if (e->kind == AST_ATTR && e->items[0]->kind == AST_NAME && !strcmp(e->items[0]->name, "math")) {
+		if (!c->math_imported) {
+			diag_error(c->diag, e->items[0]->loc, "unknown name 'math'");
+			diag_note(c->diag, e->items[0]->loc, "add 'import math' at the top of the file");
+			return true;
+		}
+		member = e->name;
+	} else if (e->kind == AST_NAME && !e->ref && e->local < 0 && math_imported_name(c, e->name)) {
+		member = e->name;
+	} else {
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(math_constants) / sizeof(*math_constants); i++) {
+		if (strcmp(math_constants[i].name, member))
+			continue;
+		if (callee) {
+			diag_error(c->diag, e->loc, "'math.%s' is a number, not a function", member);
+			return true;
+		}
+		e->kind = AST_FLOAT;
+		e->fval = math_constants[i].value;
+		e->nitems = 0;
+		return true;
+	}
+	for (int i = 0; i < SEMA_MATH__COUNT; i++) {
+		if (strcmp(sema_math_functions[i].name, member))
+			continue;
+		if (!callee) {
+			diag_error(c->diag, e->loc, "'math.%s' is a function; call it", member);
+			return true;
+		}
+		e->kind = AST_NAME;
+		e->name = ast_intern(c->mod, sema_math_functions[i].qualified,
+				     strlen(sema_math_functions[i].qualified));
+		e->nitems = 0;
+		e->local = -1;
+		return true;
+	}
+	diag_error(c->diag, e->loc, "'math.%s' is not supported", member);
+	supported_builtins_note(c, e->loc, true);
+	return true;
+}
+
+/* `import math` and `from math import ...`, read before any name is resolved. */
+static void read_imports(struct sema_ctx *c, const struct ast_block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const struct ast_stmt *st = b->stmts[i];
+		if (st->kind != AST_S_IMPORT)
+			continue;
+		if (strcmp(st->name, "math")) {
+			diag_error(c->diag, st->name_loc, "there is no module '%s' in .space; only 'math' can be imported",
+				   st->name);
+			continue;
+		}
+		if (!st->nparams)
+			c->math_imported = true;
+		for (int k = 0; k < st->nparams; k++) {
+			const char *n = st->params[k].name;
+			bool known = false;
+			for (int f = 0; f < SEMA_MATH__COUNT; f++)
+				known |= !strcmp(sema_math_functions[f].name, n);
+			for (size_t f = 0; f < sizeof(math_constants) / sizeof(*math_constants); f++)
+				known |= !strcmp(math_constants[f].name, n);
+			if (!known) {
+				diag_error(c->diag, st->params[k].loc, "'math.%s' is not supported", n);
+				supported_builtins_note(c, st->params[k].loc, true);
+			} else {
+				ptrvec_push(&c->math_names, (void *)n);
+			}
+		}
+	}
+}
+
+static void supported_builtins_note(struct sema_ctx *c, struct srcloc at, bool math);
+static const char *python_only(const char *name);
+
 static void unknown_name(struct sema_ctx *c, struct ast_expr *e)
 {
+	if (python_only(e->name)) {
+		diag_error(c->diag, e->loc, "Python's '%s' is not supported in .space", e->name);
+		supported_builtins_note(c, e->loc, false);
+		return;
+	}
 	diag_error(c->diag, e->loc, "unknown name '%s'", e->name);
 	did_you_mean(c, e->name, e->loc);
 }
@@ -228,6 +402,13 @@ static void resolve_top(struct sema_ctx *c, struct ast_expr *e, bool callee)
 {
 	if (!e)
 		return;
+	if (math_ref(c, e, callee))
+		return;
+	if (e->kind == AST_COMP) {
+		diag_error(c->diag, e->loc, "a comprehension is not allowed here");
+		diag_note(c->diag, e->loc, "give it a definition of its own ('name = [...]') and use the name");
+		return;
+	}
 	if (e->kind == AST_NAME) {
 		if (e->ref)
 			return; /* synthesized, already bound */
@@ -278,6 +459,10 @@ static bool check_fresh_name(struct sema_ctx *c, const char *name, struct srcloc
 		diag_error(c->diag, loc, "'%s' is a builtin function and cannot be redefined", name);
 		return false;
 	}
+	if (math_imported_name(c, name) || (c->math_imported && !strcmp(name, "math"))) {
+		diag_error(c->diag, loc, "'%s' is imported and cannot be redefined", name);
+		return false;
+	}
 	struct name_slot *s = slot_find(c, name, false);
 	if (s && s->first) {
 		diag_error(c->diag, loc, "duplicate definition of '%s'", name);
@@ -326,6 +511,45 @@ static struct ast_expr *ref_to(struct sema_ctx *c, struct sema_def *d, struct sr
 }
 
 static void top_block(struct sema_ctx *c, struct ast_block *b, struct ast_expr *guard);
+
+static bool contains_comp(const struct ast_expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == AST_COMP)
+		return true;
+	for (int i = 0; i < e->nitems; i++)
+		if (contains_comp(e->items[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A definition whose value holds a comprehension is computed by a body of
+ * one statement, `return VALUE`, like a def: the comprehension's variables
+ * are then locals of that body, which both the interpreter and the code
+ * generator already handle.  Returns whether `d` was made so.
+ */
+static bool comp_body(struct sema_ctx *c, struct sema_def *d, struct ast_stmt *st, const char *where)
+{
+	if (!contains_comp(st->value))
+		return false;
+	if (where) {
+		diag_error(c->diag, st->value->loc, "a comprehension is not allowed in %s", where);
+		diag_note(c->diag, st->value->loc, "give it a definition of its own ('name = [...]') and use the name");
+		return true;
+	}
+	struct ast_stmt *ret = ast_stmt_new(c->mod, AST_S_RETURN, st->value->loc);
+	ret->value = st->value;
+	ret->src_begin = st->src_begin;
+	ret->src_end = st->src_end;
+	st->body.n = 1;
+	st->body.stmts = arena_alloc(&c->mod->arena, sizeof(*st->body.stmts));
+	st->body.stmts[0] = ret;
+	d->form = SEMA_FORM_DEF;
+	return true;
+}
+
 static void settle_partial(struct sema_ctx *c, struct ast_stmt *ifst, const struct ast_block *b);
 
 static const char *stmt_word(enum ast_stmt_kind k)
@@ -397,6 +621,11 @@ static void guarded_assign(struct sema_ctx *c, struct ast_stmt *st, struct ast_e
 			return;
 		}
 	}
+	if (contains_comp(st->value)) {
+		diag_error(c->diag, st->value->loc, "a comprehension is not allowed in an assignment inside 'if'");
+		diag_note(c->diag, st->value->loc, "give it a definition of its own ('name = [...]') and use the name");
+		return;
+	}
 	resolve_top(c, st->value, false);
 	struct ast_expr *rhs = st->value;
 	if (st->kind == AST_S_AUGASSIGN) {
@@ -429,13 +658,21 @@ static void top_stmt(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *g
 			return;
 		}
 		if (!check_fresh_name(c, st->name, st->name_loc)) {
-			resolve_top(c, st->value, false);
+			if (!contains_comp(st->value))
+				resolve_top(c, st->value, false);
 			return;
 		}
 		d = new_def(c, st->name, st, st->name_loc);
 		d->kind = st->kind == AST_S_DEVICE ? SEMA_DEVICE :
 			  st->kind == AST_S_SETTING ? SEMA_SETTING : SEMA_CONSTRAINT;
 		d->form = SEMA_FORM_EXPR;
+		if (comp_body(c, d, st, st->kind == AST_S_DEVICE ? "a device parameter's default" :
+				     st->kind == AST_S_SETTING ? "a setting's default" : NULL)) {
+			d->cclass = st->cclass;
+			d->require = st->require;
+			bind_name(c, d);
+			return;
+		}
 		d->expr = st->kind == AST_S_DEVICE && is_query_call(st->value) &&
 				  !final_version(c, st->value->items[0]->name)
 			  ? device_query(c, st, d) : st->value;
@@ -489,8 +726,10 @@ static void top_stmt(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *g
 			diag_error(c->diag, st->loc, "only a single name can be assigned at top level");
 			return;
 		}
-		resolve_top(c, st->value, false);
-		struct sema_def *prev = final_version(c, st->name);
+		bool comp = contains_comp(st->value);
+		if (!comp)
+			resolve_top(c, st->value, false);
+		struct sema_def *prev = comp ? NULL : final_version(c, st->name);
 		if (prev && updates(prev, st->value)) {
 			d = new_def(c, st->name, st, st->name_loc);
 			d->kind = SEMA_CONST; /* provisional */
@@ -507,6 +746,7 @@ static void top_stmt(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *g
 		d->kind = SEMA_CONST; /* provisional */
 		d->form = SEMA_FORM_EXPR;
 		d->expr = st->value;
+		comp_body(c, d, st, NULL);
 		bind_name(c, d);
 		return;
 	case AST_S_IF: {
@@ -531,6 +771,10 @@ static void top_stmt(struct sema_ctx *c, struct ast_stmt *st, struct ast_expr *g
 		return;
 	case AST_S_PASS:
 		return;
+	case AST_S_IMPORT:
+		if (guard)
+			diag_error(c->diag, st->loc, "'import' cannot appear inside 'if'");
+		return; /* read by read_imports */
 	case AST_S_YIELD:
 		diag_error(c->diag, st->loc, "'yield' outside @iterator");
 		return;
@@ -639,9 +883,71 @@ static void collect_locals(struct sema_ctx *c, struct sema_def *fn, struct ast_b
 	}
 }
 
+static void resolve_body_expr(struct sema_ctx *c, struct ast_expr *e, bool callee);
+
+/* A comprehension variable's own slot, named so that no Python name can
+ * find it through local_index (the code generator makes it a C name). */
+static int comp_slot(struct sema_ctx *c, const char *name)
+{
+	struct sema_def *fn = c->fn;
+	const char *hidden = arena_printf(&c->mod->arena, "%s.%d", name, ++c->ncomp_slots);
+	add_local(c, fn, ast_intern(c->mod, hidden, strlen(hidden)), &c->locals_cap);
+	if (c->nscope == c->scope_cap) {
+		c->scope_cap = c->scope_cap ? c->scope_cap * 2 : 8;
+		c->scope_names = xrealloc(c->scope_names, sizeof(*c->scope_names) * (size_t)c->scope_cap);
+		c->scope_slots = xrealloc(c->scope_slots, sizeof(*c->scope_slots) * (size_t)c->scope_cap);
+	}
+	c->scope_names[c->nscope] = name;
+	c->scope_slots[c->nscope++] = fn->nlocals - 1;
+	return fn->nlocals - 1;
+}
+
+static void comp_targets(struct sema_ctx *c, struct ast_expr *t)
+{
+	if (t->kind == AST_NAME)
+		t->local = comp_slot(c, t->name);
+	else if (t->kind == AST_TUPLE || t->kind == AST_LIST)
+		for (int i = 0; i < t->nitems; i++)
+			comp_targets(c, t->items[i]);
+	else
+		diag_error(c->diag, t->loc, "a comprehension's variable must be a name or a tuple of names");
+}
+
+/*
+ * Python 3's scoping: the first iterable is read outside; each `for`
+ * binds its names for the clauses after it and the element.
+ */
+static void resolve_comp(struct sema_ctx *c, struct ast_expr *e)
+{
+	int outer = c->nscope;
+	for (int k = 1; k < e->nitems; k++) {
+		struct ast_expr *cl = e->items[k];
+		resolve_body_expr(c, cl->items[1], false);
+		comp_targets(c, cl->items[0]);
+		for (int i = 2; i < cl->nitems; i++)
+			resolve_body_expr(c, cl->items[i], false);
+	}
+	resolve_body_expr(c, e->items[0], false);
+	c->nscope = outer;
+}
+
 static void resolve_body_expr(struct sema_ctx *c, struct ast_expr *e, bool callee)
 {
 	if (!e)
+		return;
+	if (e->kind == AST_COMP) {
+		resolve_comp(c, e);
+		return;
+	}
+	if (e->kind == AST_NAME) {
+		for (int i = c->nscope - 1; i >= 0; i--) {
+			if (c->scope_names[i] == e->name) {
+				e->local = c->scope_slots[i];
+				return;
+			}
+		}
+	}
+	if (math_ref(c, e, callee))
 		return;
 	if (e->kind == AST_NAME) {
 		int li = local_index(c->fn, e->name);
@@ -688,6 +994,9 @@ static void resolve_body(struct sema_ctx *c, struct ast_block *b)
 		case AST_S_DEF:
 			diag_error(c->diag, st->loc, "a %s is only allowed at top level", stmt_word(st->kind));
 			continue;
+		case AST_S_IMPORT:
+			diag_error(c->diag, st->loc, "'import' is only allowed at top level");
+			continue;
 		case AST_S_YIELD:
 			if (fn->form != SEMA_FORM_CLOSURE)
 				diag_error(c->diag, st->loc, "'yield' outside @iterator");
@@ -720,9 +1029,9 @@ static void resolve_def(struct sema_ctx *c, struct sema_def *fn)
 {
 	struct ast_stmt *st = fn->stmt;
 	int cap = 0;
-	fn->nparams = st->nparams;
-	fn->param_defs = arena_alloc(&c->mod->arena, sizeof(*fn->param_defs) * (size_t)(st->nparams + 1));
-	for (int i = 0; i < st->nparams; i++) {
+	fn->nparams = st->kind == AST_S_DEF ? st->nparams : 0;
+	fn->param_defs = arena_alloc(&c->mod->arena, sizeof(*fn->param_defs) * (size_t)(fn->nparams + 1));
+	for (int i = 0; i < fn->nparams; i++) {
 		const char *p = st->params[i].name;
 		if (local_index(fn, p) >= 0) {
 			diag_error(c->diag, st->params[i].loc, "duplicate parameter '%s'", p);
@@ -744,6 +1053,7 @@ static void resolve_def(struct sema_ctx *c, struct sema_def *fn)
 	c->fn = fn;
 	c->fn_deps.len = 0;
 	c->loop_depth = 0;
+	c->locals_cap = cap;
 	resolve_body(c, &st->body);
 	c->fn = NULL;
 	/* Warnings about the declared list against the true dependencies. */
@@ -924,6 +1234,62 @@ static enum sema_type infer_call(struct sema_ctx *c, struct ast_expr *e)
 		result = TY_UNKNOWN;
 		if (nargs && numeric(args[0]))
 			diag_error(c->diag, e->items[1]->loc, "'%s' object is not iterable", type_word(args[0]));
+	} else if (!strcmp(n, "any") || !strcmp(n, "all")) {
+		result = TY_BOOL;
+		if (nargs && (numeric(args[0]) || args[0] == TY_NONE))
+			diag_error(c->diag, e->items[1]->loc, "'%s' object is not iterable", type_word(args[0]));
+	} else if (!strcmp(n, "round")) {
+		lo = 1, hi = 2;
+		/* round(x) is an int; round(x, n) has x's type. */
+		result = nargs == 1 ? TY_INT : nargs == 2 && args[1] == TY_NONE ? TY_INT :
+			 nargs == 2 && (args[0] == TY_INT || args[0] == TY_BOOL) ? TY_INT :
+			 nargs == 2 && args[0] == TY_FLOAT ? TY_FLOAT : TY_UNKNOWN;
+		if (nargs && !numeric(args[0]) && args[0] != TY_UNKNOWN)
+			diag_error(c->diag, e->items[1]->loc, "type '%s' doesn't define __round__ method",
+				   type_word(args[0]));
+		if (nargs == 2 && args[1] != TY_UNKNOWN && args[1] != TY_INT && args[1] != TY_BOOL &&
+		    args[1] != TY_NONE)
+			diag_error(c->diag, e->items[2]->loc, "round()'s digits must be an integer, not '%s'",
+				   type_word(args[1]));
+	} else if (!strcmp(n, "divmod")) {
+		lo = 2, hi = 2, result = TY_LIST;
+		for (int i = 0; i < nargs && i < 2; i++)
+			if (!numeric(args[i]) && args[i] != TY_UNKNOWN)
+				diag_error(c->diag, e->items[i + 1]->loc, "unsupported operand type for divmod(): '%s'",
+					   type_word(args[i]));
+	} else if (sema_math_of(n) >= 0) {
+		const struct sema_math_fn *m = &sema_math_functions[sema_math_of(n)];
+		lo = m->min_args, hi = m->max_args;
+		switch (sema_math_of(n)) {
+		case SEMA_MATH_CEIL: case SEMA_MATH_FLOOR: case SEMA_MATH_TRUNC: case SEMA_MATH_ISQRT:
+		case SEMA_MATH_GCD: case SEMA_MATH_LCM: case SEMA_MATH_FACTORIAL:
+			result = TY_INT;
+			break;
+		case SEMA_MATH_ISFINITE: case SEMA_MATH_ISINF: case SEMA_MATH_ISNAN:
+			result = TY_BOOL;
+			break;
+		case SEMA_MATH_PROD:
+			result = TY_UNKNOWN;
+			break;
+		default:
+			result = TY_FLOAT;
+			break;
+		}
+		bool ints = result == TY_INT && sema_math_of(n) != SEMA_MATH_CEIL &&
+			    sema_math_of(n) != SEMA_MATH_FLOOR && sema_math_of(n) != SEMA_MATH_TRUNC;
+		for (int i = 0; i < nargs && i < 8; i++) {
+			bool bad = sema_math_of(n) == SEMA_MATH_PROD
+					   ? numeric(args[i]) || args[i] == TY_STR || args[i] == TY_NONE
+					   : ints ? args[i] == TY_FLOAT || (!numeric(args[i]) && args[i] != TY_UNKNOWN)
+					   : !numeric(args[i]) && args[i] != TY_UNKNOWN;
+			if (bad)
+				diag_error(c->diag, e->items[i + 1]->loc, "%s() does not take a '%s'", n,
+					   type_word(args[i]));
+		}
+	} else if (python_only(n)) {
+		diag_error(c->diag, fn->loc, "Python's '%s' is not supported in .space", n);
+		supported_builtins_note(c, fn->loc, false);
+		return TY_UNKNOWN;
 	} else {
 		diag_error(c->diag, fn->loc, "unknown function '%s'", n);
 		did_you_mean(c, n, fn->loc);
@@ -934,7 +1300,8 @@ static enum sema_type infer_call(struct sema_ctx *c, struct ast_expr *e)
 			diag_error(c->diag, e->loc, "%s() takes %d argument%s (%d given)", n, lo,
 				   lo == 1 ? "" : "s", nargs);
 		else if (hi > 3)
-			diag_error(c->diag, e->loc, "%s() takes at least %d argument (%d given)", n, lo, nargs);
+			diag_error(c->diag, e->loc, "%s() takes at least %d argument%s (%d given)", n, lo,
+				   lo == 1 ? "" : "s", nargs);
 		else
 			diag_error(c->diag, e->loc, "%s() takes %d to %d arguments (%d given)", n, lo, hi, nargs);
 	}
@@ -1091,6 +1458,19 @@ static enum sema_type infer(struct sema_ctx *c, struct ast_expr *e)
 	case AST_ATTR:
 		infer(c, e->items[0]);
 		return TY_UNKNOWN;
+	case AST_COMP:
+		for (int k = 1; k < e->nitems; k++) {
+			const struct ast_expr *cl = e->items[k];
+			enum sema_type t = infer(c, cl->items[1]);
+			if (numeric(t) || t == TY_NONE || t == TY_STR)
+				diag_error(c->diag, cl->items[1]->loc, "'%s' object is not iterable", type_word(t));
+			for (int i = 2; i < cl->nitems; i++)
+				infer(c, cl->items[i]);
+		}
+		infer(c, e->items[0]);
+		return TY_LIST;
+	case AST_COMP_FOR:
+		return TY_UNKNOWN;
 	case AST_INDEX: {
 		enum sema_type a = infer(c, e->items[0]), i = infer(c, e->items[1]);
 		if (numeric(a) || a == TY_NONE)
@@ -1128,6 +1508,20 @@ static bool depends_on_iter(struct sema_def *d)
 
 static void classify(struct sema_ctx *c, struct sema_def *d)
 {
+	if (d->form != SEMA_FORM_EXPR && d->stmt->kind == AST_S_ASSIGN) {
+		/* A value with a comprehension (comp_body): its kind is the
+		 * value's, as for any plain assignment. */
+		enum sema_type t = infer(c, d->stmt->value);
+		d->type = TY_UNKNOWN;
+		if (t == TY_TABLE)
+			diag_error(c->diag, d->loc, "table '%s' cannot be built by a comprehension; write its rows",
+				   d->name);
+		else if (t == TY_LIST)
+			d->kind = SEMA_ITER;
+		else
+			d->kind = depends_on_iter(d) ? SEMA_DERIVED : SEMA_CONST, d->type = t;
+		return;
+	}
 	if (d->form != SEMA_FORM_EXPR) {
 		infer_body(c, &d->stmt->body);
 		d->type = TY_UNKNOWN;
@@ -1300,7 +1694,7 @@ static void warnings(struct sema_ctx *c)
 	 * BEAST's own constraints read device limits without declaring them. */
 	for (int i = 0; i < p->ndefs; i++) {
 		struct sema_def *d = p->defs[i];
-		if (d->form == SEMA_FORM_EXPR)
+		if (d->form == SEMA_FORM_EXPR || d->stmt->kind != AST_S_DEF)
 			continue;
 		for (int k = 0; k < d->ndeps; k++) {
 			struct sema_def *dep = d->deps[k];
@@ -1334,6 +1728,13 @@ static void tune_resolve(struct sema_ctx *c, struct ast_expr *e, bool callee)
 {
 	if (!e)
 		return;
+	if (math_ref(c, e, callee))
+		return;
+	if (e->kind == AST_COMP) {
+		diag_error(c->diag, e->loc, "a comprehension is not allowed in the tune section");
+		diag_note(c->diag, e->loc, "give it a definition of its own ('name = [...]') and use the name");
+		return;
+	}
 	if (e->kind == AST_NAME) {
 		if (callee && (is_builtin(e->name) || misplaced_query(c, e)))
 			return;
@@ -2115,6 +2516,7 @@ int sema_analyze_known(struct ast_module *mod, struct diag *diag, struct sema_pr
 	c.errors_before = diag->errors;
 
 	/* 1. Top-level statements. */
+	read_imports(&c, &mod->body);
 	top_block(&c, &mod->body, NULL);
 
 	/* 2. Forward references resolve to final versions; then def bodies. */
@@ -2259,6 +2661,9 @@ out:
 	ptrvec_release(&c.defs);
 	ptrvec_release(&c.forward);
 	ptrvec_release(&c.fn_deps);
+	ptrvec_release(&c.math_names);
+	free(c.scope_names);
+	free(c.scope_slots);
 	return diag->errors - c.errors_before;
 }
 

@@ -168,6 +168,28 @@ const char *sema_type_name(enum sema_type t);
 extern const char *const sema_builtins[];
 
 /*
+ * The math module (`import math`, `from math import NAME`): sema rewrites
+ * `math.NAME(...)` into a call of the builtin named "math.NAME" and the
+ * constants (pi, e, tau, inf, nan) into float literals.  ORDER SEMA_MATH:
+ * sema_math_functions follows it.
+ */
+enum sema_math {
+	SEMA_MATH_CEIL, SEMA_MATH_FLOOR, SEMA_MATH_TRUNC, SEMA_MATH_SQRT, SEMA_MATH_ISQRT,
+	SEMA_MATH_LOG, SEMA_MATH_LOG2, SEMA_MATH_LOG10, SEMA_MATH_EXP, SEMA_MATH_POW,
+	SEMA_MATH_FABS, SEMA_MATH_GCD, SEMA_MATH_LCM, SEMA_MATH_PROD, SEMA_MATH_FACTORIAL,
+	SEMA_MATH_ISFINITE, SEMA_MATH_ISINF, SEMA_MATH_ISNAN,
+	SEMA_MATH__COUNT
+};
+struct sema_math_fn {
+	const char *name;      /* "log2" */
+	const char *qualified; /* "math.log2", the builtin's name */
+	int min_args, max_args;
+};
+extern const struct sema_math_fn sema_math_functions[SEMA_MATH__COUNT];
+/* The math function a builtin name ("math.log2") calls, or -1. */
+int sema_math_of(const char *builtin_name);
+
+/*
  * The device queries `query("NAME", DEFAULT)` may name (those
  * tune_device_query answers, tuner/eval.h), NULL-terminated.
  */

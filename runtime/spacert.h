@@ -331,6 +331,19 @@ int sprt_builtin_bool(const sprt_val *args, int n, sprt_val *out); /* strings: s
 int sprt_builtin_len(const struct sprt_ctx *ctx, sprt_val a, sprt_val *out);
 int sprt_builtin_list(const sprt_val *args, int n, sprt_val *out, struct sprt_vec *scratch);
 int sprt_builtin_sum(sprt_val a, sprt_val *out);
+/* any() (is_all false) or all() of an iterable. */
+int sprt_builtin_anyall(const struct sprt_ctx *ctx, bool is_all, sprt_val a, sprt_val *out);
+/* round(x) and round(x, n): Python 3's, halves to even. */
+int sprt_builtin_round(const sprt_val *args, int n, sprt_val *out);
+
+/* The math module's functions (docs/LANGUAGE.md), in lang/sema.h's order. */
+enum sprt_math {
+	SPRT_MATH_CEIL, SPRT_MATH_FLOOR, SPRT_MATH_TRUNC, SPRT_MATH_SQRT, SPRT_MATH_ISQRT,
+	SPRT_MATH_LOG, SPRT_MATH_LOG2, SPRT_MATH_LOG10, SPRT_MATH_EXP, SPRT_MATH_POW,
+	SPRT_MATH_FABS, SPRT_MATH_GCD, SPRT_MATH_LCM, SPRT_MATH_PROD, SPRT_MATH_FACTORIAL,
+	SPRT_MATH_ISFINITE, SPRT_MATH_ISINF, SPRT_MATH_ISNAN,
+};
+int sprt_builtin_math(struct sprt_ctx *ctx, enum sprt_math fn, const sprt_val *args, int n, sprt_val *out);
 
 /*
  * Fast paths, static inline in spacert_ops.h: sprt_op and sprt_cmp behave

@@ -1624,3 +1624,364 @@ void sprt_parse_value_(const char *text, sprt_val *out, const char **text_start,
 		*text_len = n;
 	}
 }
+
+/* ---- any, all, round and the math module ------------------------------------------ */
+
+int sprt_builtin_anyall(const struct sprt_ctx *ctx, bool is_all, sprt_val a, sprt_val *out)
+{
+	if (a.kind == SPRT_UNDEF)
+		return SPRT_EUNDEF;
+	if (a.kind == SPRT_RANGE) {
+		/* 0 is the only false element; a range holds it at most once. */
+		uint64_t len = sprt_range_len_(a.u.i, a.r_stop, a.r_step);
+		bool zero = false;
+		if (len) {
+			int64_t first = a.u.i, last = range_at(a, len - 1);
+			int64_t lo = first < last ? first : last, hi = first < last ? last : first;
+			uint64_t step = a.r_step > 0 ? (uint64_t)a.r_step : 0 - (uint64_t)a.r_step;
+			zero = lo <= 0 && hi >= 0 && (0 - (uint64_t)lo) % step == 0;
+		}
+		*out = sprt_bool(is_all ? !zero : len > (uint64_t)zero);
+		return SPRT_OK;
+	}
+	if (a.kind != SPRT_VEC)
+		return SPRT_ETYPE;
+	for (size_t i = 0; i < a.u.p->n; i++) {
+		if (a.u.p->v[i].kind == SPRT_UNDEF)
+			return SPRT_EUNDEF;
+		if (sprt_truthy_ctx(ctx, a.u.p->v[i]) != is_all) {
+			*out = sprt_bool(!is_all);
+			return SPRT_OK;
+		}
+	}
+	*out = sprt_bool(is_all);
+	return SPRT_OK;
+}
+
+/*
+ * Adds one unit in the last place to a string of decimal digits, in place;
+ * false when it carries out of the first digit (the caller keeps room).
+ */
+static bool decimal_increment(char *digits, size_t n)
+{
+	for (size_t i = n; i-- > 0;) {
+		if (digits[i] != '9') {
+			digits[i]++;
+			return true;
+		}
+		digits[i] = '0';
+	}
+	return false;
+}
+
+/*
+ * round(x, ndigits) of a finite float: the exact decimal expansion rounded
+ * half to even at the ndigits-th place, then read back (CPython's
+ * double_round with dtoa).  printf("%.*f") is exact and rounds ties to
+ * even, which serves ndigits >= 0; ndigits < 0 rounds the integer part's
+ * digits by hand.
+ */
+static int round_digits(double x, int64_t nd, double *out)
+{
+	if (!isfinite(x) || nd > 323) {
+		*out = x;
+		return SPRT_OK;
+	}
+	if (nd < -308) {
+		*out = 0.0 * x;
+		return SPRT_OK;
+	}
+	char text[800];
+	if (nd >= 0) {
+		snprintf(text, sizeof(text), "%.*f", (int)nd, x);
+	} else {
+		size_t k = (size_t)-nd;
+		double ipart;
+		double frac = modf(fabs(x), &ipart);
+		char num[720];
+		num[0] = '0'; /* room for a carry */
+		int len = snprintf(num + 1, sizeof(num) - 1, "%.0f", ipart);
+		size_t n = (size_t)len + 1;
+		char q[720];
+		size_t qn;
+		bool up;
+		if (k >= n) {
+			/* |x| < 10**(k-1): at most a half when k == n - 1 ... never here. */
+			q[0] = '0';
+			qn = 1;
+			up = false;
+		} else {
+			qn = n - k;
+			memcpy(q, num, qn);
+			const char *low = num + qn;
+			int c = low[0] - '5';
+			for (size_t i = 1; i < k && c == 0; i++)
+				c = low[i] != '0';
+			up = c > 0 || (c == 0 && (frac != 0 || (q[qn - 1] - '0') % 2 == 1));
+		}
+		q[qn] = 0;
+		if (up)
+			decimal_increment(q, qn);
+		snprintf(text, sizeof(text), "%s%se%zu", signbit(x) ? "-" : "", q, k);
+	}
+	double r = strtod(text, NULL);
+	if (isinf(r))
+		return SPRT_EOVERFLOW;
+	*out = r;
+	return SPRT_OK;
+}
+
+int sprt_builtin_round(const sprt_val *args, int n, sprt_val *out)
+{
+	if (n < 1 || n > 2)
+		return SPRT_ETYPE;
+	for (int i = 0; i < n; i++)
+		if (args[i].kind == SPRT_UNDEF)
+			return SPRT_EUNDEF;
+	sprt_val x = args[0];
+	bool has_nd = n == 2 && args[1].kind != SPRT_NONE;
+	if (has_nd && !is_intlike(&args[1]))
+		return SPRT_ETYPE;
+	int64_t nd = has_nd ? args[1].u.i : 0;
+	if (is_intlike(&x)) {
+		if (nd >= 0) {
+			*out = sprt_int(x.u.i);
+			return SPRT_OK;
+		}
+		if (nd < -19) {
+			*out = sprt_int(0);
+			return SPRT_OK;
+		}
+		__int128 p = 1, v = x.u.i;
+		for (int64_t i = nd; i < 0; i++)
+			p *= 10;
+		__int128 q = v / p, r = v % p;
+		if (r < 0) {
+			q--;
+			r += p;
+		}
+		if (r * 2 > p || (r * 2 == p && (q % 2 != 0)))
+			q++;
+		__int128 res = q * p;
+		if (res > INT64_MAX || res < INT64_MIN)
+			return SPRT_EOVERFLOW;
+		*out = sprt_int((int64_t)res);
+		return SPRT_OK;
+	}
+	if (x.kind != SPRT_FLOAT)
+		return SPRT_ETYPE;
+	if (has_nd) {
+		double r;
+		int err = round_digits(x.u.f, nd, &r);
+		if (!err)
+			*out = sprt_float(r);
+		return err;
+	}
+	if (isnan(x.u.f))
+		return SPRT_EVALUE;
+	/* Halves to even, as CPython: round() then the halfway fix. */
+	double r = round(x.u.f);
+	if (fabs(x.u.f - r) == 0.5)
+		r = 2.0 * round(x.u.f / 2.0);
+	if (!(r >= -TWO63 && r < TWO63))
+		return SPRT_EOVERFLOW;
+	*out = sprt_int((int64_t)r);
+	return SPRT_OK;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static double num_of(sprt_val v)
+{
+	return v.kind == SPRT_FLOAT ? v.u.f : (double)v.u.i;
+}
+
+/* CPython's math.pow: IEEE specials by hand, then libm with its errors. */
+static int math_pow_(double x, double y, double *out)
+{
+	if (isnan(x)) {
+		*out = y == 0 ? 1.0 : x;
+	} else if (isnan(y)) {
+		*out = x == 1.0 ? 1.0 : y;
+	} else if (isinf(x)) {
+		bool odd_y = isfinite(y) && fmod(fabs(y), 2.0) == 1.0;
+		*out = y > 0 ? (odd_y ? x : fabs(x)) : y == 0 ? 1.0 : (odd_y ? copysign(0.0, x) : 0.0);
+	} else if (isinf(y)) {
+		double ax = fabs(x);
+		*out = ax == 1.0 ? 1.0 : (y > 0 && ax > 1.0) ? y : (y < 0 && ax < 1.0) ? -y : 0.0;
+	} else {
+		double r = pow(x, y);
+		if (isnan(r))
+			return SPRT_EVALUE;
+		if (isinf(r))
+			return x == 0 ? SPRT_EVALUE : SPRT_EOVERFLOW;
+		*out = r;
+	}
+	return SPRT_OK;
+}
+
+static int math_float_(enum sprt_math fn, double x, double *out)
+{
+	switch (fn) {
+	case SPRT_MATH_SQRT:
+		if (x < 0)
+			return SPRT_EVALUE;
+		*out = sqrt(x);
+		return SPRT_OK;
+	case SPRT_MATH_LOG:
+	case SPRT_MATH_LOG2:
+	case SPRT_MATH_LOG10:
+		if (x <= 0) /* nan goes through: log(nan) is nan */
+			return SPRT_EVALUE;
+		*out = fn == SPRT_MATH_LOG ? log(x) : fn == SPRT_MATH_LOG2 ? log2(x) : log10(x);
+		return SPRT_OK;
+	case SPRT_MATH_EXP:
+		*out = exp(x);
+		return isinf(*out) && isfinite(x) ? SPRT_EOVERFLOW : SPRT_OK;
+	case SPRT_MATH_FABS:
+		*out = fabs(x);
+		return SPRT_OK;
+	default:
+		return SPRT_ETYPE;
+	}
+}
+
+int sprt_builtin_math(struct sprt_ctx *ctx, enum sprt_math fn, const sprt_val *args, int n, sprt_val *out)
+{
+	for (int i = 0; i < n; i++)
+		if (args[i].kind == SPRT_UNDEF)
+			return SPRT_EUNDEF;
+	if (fn == SPRT_MATH_GCD || fn == SPRT_MATH_LCM) {
+		uint64_t acc = fn == SPRT_MATH_GCD ? 0 : 1;
+		for (int i = 0; i < n; i++) {
+			if (!is_intlike(&args[i]))
+				return SPRT_ETYPE;
+			int64_t v = args[i].u.i;
+			uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+			if (fn == SPRT_MATH_GCD) {
+				acc = gcd64(acc, m);
+				continue;
+			}
+			if (!acc || !m) {
+				acc = 0;
+				continue;
+			}
+			uint64_t l;
+			if (__builtin_mul_overflow(acc / gcd64(acc, m), m, &l) || l > (uint64_t)INT64_MAX)
+				return SPRT_EOVERFLOW;
+			acc = l;
+		}
+		if (acc > (uint64_t)INT64_MAX)
+			return SPRT_EOVERFLOW;
+		*out = sprt_int((int64_t)acc);
+		return SPRT_OK;
+	}
+	if (fn == SPRT_MATH_PROD) {
+		if (n != 1)
+			return SPRT_ETYPE;
+		if (!is_iter(&args[0]))
+			return SPRT_ETYPE;
+		sprt_val acc = sprt_int(1);
+		int64_t len = sprt_iter_len(args[0]);
+		for (int64_t i = 0; i < len; i++) {
+			/* Ints after a 0 keep it 0: a long range stops here. */
+			if (acc.kind == SPRT_INT && acc.u.i == 0 && args[0].kind == SPRT_RANGE)
+				break;
+			int err = sprt_binop(ctx, '*', acc, sprt_iter_at(args[0], i), &acc, NULL);
+			if (err)
+				return err;
+		}
+		*out = acc;
+		return SPRT_OK;
+	}
+	int lo = fn == SPRT_MATH_POW ? 2 : 1, hi = fn == SPRT_MATH_POW || fn == SPRT_MATH_LOG ? 2 : 1;
+	if (n < lo || n > hi)
+		return SPRT_ETYPE;
+	for (int i = 0; i < n; i++)
+		if (!is_intlike(&args[i]) && args[i].kind != SPRT_FLOAT)
+			return SPRT_ETYPE;
+	sprt_val a = args[0];
+	switch (fn) {
+	case SPRT_MATH_CEIL:
+	case SPRT_MATH_FLOOR:
+	case SPRT_MATH_TRUNC: {
+		if (is_intlike(&a)) {
+			*out = sprt_int(a.u.i);
+			return SPRT_OK;
+		}
+		if (isnan(a.u.f))
+			return SPRT_EVALUE;
+		double r = fn == SPRT_MATH_CEIL ? ceil(a.u.f) : fn == SPRT_MATH_FLOOR ? floor(a.u.f) : trunc(a.u.f);
+		if (!(r >= -TWO63 && r < TWO63))
+			return SPRT_EOVERFLOW;
+		*out = sprt_int((int64_t)r);
+		return SPRT_OK;
+	}
+	case SPRT_MATH_ISQRT: {
+		if (!is_intlike(&a))
+			return SPRT_ETYPE;
+		if (a.u.i < 0)
+			return SPRT_EVALUE;
+		/* Newton's method from above, in integers. */
+		uint64_t v = (uint64_t)a.u.i, r = v, next;
+		if (v > 1) {
+			r = (uint64_t)1 << ((64 - __builtin_clzll(v)) / 2 + 1);
+			while ((next = (r + v / r) / 2) < r)
+				r = next;
+		}
+		*out = sprt_int((int64_t)r);
+		return SPRT_OK;
+	}
+	case SPRT_MATH_FACTORIAL: {
+		if (!is_intlike(&a))
+			return SPRT_ETYPE;
+		if (a.u.i < 0)
+			return SPRT_EVALUE;
+		int64_t f = 1;
+		for (int64_t k = 2; k <= a.u.i; k++)
+			if (__builtin_mul_overflow(f, k, &f))
+				return SPRT_EOVERFLOW;
+		*out = sprt_int(f);
+		return SPRT_OK;
+	}
+	case SPRT_MATH_ISFINITE:
+		*out = sprt_bool(isfinite(num_of(a)));
+		return SPRT_OK;
+	case SPRT_MATH_ISINF:
+		*out = sprt_bool(isinf(num_of(a)));
+		return SPRT_OK;
+	case SPRT_MATH_ISNAN:
+		*out = sprt_bool(isnan(num_of(a)));
+		return SPRT_OK;
+	case SPRT_MATH_POW: {
+		double r;
+		int err = math_pow_(num_of(a), num_of(args[1]), &r);
+		if (!err)
+			*out = sprt_float(r);
+		return err;
+	}
+	default:
+		break;
+	}
+	double r;
+	int err = math_float_(fn, num_of(a), &r);
+	if (!err && fn == SPRT_MATH_LOG && n == 2) {
+		double base;
+		err = math_float_(fn, num_of(args[1]), &base);
+		if (!err && base == 0)
+			err = SPRT_EZERODIV;
+		if (!err)
+			r /= base;
+	}
+	if (!err)
+		*out = sprt_float(r);
+	return err;
+}

@@ -21,6 +21,11 @@ BIG = ["4611686018427387904", "9223372036854775807", "3037000500", "-92233720368
 class Gen:
     def __init__(self, seed):
         self.r = random.Random(seed)
+        # Kernel Tuner's idioms (comprehensions, any/all, round, divmod,
+        # math) draw from a stream of their own, so the spaces the other
+        # forms make, seed by seed, stay the same.
+        self.idiom = random.Random(seed * 7919 + 17)
+        self.math = False
         self.lines = []
         self.ints = []      # names whose values are ints (iterators, int derived)
         self.nums = []      # names that may be int or float
@@ -157,7 +162,85 @@ class Gen:
         items = [self.r.choice([self.small(), self.int_atom()]) for _ in range(self.r.randint(1, 4))]
         return "[%s]" % ", ".join(items)
 
+    # ---- Kernel Tuner's idioms (self.idiom's stream) ---------------------
+    def idiom_atom(self):
+        q = self.idiom
+        return q.choice(self.ints) if self.ints and q.random() < 0.6 else str(q.randint(-3, 6))
+
+    def idiom_source(self):
+        """What a comprehension's `for` runs over: maybe dependent."""
+        q = self.idiom
+        k = q.randrange(4)
+        if k == 0:
+            return "range(%d, %d)" % (q.randint(-2, 2), q.randint(3, 7))
+        if k == 1:
+            return "range(1, min(%s, 6) + 2)" % self.idiom_atom()
+        if k == 2:
+            return "[%s]" % ", ".join(self.idiom_atom() for _ in range(q.randint(1, 4)))
+        return "range(%s, %s + 6, %d)" % (self.idiom_atom(), self.idiom_atom(), q.choice([1, 2, 3]))
+
+    def idiom_value(self, v):
+        """An int or float made from the comprehension variable v."""
+        q = self.idiom
+        k = q.randrange(8)
+        a = self.idiom_atom()
+        if k == 0:
+            return "2 ** %s" % v if q.random() < 0.5 else "%s * %s" % (v, a)
+        if k == 1:
+            self.features.add("round")
+            return "round(%s / %s%s)" % (v, q.choice(["3", "4", a]), q.choice(["", ", 1", ", -1", ", 0", ", None"]))
+        if k == 2:
+            self.features.add("divmod")
+            return "divmod(%s, %s)[%d]" % (v, q.choice(["3", a, "-2"]), q.randint(0, 1))
+        if k == 3:
+            self.math = True
+            self.features.add("math")
+            return q.choice(["math.ceil(%s / 3)", "math.floor(%s / -2)", "math.isqrt(abs(%s))",
+                             "math.gcd(%s, 12)", "math.lcm(%s, 4)", "int(math.log2(%s) * 4)",
+                             "math.trunc(math.sqrt(%s) * 3)", "math.factorial(%s %% 5)",
+                             "int(math.pow(%s, 2) + math.exp(0))", "math.prod([%s, 2, 3])"]) % v
+        if k == 4:
+            return "%s %% %s" % (v, q.choice(["3", a]))
+        return "%s + %s" % (v, a)
+
+    def comprehension(self):
+        q = self.idiom
+        self.features.add("comprehension")
+        v = "v"
+        out = "[%s for %s in %s" % (self.idiom_value(v), v, self.idiom_source())
+        if q.random() < 0.4:
+            self.features.add("comprehension_nested")
+            out = "[%s * w for %s in %s for w in range(1, %s + 2)" % (v, v, self.idiom_source(), q.choice(["2", v]))
+        if q.random() < 0.6:
+            out += " if %s %s %s" % (v, q.choice(["% 2 ==", "<", ">", "!="]), q.randint(-1, 3))
+        return out + "]"
+
+    def idiom_constraint(self):
+        q = self.idiom
+        x = self.idiom_atom()
+        k = q.randrange(5)
+        if k == 0:
+            self.features.add("any_all")
+            test = "%s(%s %s v for v in %s)" % (q.choice(["any", "all"]), x, q.choice(["<", "!=", ">="]),
+                                                self.idiom_source())
+        elif k == 1:
+            self.features.add("any_all")
+            test = "%s([%s > 0, %s])" % (q.choice(["any", "all"]), x, self.idiom_atom())
+        elif k == 2:
+            self.features.add("comprehension")
+            test = "sum([v for v in %s if v != %s]) %s %d" % (self.idiom_source(), x, q.choice(["<", ">"]),
+                                                              q.randint(0, 20))
+        else:
+            test = "%s %s %d" % (self.idiom_value(x), q.choice(["<", "!=", ">="]), q.randint(-2, 8))
+        self.lines.append("require %s" % test)
+
     def iterable(self):
+        text = self.iterable_form()
+        if self.idiom.random() < 0.15:
+            return self.comprehension()
+        return text
+
+    def iterable_form(self):
         k = self.r.randrange(7)
         if k <= 2:
             self.features.add("dependent_range")
@@ -472,6 +555,8 @@ class Gen:
                 self.nums.append(f)
             for _ in range(r.randint(0, 2)):
                 self.constraint()
+            if self.idiom.random() < 0.25:
+                self.idiom_constraint()
             if r.random() < 0.5:
                 self.opt_constraint(name)
         if r.random() < 0.5:
@@ -480,6 +565,8 @@ class Gen:
         # derived values nobody reads still count: keep them read
         used = " + ".join(x for x in self.ints + self.nums if not x.startswith("it") and x != "dv") or "0"
         self.lines.append("soft keep_all = %s == -12345" % used)
+        if self.math:
+            self.lines.insert(1, "import math")
         return "\n".join(self.lines) + "\n"
 
 

@@ -197,6 +197,32 @@ def algebra():
     return count
 
 
+def kernel_tuner():
+    """Kernel Tuner's tune_params and restriction strings, run by Python."""
+    import math
+    count = 0
+    problem_size = 4096
+    for bx in [16, 32, 64, 128, 256, 512, 1024]:
+        for by in [1, 2, 4, 8, 16, 32]:
+            threads = bx * by
+            for tile in [1, 2, 4, 5, 6, 7, 8]:
+                if bx % tile:
+                    continue
+                for vector in [1, 2, 4]:
+                    for unroll in [0, 1, 2, 4, 8]:
+                        waves = -(-problem_size // (threads * tile))
+                        keep = (64 <= threads <= 1024
+                                and bx % vector == 0 and tile * 4 % vector == 0
+                                and threads % 64 == 0
+                                and (round(math.log2(threads)) % 2 == 0 or unroll > 0)
+                                and problem_size % (bx * tile) == 0
+                                and math.gcd(tile, unroll) <= 2 and waves >= 1
+                                and len([u for u in range(unroll) if u % 2]) <= 2)
+                        count += keep
+    return count
+
+
+
 # (file name, oracle, spacec --set arguments)
 CASES = [
     ("ranges", ranges, ""),
@@ -215,6 +241,7 @@ CASES = [
     ("require", require, ""),
     ("tables", tables, ""),
     ("algebra", algebra, ""),
+    ("kernel_tuner", kernel_tuner, ""),
 ]
 
 if __name__ == "__main__":
