@@ -44,7 +44,7 @@ fi
 # parser.h in the source tree cannot shadow the fresh one.
 "$CLANG" -g -O1 -std=gnu11 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-I"$gen" -I"$src" \
+	-I"$gen" -I"$src" -I"$top_srcdir/runtime" \
 	-Wno-unused-function -Wno-unneeded-internal-declaration \
 	"$here/fuzz_frontend.c" \
 	"$src/arena.c" "$src/diag.c" "$src/ast.c" "$src/sema.c" \

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "utf8.h"
 
 double sprt_now_(void)
 {
@@ -334,6 +335,9 @@ int sprt_bindings_set_text(struct sprt_bindings *b, const char *name, const char
 	size_t n;
 	sprt_parse_value_(value_text, &v, &s, &n);
 	char *t = NULL;
+	size_t bad;
+	if (s && !utf8_valid(s, n, &bad))
+		return SPRT_EVALUE;
 	if (s) {
 		t = dupn(s, n);
 		if (!t)
@@ -502,6 +506,11 @@ static int jp_string(struct jp *j, char **out)
 		}
 	}
 	buf[n] = 0;
+	size_t bad;
+	if (!utf8_valid(buf, n, &bad)) {
+		err = jp_error(j, start, "invalid UTF-8 in string");
+		goto fail;
+	}
 	*out = buf;
 	return SPRT_OK;
 fail:

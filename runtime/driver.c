@@ -327,7 +327,13 @@ static int setup_bindings(const struct sprt_space *sp, const struct opts *o, str
 			fputc('\n', stderr);
 			return 2;
 		}
-		if (sprt_bindings_set_text(b, sp->bindables[k].name, eq + 1)) {
+		int e = sprt_bindings_set_text(b, sp->bindables[k].name, eq + 1);
+		if (e == SPRT_EVALUE) {
+			fprintf(stderr, "%s: error: --set %s: the value is not valid UTF-8\n", o->prog,
+				sp->bindables[k].name);
+			return 2;
+		}
+		if (e) {
 			fprintf(stderr, "%s: error: out of memory\n", o->prog);
 			return 1;
 		}

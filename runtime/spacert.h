@@ -270,7 +270,8 @@ void sprt_bindings_release(struct sprt_bindings *b);
  * Binds `name` (replacing an earlier binding of it) to `value_text` parsed
  * as --set does: an int (decimal or 0x hex, optional sign), a float,
  * True/False/true/false, else a string (one pair of surrounding quotes
- * removed).  Returns 0 or SPRT_ENOMEM.
+ * removed).  Returns 0, SPRT_EVALUE for a string that is not valid UTF-8
+ * (it could not be written as JSON), or SPRT_ENOMEM.
  */
 int sprt_bindings_set_text(struct sprt_bindings *b, const char *name, const char *value_text);
 /* Binds `name` to a value; a string is given by `text` (value ignored). */

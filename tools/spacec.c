@@ -426,10 +426,13 @@ static int read_bindings(const struct cli *cli, struct sprt_bindings *b, bool re
 		char *eq = strchr(cli->binding_text[i], '=');
 		*eq = 0;
 		int rc = sprt_bindings_set_text(b, cli->binding_text[i], eq + 1);
+		if (rc == SPRT_EVALUE && report)
+			fprintf(stderr, "spacec: error: --set %s: the value is not valid UTF-8\n",
+				cli->binding_text[i]);
 		*eq = '=';
 		if (rc) {
 			sprt_bindings_release(b);
-			return EXIT_INPUT;
+			return rc == SPRT_EVALUE ? EXIT_USAGE : EXIT_INPUT;
 		}
 	}
 	return 0;

@@ -180,9 +180,11 @@ static int bind_all(struct tune_job *job, const struct tune_job_opts *o)
 		}
 		char *name = xstrndup(o->sets[i], (size_t)(eq - o->sets[i]));
 		int rc = sprt_bindings_set_text(&job->sb, name, eq + 1);
+		if (rc == SPRT_EVALUE)
+			diag_plain(&job->diag, DIAG_ERROR, "--set %s: the value is not valid UTF-8", name);
 		free(name);
 		if (rc)
-			return -1;
+			return rc == SPRT_EVALUE ? 1 : -1;
 	}
 	/* The interpreter reads the same bindings, so both paths agree. */
 	job->nbindings = job->sb.n;
