@@ -47,7 +47,7 @@ fi
 	-I"$gen" -I"$src" -I"$top_srcdir/runtime" \
 	-Wno-unused-function -Wno-unneeded-internal-declaration \
 	"$here/fuzz_frontend.c" \
-	"$src/arena.c" "$src/diag.c" "$src/ast.c" "$src/sema.c" \
+	"$src/arena.c" "$src/diag.c" "$src/ast.c" "$src/sema.c" "$src/specialize.c" \
 	"$gen/parser.c" "$gen/lexer.c" \
 	-lm -o "$out"
 echo "built $out"
