@@ -212,6 +212,10 @@ struct ast_module {
 	const char *docstring; /* the module docstring, or NULL */
 	struct ast_block body;
 	struct ast_tune *tune; /* the tune: section, or NULL */
+	/* Lines of statements that syntax errors dropped, as [first, last]
+	 * pairs: a name written there may be defined there. */
+	int nerror_lines;
+	int *error_lines;
 	/* Interning table (open addressing). */
 	const char **names;
 	size_t nnames, names_cap;

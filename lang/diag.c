@@ -5,6 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const diag_warning_names[] = {
+	"unused", "constant-constraint", "soft-never-rejects", "unused-parameter",
+	"undeclared-dependency", "constraint-type", "domain-errors", "tune", NULL,
+};
+
+bool diag_known_warning(const char *name)
+{
+	for (int i = 0; diag_warning_names[i]; i++)
+		if (!strcmp(diag_warning_names[i], name))
+			return true;
+	return false;
+}
+
 void diag_init(struct diag *d, const char *filename, const char *src,
 	       size_t src_len, FILE *out)
 {
@@ -97,7 +110,7 @@ static void quote_source(struct diag *d, struct srcloc loc)
 	emit(d, "\n");
 }
 
-static bool warning_disabled(struct diag *d, const char *wname)
+bool diag_warning_disabled(const struct diag *d, const char *wname)
 {
 	if (d->no_warnings)
 		return true;
@@ -120,15 +133,32 @@ static bool warning_disabled(struct diag *d, const char *wname)
 void diag_report(struct diag *d, enum diag_level lvl, struct srcloc loc,
 		 const char *wname, const char *fmt, ...)
 {
+	if (d->only && lvl != DIAG_NOTE) {
+		char head[128];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(head, sizeof(head), fmt, ap);
+		va_end(ap);
+		bool keep = false;
+		for (int i = 0; d->only[i] && lvl == DIAG_ERROR; i++)
+			keep |= !strncmp(head, d->only[i], strlen(d->only[i]));
+		if (!keep) {
+			d->last_suppressed = true;
+			return;
+		}
+	}
 	if (lvl == DIAG_NOTE) {
 		if (d->last_suppressed)
 			return;
-	} else if (lvl == DIAG_WARNING && warning_disabled(d, wname)) {
+	} else if (lvl == DIAG_WARNING && diag_warning_disabled(d, wname)) {
 		d->last_suppressed = true;
 		return;
 	} else {
-		if (lvl == DIAG_WARNING && d->werror)
+		bool promote = lvl == DIAG_WARNING && d->werror;
+		if (promote) {
 			lvl = DIAG_ERROR;
+			d->promoted++;
+		}
 		if (d->stopped) {
 			d->last_suppressed = true;
 			if (lvl == DIAG_ERROR)
@@ -153,8 +183,8 @@ void diag_report(struct diag *d, enum diag_level lvl, struct srcloc loc,
 	va_start(ap, fmt);
 	emitv(d, fmt, ap);
 	va_end(ap);
-	if (lvl == DIAG_WARNING && wname)
-		emit(d, " [-W%s]", wname);
+	if (wname)
+		emit(d, lvl == DIAG_WARNING ? " [-W%s]" : " [-Werror=%s]", wname);
 	emit(d, "\n");
 	quote_source(d, loc);
 }

@@ -36,6 +36,7 @@ struct diag {
 	char *buf;
 	size_t buf_len, buf_cap;
 	int errors, warnings;
+	int promoted;       /* of the errors: warnings made errors by -Werror */
 	bool stopped;       /* DIAG_MAX_ERRORS reached */
 	bool werror;        /* warnings count as errors */
 	bool no_warnings;   /* -w */
@@ -43,6 +44,10 @@ struct diag {
 	/* Names of warnings switched off with -Wno-NAME (comma list). */
 	const char *disabled_warnings;
 	const char *program; /* diag_plain's prefix; NULL: "spacec" */
+	/* When set, only errors whose message starts with one of these
+	 * (NULL-terminated) are reported; the rest, warnings and their notes
+	 * are dropped uncounted (name errors after syntax errors). */
+	const char *const *only;
 };
 
 /* src may be NULL (no quoting); the diag keeps a private copy. */
@@ -65,6 +70,23 @@ void diag_report(struct diag *d, enum diag_level lvl, struct srcloc loc,
 /* A message with no location ("spacec: error: ..."). */
 void diag_plain(struct diag *d, enum diag_level lvl, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Errors that are not promoted warnings: what decides whether a pass can
+ * go on (with -Werror, every class of warning is still looked for).
+ */
+static inline int diag_real_errors(const struct diag *d)
+{
+	return d->errors - d->promoted;
+}
+
+/* Whether warning `wname` is switched off (-w, -Wno-NAME). */
+bool diag_warning_disabled(const struct diag *d, const char *wname);
+
+/* The names -Wno-NAME accepts, NULL-terminated. */
+extern const char *const diag_warning_names[];
+/* Whether `name` is one of them. */
+bool diag_known_warning(const char *name);
 
 /* Damerau-free Levenshtein distance, for "did you mean". */
 int diag_edit_distance(const char *a, const char *b);

@@ -60,6 +60,12 @@ struct lex_state {
 	int tune_depth;         /* nindents of the block's lines; 0: outside */
 	int line_first;         /* the first token of the current logical line */
 	int prev_tok;           /* the token returned before this one */
+	/* The current logical line's first token, where it is a name (for
+	 * "did you mean 'require'?" after `requrie x > 1`), and how many
+	 * tokens the line has had. */
+	const char *line_first_name;
+	struct lex_loc line_first_loc;
+	int line_ntok;
 };
 
 /* Puts a fresh scanner in its beginning-of-line state (lexer.l). */

@@ -213,6 +213,19 @@ static struct ast_expr *checked(struct parse_ctx *ctx, struct ast_expr *e)
 
 static void mark_yield(struct ast_stmt *s, bool *found);
 
+/* Records the lines of a statement that a syntax error dropped. */
+static void dropped(struct parse_ctx *ctx, YYLTYPE loc)
+{
+	int n = M->nerror_lines;
+	int *v = arena_alloc(&M->arena, sizeof(int) * (size_t)(n + 2));
+	if (n)
+		memcpy(v, M->error_lines, sizeof(int) * (size_t)n);
+	v[n] = loc.first_line;
+	v[n + 1] = loc.last_line;
+	M->error_lines = v;
+	M->nerror_lines = n + 2;
+}
+
 static struct ast_tune_line *mkt(struct parse_ctx *ctx, enum ast_tune_kind k, YYLTYPE loc)
 {
 	struct ast_tune_line *t = arena_alloc(&M->arena, sizeof(*t));
@@ -350,7 +363,7 @@ module:
 	%empty { $$ = plist_new(M); }
 	| module simple_stmt NEWLINE { $$ = $1; if ($2) plist_push(M, $$, $2); }
 	| module compound_stmt { $$ = $1; if ($2) plist_push(M, $$, $2); }
-	| module error NEWLINE { $$ = $1; yyerrok; if (ctx->diag->stopped) YYABORT; }
+	| module error NEWLINE { $$ = $1; yyerrok; dropped(ctx, @2); if (ctx->diag->stopped) YYABORT; }
 	| module INDENT stmts DEDENT {
 		$$ = $1;
 		diag_error(ctx->diag, L(@2), "unexpected indent");
@@ -530,10 +543,10 @@ tolerances:
 stmts:
 	simple_stmt NEWLINE { $$ = plist_new(M); if ($1) plist_push(M, $$, $1); }
 	| compound_stmt { $$ = plist_new(M); if ($1) plist_push(M, $$, $1); }
-	| error NEWLINE { $$ = plist_new(M); yyerrok; if (ctx->diag->stopped) YYABORT; }
+	| error NEWLINE { $$ = plist_new(M); yyerrok; dropped(ctx, @1); if (ctx->diag->stopped) YYABORT; }
 	| stmts simple_stmt NEWLINE { $$ = $1; if ($2) plist_push(M, $$, $2); }
 	| stmts compound_stmt { $$ = $1; if ($2) plist_push(M, $$, $2); }
-	| stmts error NEWLINE { $$ = $1; yyerrok; if (ctx->diag->stopped) YYABORT; }
+	| stmts error NEWLINE { $$ = $1; yyerrok; dropped(ctx, @2); if (ctx->diag->stopped) YYABORT; }
 	| stmts INDENT stmts DEDENT {
 		$$ = $1;
 		diag_error(ctx->diag, L(@2), "unexpected indent");
@@ -1072,10 +1085,33 @@ static bool starts_expression(const char *name)
  * folded into "an operator", so the structural token that is missing (a
  * ':' after `while True`, a ')' after `range(1, 4`) stays visible.
  */
+struct lex_state *spc_yyget_extra(yyscan_t scanner);
+
+/* `requrie x > 1`: a line that starts with a misspelt definition keyword. */
+static void keyword_hint(struct parse_ctx *ctx, yyscan_t scanner, yysymbol_kind_t got)
+{
+	static const char *const words[] = {
+		"require", "device", "setting", "hard", "soft", "correct", "import", NULL,
+	};
+	const struct lex_state *st = spc_yyget_extra(scanner);
+	if (st->line_ntok != 2 || !st->line_first_name || got == YYSYMBOL_YYEMPTY)
+		return;
+	const char *best = NULL;
+	int best_d = 3;
+	for (int i = 0; words[i]; i++) {
+		int d = diag_edit_distance(st->line_first_name, words[i]);
+		if (d > 0 && d < best_d) {
+			best = words[i];
+			best_d = d;
+		}
+	}
+	if (best)
+		diag_note(ctx->diag, L(st->line_first_loc), "did you mean '%s'?", best);
+}
+
 static int yyreport_syntax_error(const yypcontext_t *pctx, yyscan_t scanner,
 				 struct parse_ctx *ctx)
 {
-	(void)scanner;
 	enum { MAX_EXPECTED = 64 };
 	yysymbol_kind_t expected[MAX_EXPECTED];
 	int n = yypcontext_expected_tokens(pctx, expected, MAX_EXPECTED);
@@ -1138,6 +1174,7 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, yyscan_t scanner,
 						i < nlisted ? listed[i] : "an operator");
 	}
 	diag_error(ctx->diag, at, "%s", msg);
+	keyword_hint(ctx, scanner, got);
 	return 0;
 }
 

@@ -322,8 +322,40 @@ static void read_imports(struct sema_ctx *c, const struct ast_block *b)
 static void supported_builtins_note(struct sema_ctx *c, struct srcloc at, bool math);
 static const char *python_only(const char *name);
 
+static bool ident_char(char ch)
+{
+	return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* Whether `name` is written on a line that a syntax error dropped (it may
+ * be defined there, so that it is unknown proves nothing). */
+static bool on_dropped_line(const struct sema_ctx *c, const char *name)
+{
+	const char *src = c->diag->src;
+	size_t n = strlen(name);
+	if (!src || !c->mod->nerror_lines)
+		return false;
+	int line = 1;
+	for (const char *p = src; *p; p++) {
+		if (*p == '\n') {
+			line++;
+			continue;
+		}
+		bool dropped = false;
+		for (int i = 0; i + 1 < c->mod->nerror_lines && !dropped; i += 2)
+			dropped = line >= c->mod->error_lines[i] && line <= c->mod->error_lines[i + 1];
+		if (!dropped || strncmp(p, name, n))
+			continue;
+		if ((p == src || !ident_char(p[-1])) && !ident_char(p[n]))
+			return true;
+	}
+	return false;
+}
+
 static void unknown_name(struct sema_ctx *c, struct ast_expr *e)
 {
+	if (on_dropped_line(c, e->name))
+		return;
 	if (python_only(e->name)) {
 		diag_error(c->diag, e->loc, "Python's '%s' is not supported in .space", e->name);
 		supported_builtins_note(c, e->loc, false);
@@ -2513,7 +2545,10 @@ int sema_analyze_known(struct ast_module *mod, struct diag *diag, struct sema_pr
 	c.diag = diag;
 	c.prog = prog;
 	prog->mod = mod;
-	c.errors_before = diag->errors;
+	/* Promoted warnings (-Werror) do not stop the passes, so every class
+	 * of warning is reported; they still count in the result. */
+	c.errors_before = diag_real_errors(diag);
+	int all_before = diag->errors;
 
 	/* 1. Top-level statements. */
 	read_imports(&c, &mod->body);
@@ -2547,7 +2582,7 @@ int sema_analyze_known(struct ast_module *mod, struct diag *diag, struct sema_pr
 		}
 	}
 	/* 2b. Specialized to the known bindings (nknown < 0: not asked). */
-	if (nknown >= 0 && diag->errors == c.errors_before)
+	if (nknown >= 0 && diag_real_errors(diag) == c.errors_before)
 		sema_specialize_defs(mod, (struct sema_def **)c.defs.items, n, known, nknown);
 	for (int i = 0; i < n; i++) {
 		struct sema_def *d = c.defs.items[i];
@@ -2567,7 +2602,7 @@ int sema_analyze_known(struct ast_module *mod, struct diag *diag, struct sema_pr
 	free(color);
 	free(stack);
 	free(next_dep);
-	bool ok = diag->errors == c.errors_before;
+	bool ok = diag_real_errors(diag) == c.errors_before;
 
 	/* 4. Classification, dependencies before users. */
 	for (size_t i = 0; i < order.len && ok; i++)
@@ -2653,7 +2688,7 @@ int sema_analyze_known(struct ast_module *mod, struct diag *diag, struct sema_pr
 					   d->name, d->deps[k]->name);
 	}
 	/* 6. Warnings, only for a program that is otherwise sound. */
-	if (diag->errors == c.errors_before)
+	if (diag_real_errors(diag) == c.errors_before)
 		warnings(&c);
 
 out:
@@ -2664,7 +2699,7 @@ out:
 	ptrvec_release(&c.math_names);
 	free(c.scope_names);
 	free(c.scope_slots);
-	return diag->errors - c.errors_before;
+	return diag->errors - all_before;
 }
 
 struct sema_def *sema_lookup(const struct sema_program *prog, const char *name)

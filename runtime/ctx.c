@@ -229,9 +229,25 @@ int sprt_stats_print(const struct sprt_ctx *ctx, FILE *out, double elapsed_s)
 		if (l > w)
 			w = l;
 	}
+	/* Loop order: what is checked once ("once") first, then loop 0, 1,
+	 * ...; in a level, the order the enumerator evaluates its definitions.
+	 * (The line saying so has under 7 words: scripts that read the rows
+	 * by their word count skip it.) */
+	int max_level = -1;
+	for (int i = 0; i < sp->ndefs; i++)
+		if (sp->defs[i].level > max_level)
+			max_level = sp->defs[i].level;
+	fprintf(out, "rows in loop order, outermost first\n");
 	fprintf(out, "%-*s  %-20s %5s %14s %14s %8s %13s\n", w, "definition", "kind", "level",
 		"evaluated", "rejected", "pruned", "domain errors");
-	for (int i = 0; i < sp->ndefs; i++) {
+	for (int lv = -1, i = 0; lv <= max_level; i++) {
+		if (i == sp->ndefs) {
+			i = -1;
+			lv++;
+			continue;
+		}
+		if (sp->defs[i].level != lv)
+			continue;
 		const struct sprt_def_desc *d = &sp->defs[i];
 		const struct sprt_def_stats *s = &ctx->stats[i];
 		char kind[64], level[16], rej[32], pruned[16];
@@ -258,6 +274,23 @@ int sprt_stats_print(const struct sprt_ctx *ctx, FILE *out, double elapsed_s)
 	fprintf(out, "candidates visited: %" PRIu64 "\n", ctx->candidates);
 	fprintf(out, "elapsed:            %.3f s\n", elapsed_s);
 	return ferror(out) ? -1 : 0;
+}
+
+int sprt_stats_warn_domain(const struct sprt_ctx *ctx, FILE *err)
+{
+	const struct sprt_space *sp = ctx->space;
+	int n = 0;
+	for (int i = 0; i < sp->ndefs && ctx->valid == 0; i++) {
+		const struct sprt_def_stats *s = &ctx->stats[i];
+		if (!s->domain_errors || s->domain_errors != s->evaluated)
+			continue;
+		fprintf(err, "%s:%d: warning: every evaluation of '%s' failed with a domain error (%" PRIu64
+			" times: overflow, division by zero, a type error or a bad value), so no point is valid "
+			"[-Wdomain-errors]\n", sp->source_file ? sp->source_file : sp->name, sp->defs[i].line,
+			sp->defs[i].name, s->domain_errors);
+		n++;
+	}
+	return n;
 }
 
 /* ---- binding sets ---------------------------------------------------------------- */

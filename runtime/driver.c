@@ -38,6 +38,7 @@ struct opts {
 	const char *output;
 	const char *profile;
 	bool no_soft;
+	bool no_warnings;
 	bool timing;         /* -v, --verbose (or --timing): enumeration time on stderr */
 	int progress;        /* --progress 1, --no-progress 0, else -1: when stderr is a terminal */
 	struct sprt_run_options run;
@@ -69,6 +70,7 @@ static void usage(const struct sprt_space *sp, const char *prog, FILE *f)
 	      "  --set NAME=VALUE         bind a device parameter or setting (repeatable)\n"
 	      "  --device-profile FILE    bind device parameters from a flat JSON object\n"
 	      "  --no-soft                drop soft constraints\n"
+	      "  -w, --no-warnings        no warning (e.g. that a definition always failed)\n"
 	      "  --disable NAME           drop a constraint (repeatable)\n"
 	      "  --threads N              worker threads (default: the online CPUs)\n"
 	      "  --ordered                list in the single-thread order\n"
@@ -202,6 +204,8 @@ static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, cha
 			o->profile = v;
 		} else if (!strcmp(a, "--no-soft")) {
 			o->no_soft = true;
+		} else if (!strcmp(a, "-w") || !strcmp(a, "--no-warnings")) {
+			o->no_warnings = true;
 		} else if (opt_is(a, "--disable")) {
 			if (!(v = opt_value(argc, argv, &i, "--disable")))
 				return usage_error(o, "option '%s' needs a value", "--disable");
@@ -463,6 +467,8 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 		status = 1;
 		goto done;
 	}
+	if (!o->no_warnings)
+		sprt_stats_warn_domain(ctx, stderr);
 	if (o->cmd == CMD_COUNT)
 		fprintf(out, "%" PRIu64 "\n", ctx->valid);
 	else if (o->cmd == CMD_STATS)

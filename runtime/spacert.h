@@ -254,6 +254,13 @@ void sprt_progress_done(struct sprt_ctx *ctx);
  * totals and `elapsed_s`.  Returns 0, or -1 on a write error.
  */
 int sprt_stats_print(const struct sprt_ctx *ctx, FILE *out, double elapsed_s);
+/*
+ * After a run with no valid point: one warning on `err` for each
+ * definition whose every evaluation failed with a domain error (a --set
+ * value of the wrong type, a division by a zero setting, ...), which is
+ * then why the space is empty.  Returns how many it printed.
+ */
+int sprt_stats_warn_domain(const struct sprt_ctx *ctx, FILE *err);
 
 /*
  * A growable set of bindings that owns its names and texts: what --set

@@ -245,6 +245,12 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 			if (!strcmp(optarg, "error")) {
 				cli->werror = true;
 			} else if (!strncmp(optarg, "no-", 3)) {
+				if (!diag_known_warning(optarg + 3)) {
+					fprintf(stderr, "spacec: warning: unknown warning '-W%s'; the warnings are", optarg);
+					for (int i = 0; diag_warning_names[i]; i++)
+						fprintf(stderr, "%s %s", i ? "," : "", diag_warning_names[i]);
+					fputc('\n', stderr);
+				}
 				if (*cli->disabled_warnings)
 					strcat(cli->disabled_warnings, ",");
 				strcat(cli->disabled_warnings, optarg + 3);
@@ -531,6 +537,66 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static const char *bound_kind(const struct sprt_binding *x)
+{
+	return x->text ? "a string" : x->value.kind == SPRT_INT ? "an int" :
+	       x->value.kind == SPRT_BOOL ? "a bool" : "a float";
+}
+
+static const char *holds(enum sema_type t)
+{
+	return t == TY_INT ? "an int" : t == TY_FLOAT ? "a number" : t == TY_BOOL ? "a bool (True or False)" :
+	       "a string";
+}
+
+/*
+ * A device parameter or setting bound (--set, --device-profile) to a value
+ * its default's type cannot hold is an error at the definition: an int
+ * takes ints, a float ints and floats, a bool bools, a string strings.
+ * (max_threads=abc once made every point a domain error and the count 0.)
+ */
+static int check_binding_types(const struct cli *cli, const struct sema_program *prog, struct diag *diag)
+{
+	struct sprt_bindings b;
+	if (read_bindings(cli, &b, false))
+		return 0; /* reported where they are read */
+	int bad = 0;
+	for (int i = 0; i < b.n; i++) {
+		const struct sprt_binding *x = &b.v[i];
+		const struct sema_def *d = sema_lookup(prog, x->name);
+		if (!d || (d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING))
+			continue; /* the run reports unknown names */
+		int k = x->text ? SPRT_STR : x->value.kind;
+		bool fits;
+		switch (d->type) {
+		case TY_INT: fits = k == SPRT_INT; break;
+		case TY_FLOAT: fits = k == SPRT_INT || k == SPRT_FLOAT; break;
+		case TY_BOOL: fits = k == SPRT_BOOL; break;
+		case TY_STR: fits = k == SPRT_STR; break;
+		default: fits = true; break;
+		}
+		if (fits)
+			continue;
+		const char *given = NULL;
+		size_t n = strlen(x->name);
+		for (int j = cli->nbindings - 1; j >= 0 && !given; j--)
+			if (!strncmp(cli->binding_text[j], x->name, n) && cli->binding_text[j][n] == '=')
+				given = cli->binding_text[j];
+		if (given)
+			diag_error(diag, d->loc, "--set %s gives '%s' %s, but it holds %s", given, x->name,
+				   bound_kind(x), holds(d->type));
+		else
+			diag_error(diag, d->loc, "--device-profile '%s' gives '%s' %s, but it holds %s",
+				   cli->device_profile, x->name, bound_kind(x), holds(d->type));
+		if (d->type == TY_STR)
+			diag_note(diag, d->loc, "a value that reads as a number is one; quote it to make a string: "
+				  "--set '%s=\"%s\"'", x->name, given ? strchr(given, '=') + 1 : "...");
+		bad++;
+	}
+	sprt_bindings_release(&b);
+	return bad;
+}
+
 /* Generates the C of a program into a malloc'd buffer. */
 static char *generate(const struct cli *cli, const struct sema_program *prog, struct diag *diag,
 		      const char *src, size_t len, const char *out_name, const unsigned char *types,
@@ -739,6 +805,8 @@ static int run_compiled(const struct cli *cli, const struct sema_program *writte
 	}
 	if (cli->no_soft)
 		args[k++] = "--no-soft";
+	if (diag_warning_disabled(diag, "domain-errors"))
+		args[k++] = "-w";
 	if (cli->device_profile) {
 		args[k++] = "--device-profile";
 		args[k++] = (char *)cli->device_profile;
@@ -810,8 +878,17 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	struct sema_program prog;
-	if (!errors)
+	if (errors && !diag.stopped) {
+		/* The rest of the file parsed: its unknown names are reported
+		 * in the same run (names written on the dropped lines excepted;
+		 * every other check waits for a file without syntax errors). */
+		static const char *const name_errors[] = { "unknown name", "unknown function", "Python's", NULL };
+		diag.only = name_errors;
+		sema_analyze(&mod, &diag, &prog);
+		diag.only = NULL;
+	} else if (!errors) {
 		errors = sema_analyze(&mod, &diag, &prog);
+	}
 	if (errors || diag.errors) {
 		rc = EXIT_INPUT;
 		goto out;
@@ -831,6 +908,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cli.command, "emit")) {
 		rc = emit_file(&cli, &prog, &diag, src_copy, len);
+		goto out;
+	}
+	if (check_binding_types(&cli, &prog, &diag)) {
+		rc = EXIT_INPUT;
 		goto out;
 	}
 	if (!cli.interpret) {
@@ -902,6 +983,15 @@ int main(int argc, char **argv)
 	if (r < 0) {
 		rc = EXIT_USAGE;
 		goto out;
+	}
+	for (int i = 0; i < prog.ndefs && res.valid == 0; i++) {
+		const struct sema_def *d = prog.defs[i];
+		const struct interp_def_stats *s = &res.stats[d->id];
+		if ((d->kind == SEMA_ITER || d->kind == SEMA_DERIVED || d->kind == SEMA_CONSTRAINT) &&
+		    s->domain_errors && s->domain_errors == s->evaluated)
+			diag_warning(&diag, d->loc, "domain-errors", "every evaluation of '%s' failed with a domain "
+				     "error (%llu times: overflow, division by zero, a type error or a bad value), "
+				     "so no point is valid", d->cname, (unsigned long long)s->domain_errors);
 	}
 	if (!strcmp(cli.command, "count"))
 		printf("%llu\n", (unsigned long long)res.valid);

@@ -80,8 +80,8 @@ require x < n
 require x % table[row][2] != 1 or x == 0
 EOF
 for b in n=10 n=12.5 n=True n=-3 row=0 row=-1 row=7 'n="s"'; do
-	want=$("$SPACEC" count --interpret --set "$b" "$T/kinds.space" 2>&1)
-	got=$("$SPACEC" count --jit=tcc --set "$b" "$T/kinds.space" 2>&1)
+	want=$("$SPACEC" count -w --interpret --set "$b" "$T/kinds.space" 2>&1)
+	got=$("$SPACEC" count -w --jit=tcc --set "$b" "$T/kinds.space" 2>&1)
 	[ "$want" = "$got" ] && ok "--set $b: compiled count agrees with the interpreter ($got)" ||
 		bad "--set $b: compiled '$got', interpreter '$want'"
 done
@@ -238,6 +238,76 @@ timeout 3 "$SPACEC" count --interpret "$T/huge.space" > /dev/null 2> "$T/err"
 [ ! -s "$T/err" ] && ok "no progress when stderr is not a terminal" || bad "progress in a file: $(head -c 200 "$T/err")"
 timeout 3 "$SPACEC" count --progress --interpret "$T/huge.space" > /dev/null 2> "$T/err"
 grep -q "interpreting: .*candidates" "$T/err" && ok "--progress forces it" || bad "--progress: $(head -c 200 "$T/err")"
+
+# --- errors that teach (issue 18, section 4)
+cat > "$T/teach.space" <<'EOF'
+device max_threads = 1024
+setting prec = "single"
+setting scale = 1.5
+b = [16, 32, 64]
+require b <= max_threads
+EOF
+expect_status "--set int=abc" 1 "$SPACEC" count --set max_threads=abc "$T/teach.space"
+grep -q "teach.space:1:8: error: --set max_threads=abc gives 'max_threads' a string, but it holds an int" "$T/err" &&
+	ok "--set of the wrong type names the option at the definition" || bad "--set int=abc: $(cat "$T/err")"
+for m in --interpret --jit=tcc; do
+	expect_status "--set str=32 $m" 1 "$SPACEC" count $m --set prec=32 "$T/teach.space"
+	grep -q "quote it to make a string: --set 'prec=\"32\"'" "$T/err" && ok "--set str=32 says how to quote" ||
+		bad "--set str=32: $(cat "$T/err")"
+	expect_status "--set float=2 $m" 0 "$SPACEC" count $m --set scale=2 "$T/teach.space"
+	expect_status "--set float=abc $m" 1 "$SPACEC" count $m --set scale=abc "$T/teach.space"
+done
+cat > "$T/fails.space" <<'EOF'
+setting zero = 0
+b = [16, 32, 64]
+d = b // zero
+require d > 1
+EOF
+for m in --interpret --jit=tcc; do
+	expect_status "every point a domain error ($m)" 0 "$SPACEC" count $m "$T/fails.space"
+	grep -q "fails.space:3.*warning: every evaluation of 'd' failed with a domain error (3 times.*\[-Wdomain-errors\]" "$T/err" &&
+		ok "$m: a definition that always fails is named" || bad "$m: no domain-error warning: $(cat "$T/err")"
+	"$SPACEC" count $m -w "$T/fails.space" 2> "$T/err" > /dev/null
+	[ ! -s "$T/err" ] && ok "$m: -w silences it" || bad "$m -w: $(cat "$T/err")"
+	"$SPACEC" count $m -Wno-domain-errors "$T/fails.space" 2> "$T/err" > /dev/null
+	[ ! -s "$T/err" ] && ok "$m: -Wno-domain-errors silences it" || bad "$m -Wno-domain-errors: $(cat "$T/err")"
+	"$SPACEC" count $m --set zero=2 "$T/fails.space" 2> "$T/err" > /dev/null
+	[ ! -s "$T/err" ] && ok "$m: no warning when points pass" || bad "$m --set zero=2: $(cat "$T/err")"
+done
+cat > "$T/warns.space" <<'EOF'
+x = range(3)
+u = 5
+require 1 > 0
+@hard
+def h(x, u):
+    return x > 1
+EOF
+expect_status "-Werror" 1 "$SPACEC" check -Werror "$T/warns.space"
+for w in unused-parameter constant-constraint unused; do
+	grep -q "error: .*\[-Werror=$w\]" "$T/err" && ok "-Werror reports -W$w as [-Werror=$w]" ||
+		bad "-Werror: no [-Werror=$w]: $(cat "$T/err")"
+done
+expect_status "-Wno-unknown" 0 "$SPACEC" check -Wno-unusd "$T/warns.space"
+grep -q "spacec: warning: unknown warning '-Wno-unusd'; the warnings are unused," "$T/err" &&
+	ok "an unknown -Wno-NAME is a warning that lists the names" || bad "-Wno-unusd: $(cat "$T/err")"
+cat > "$T/order.space" <<'EOF'
+device lim = 8
+require hard small = lim > 2
+a = range(1, 5)
+b = range(a, 6)
+require b % a == 0
+c = a * b
+require c <= lim * 2
+EOF
+for m in --interpret --jit=tcc; do
+	"$SPACEC" stats -w $m "$T/order.space" > "$T/stats"
+	grep -q "^rows in loop order, outermost first$" "$T/stats" && ok "$m: stats says its order" ||
+		bad "$m: stats has no order line: $(head -2 "$T/stats")"
+	# the level column: "once" first, then 0, 1, ... never decreasing
+	awk '/^rows in|^definition/ { next } NF == 0 { exit } { l = ($(NF - 4) == "once") ? -1 : $(NF - 4);
+	     if (l < last) { print "out of order: " $0; bad = 1 } last = l } END { exit bad }' last=-1 "$T/stats" &&
+		ok "$m: stats rows follow the loop levels" || bad "$m: stats rows out of loop order: $(cat "$T/stats")"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
