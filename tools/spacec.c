@@ -588,6 +588,9 @@ static int check_binding_types(const struct cli *cli, const struct sema_program 
 		else
 			diag_error(diag, d->loc, "--device-profile '%s' gives '%s' %s, but it holds %s",
 				   cli->device_profile, x->name, bound_kind(x), holds(d->type));
+		if (given && strchr(given, ',') && d->type != TY_STR)
+			diag_note(diag, d->loc, "spacec enumerates one problem at a time: run it once per value "
+				  "('spacetune run --set %s' tunes each value as a problem of its own)", given);
 		if (d->type == TY_STR)
 			diag_note(diag, d->loc, "a value that reads as a number is one; quote it to make a string: "
 				  "--set '%s=\"%s\"'", x->name, given ? strchr(given, '=') + 1 : "...");

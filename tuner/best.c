@@ -18,6 +18,7 @@
 struct record {
 	struct json_object *line;  /* a reference of our own */
 	const char *space, *group_device, *status;
+	const char *objective;     /* as run ("max:GBS"), or NULL */
 	double ms;                 /* median time when "ok", else INFINITY */
 	char *group;               /* device, platform, driver and source hash */
 };
@@ -28,6 +29,25 @@ struct records {
 	size_t n, cap;
 	bool oom;
 };
+
+/*
+ * --objective [min:|max:]time|METRIC: the median time, minimised unless
+ * max: says otherwise, or a metric's rate, maximised unless min: says so.
+ * *metric is NULL for the time.
+ */
+int tune_objective_parse(const char *spec, const char **metric, bool *maximize)
+{
+	int dir = 0;
+	if (strncmp(spec, "min:", 4) == 0 || strncmp(spec, "max:", 4) == 0) {
+		dir = spec[1] == 'a' ? 1 : -1;
+		spec += 4;
+	}
+	if (!*spec)
+		return -1;
+	*metric = strcmp(spec, "time") == 0 ? NULL : spec;
+	*maximize = *metric ? dir >= 0 : dir > 0;
+	return 0;
+}
 
 static const char *str_field(struct json_object *o, const char *name)
 {
@@ -70,6 +90,11 @@ static int keep_line(void *user, struct json_object *line, long lineno)
 		return 0;
 	if (o->device && !contains_nocase(device, o->device))
 		return 0;
+	const char *problem = str_field(line, "problem");
+	if (!problem)
+		problem = "";
+	if (o->problem && strcmp(o->problem, problem) != 0)
+		return 0;
 	if (rs->n == rs->cap) {
 		size_t cap = rs->cap ? 2 * rs->cap : 256;
 		struct record *v = realloc(rs->v, cap * sizeof *v);
@@ -80,18 +105,20 @@ static int keep_line(void *user, struct json_object *line, long lineno)
 		rs->v = v;
 		rs->cap = cap;
 	}
-	size_t glen = strlen(device) + strlen(platform) + strlen(driver) + strlen(hash) + 4;
+	/* Each problem (the run's --set bindings) is a group of its own. */
+	size_t glen = strlen(device) + strlen(platform) + strlen(driver) + strlen(hash) + strlen(problem) + 5;
 	char *group = malloc(glen);
 	if (!group) {
 		rs->oom = true;
 		return 1;
 	}
-	snprintf(group, glen, "%s\x1f%s\x1f%s\x1f%s", device, platform, driver, hash);
+	snprintf(group, glen, "%s\x1f%s\x1f%s\x1f%s\x1f%s", device, platform, driver, hash, problem);
 	struct record *r = &rs->v[rs->n++];
 	r->line = json_object_get(line);
 	r->space = space;
 	r->group_device = device;
 	r->status = status;
+	r->objective = str_field(line, "objective");
 	r->ms = strcmp(status, "ok") == 0 ? median_ms(line) : INFINITY;
 	r->group = group;
 	return 0;
@@ -435,6 +462,22 @@ static const char *pick_space(const struct records *rs)
 	return NULL;
 }
 
+/* The record's value of the objective: its median time, or the rate
+ * its metric recorded; NAN when it did not run correctly. */
+static double objective_value(const struct record *r, const char *metric)
+{
+	if (!isfinite(r->ms))
+		return NAN;
+	if (!metric)
+		return r->ms;
+	struct json_object *metrics, *m;
+	if (!json_object_object_get_ex(r->line, "metrics", &metrics) ||
+	    !json_object_object_get_ex(metrics, metric, &m) || !m)
+		return NAN;
+	double x = json_object_get_double(m);
+	return isfinite(x) ? x : NAN;
+}
+
 int tune_best(const struct tune_best_opts *o)
 {
 	struct records rs = { .o = o };
@@ -466,6 +509,13 @@ int tune_best(const struct tune_best_opts *o)
 	const struct record *best = NULL;
 	if (!times)
 		goto out;
+	/* The objective: as asked, else as the group's latest record was run. */
+	const char *metric = o->objective_metric;
+	bool maximize = o->maximize;
+	if (!o->objective_given && rs.v[rs.n - 1].objective &&
+	    tune_objective_parse(rs.v[rs.n - 1].objective, &metric, &maximize) != 0)
+		metric = NULL, maximize = false;
+	double best_value = NAN;
 	for (size_t i = 0; i < rs.n; i++) {
 		const struct record *r = &rs.v[i];
 		if (strcmp(r->group, group) != 0) {
@@ -474,15 +524,19 @@ int tune_best(const struct tune_best_opts *o)
 		}
 		in_group++;
 		count_status(&sc, r->status);
-		if (isfinite(r->ms)) {
-			times[nok++] = r->ms;
-			if (!best || r->ms < best->ms)
+		double x = objective_value(r, metric);
+		if (!isnan(x)) {
+			times[nok++] = x;
+			if (!best || (maximize ? x > best_value : x < best_value)) {
 				best = r;
+				best_value = x;
+			}
 		}
 	}
 	if (others)
-		fprintf(o->err, "spacetune: note: using the %zu records of the latest device and source "
-		        "hash; %zu others left out (narrow with --device)\n", in_group, others);
+		fprintf(o->err, "spacetune: note: using the %zu records of the latest device, source "
+		        "hash and problem; %zu others left out (narrow with --device or --problem)\n",
+		        in_group, others);
 	fprintf(o->out, "%s on %s: %zu records,", space, rs.v[rs.n - 1].group_device, in_group);
 	for (size_t s = 0; s < sc.n; s++)
 		fprintf(o->out, " %s %zu", sc.names[s], sc.counts[s]);
@@ -494,10 +548,21 @@ int tune_best(const struct tune_best_opts *o)
 	}
 	qsort(times, nok, sizeof *times, cmp_double);
 	double median = nok % 2 ? times[nok / 2] : 0.5 * (times[nok / 2 - 1] + times[nok / 2]);
-	double worst = times[nok - 1];
+	double worst = maximize ? times[0] : times[nok - 1];
 	free(times);
-	fprintf(o->out, "best   %10.4g ms\nmedian %10.4g ms  (%.2fx the best)\nworst  %10.4g ms  (%.2fx)\n",
-	        best->ms, median, median / best->ms, worst, worst / best->ms);
+	const char *problem = str_field(best->line, "problem");
+	if (problem)
+		fprintf(o->out, "problem: %s\n", problem);
+	fprintf(o->out, "objective: %s:%s\n", maximize ? "max" : "min", metric ? metric : "time");
+	const char *unit = metric ? metric : "ms";
+	/* How far each is from the best, as a factor >= 1 either way. */
+	fprintf(o->out, "best   %10.4g %s\nmedian %10.4g %s  (%.2fx the best)\nworst  %10.4g %s  (%.2fx)\n",
+	        best_value, unit, median, unit, maximize ? best_value / median : median / best_value,
+	        worst, unit, maximize ? best_value / worst : worst / best_value);
+	if (metric)
+		fprintf(o->out, "time   %10.4g ms\n", best->ms);
+	median = maximize ? NAN : median;
+	worst = maximize ? NAN : worst;
 	struct json_object *params = json_object_object_get(best->line, "params");
 	if (params && json_object_is_type(params, json_type_object)) {
 		fprintf(o->out, "parameters:");

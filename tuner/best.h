@@ -16,16 +16,26 @@
 #ifndef SPACEC_TUNER_BEST_H
 #define SPACEC_TUNER_BEST_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct tune_best_opts {
 	const char *db_path;
 	const char *space;        /* NULL: the only space in the file */
 	const char *device;       /* NULL: any; else a case-insensitive substring */
+	const char *problem;      /* NULL: the latest record's; else exactly this ("A=1 B=2", "" for none) */
+	/* The objective (see tune_objective_parse); when not given, the one
+	 * the group's latest record was run with. */
+	bool objective_given;
+	const char *objective_metric;
+	bool maximize;
 	const char *header_path;  /* NULL: none */
 	const char *json_path;    /* NULL: none */
 	FILE *out, *err;
 };
+
+/* --objective [min:|max:]time|METRIC: 0, or -1 for an empty name. */
+int tune_objective_parse(const char *spec, const char **metric, bool *maximize);
 
 /* 0; 1 on an error or when no configuration ran correctly (reported on err). */
 int tune_best(const struct tune_best_opts *o);

@@ -29,6 +29,8 @@ struct tune_db {
 	char *path;
 	int fd;
 	char *space;
+	char *problem;           /* the run's --set bindings, "" without any */
+	char *objective;         /* "min:time", "max:GFLOPS", ... */
 	struct lh_table *keys;   /* key -> struct db_known */
 	long nrecords;
 };
@@ -96,8 +98,11 @@ static struct json_object *param_json(const char *text)
 }
 
 static void key_head(struct keybuf *k, const char *device, const char *platform,
-                     const char *driver, const char *hash)
+                     const char *driver, const char *hash, const char *problem)
 {
+	/* Each problem (a run's --set bindings) is a tuning problem of its own. */
+	key_add(k, problem ? problem : "");
+	key_sep(k);
 	key_add(k, device);
 	key_sep(k);
 	key_add(k, platform);
@@ -109,11 +114,11 @@ static void key_head(struct keybuf *k, const char *device, const char *platform,
 }
 
 /* Caller frees; NULL on allocation failure. */
-static char *key_of_variant(const struct tune_device_info *dev, const char *hash,
+static char *key_of_variant(const struct tune_device_info *dev, const char *hash, const char *problem,
                             const struct tune_variant *v)
 {
 	struct keybuf k = { 0 };
-	key_head(&k, dev->name, dev->platform, dev->driver, hash ? hash : "");
+	key_head(&k, dev->name, dev->platform, dev->driver, hash ? hash : "", problem);
 	for (int p = 0; p < v->nparams; p++) {
 		struct json_object *o = param_json(v->param_values[p]);
 		key_add(&k, v->param_names[p]);
@@ -148,7 +153,7 @@ static char *key_of_line(struct json_object *line)
 	    !json_object_is_type(params, json_type_object))
 		return NULL;
 	struct keybuf k = { 0 };
-	key_head(&k, device, platform, driver, hash);
+	key_head(&k, device, platform, driver, hash, get_string(line, "problem"));
 	json_object_object_foreach(params, name, value) {
 		key_add(&k, name);
 		key_add(&k, "=");
@@ -402,8 +407,25 @@ void tune_db_close(struct tune_db *db)
 	if (db->keys)
 		lh_table_free(db->keys);
 	free(db->space);
+	free(db->problem);
+	free(db->objective);
 	free(db->path);
 	free(db);
+}
+
+int tune_db_set_run(struct tune_db *db, const char *problem, const char *objective)
+{
+	char *p = strdup(problem ? problem : ""), *o = strdup(objective ? objective : "min:time");
+	if (!p || !o) {
+		free(p);
+		free(o);
+		return -1;
+	}
+	free(db->problem);
+	free(db->objective);
+	db->problem = p;
+	db->objective = o;
+	return 0;
 }
 
 int tune_db_set_space(struct tune_db *db, const char *space_name)
@@ -425,7 +447,7 @@ bool tune_db_lookup(const struct tune_db *db, const struct tune_device_info *dev
                     const char *source_hash, const struct tune_variant *v, double *time_ms,
                     int *status)
 {
-	char *key = key_of_variant(dev, source_hash, v);
+	char *key = key_of_variant(dev, source_hash, db->problem, v);
 	void *known = NULL;
 	bool found = key && lh_table_lookup_ex(db->keys, key, &known);
 	free(key);
@@ -516,6 +538,8 @@ static struct json_object *line_of(const struct tune_db *db, const struct tune_d
 	json_object_object_add(o, "platform", json_object_new_string(dev->platform));
 	json_object_object_add(o, "driver", json_object_new_string(dev->driver));
 	json_object_object_add(o, "source_hash", json_object_new_string(v->source_hash ? v->source_hash : ""));
+	json_object_object_add(o, "problem", db->problem && *db->problem ? json_object_new_string(db->problem) : NULL);
+	json_object_object_add(o, "objective", json_object_new_string(db->objective ? db->objective : "min:time"));
 	struct json_object *params = json_object_new_object();
 	for (int p = 0; params && p < v->nparams; p++)
 		json_object_object_add(params, v->param_names[p], param_json(v->param_values[p]));
@@ -562,7 +586,7 @@ int tune_db_append(struct tune_db *db, const struct tune_device_info *dev,
 	const char *text = canonical(o);
 	size_t n = text ? strlen(text) : 0;
 	char *line = text ? malloc(n + 1) : NULL;
-	char *key = key_of_variant(dev, v->source_hash, v);
+	char *key = key_of_variant(dev, v->source_hash, db->problem, v);
 	if (!line || !key) {
 		json_object_put(o);
 		free(line);

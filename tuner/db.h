@@ -32,6 +32,14 @@ int tune_db_append(struct tune_db *db, const struct tune_device_info *dev,
  * Additions (tunecli).
  */
 
+/*
+ * The run's problem (its --set bindings as "A=1 B=2", sorted by name; ""
+ * without any) and objective ("min:time", "max:GBS"), written in each
+ * line's "problem" (null when "") and "objective" fields (copied).  The
+ * problem is part of the resume key: each is a tuning problem of its own.
+ */
+int tune_db_set_run(struct tune_db *db, const char *problem, const char *objective);
+
 /* The space's name written in each line's "space" field (copied). */
 int tune_db_set_space(struct tune_db *db, const char *space_name);
 

@@ -27,8 +27,10 @@ struct progress {
 	double start, last_print;
 	size_t planned, done, reused;
 	size_t by_status[NSTATUS];
-	double best_ms;
+	double best_ms;          /* the best cost (see cost_of) */
 	long best_point;
+	const char *unit;        /* of the objective: "ms" or a metric's name */
+	bool negate;             /* a maximised objective: its value is -cost */
 };
 
 static double now_s(void)
@@ -69,7 +71,8 @@ static void progress_print(struct progress *p, double seconds_budget, bool final
 	char line[512], eta_text[32];
 	int n = snprintf(line, sizeof line, "[%zu/%zu]", p->done, p->planned);
 	if (isfinite(p->best_ms))
-		n += snprintf(line + n, sizeof line - (size_t)n, " best %.4g ms", p->best_ms);
+		n += snprintf(line + n, sizeof line - (size_t)n, " best %.4g %s",
+		              p->negate ? -p->best_ms : p->best_ms, p->unit);
 	else
 		n += snprintf(line + n, sizeof line - (size_t)n, " best -");
 	n += snprintf(line + n, sizeof line - (size_t)n, " | ok %zu", p->by_status[TUNE_OK]);
@@ -153,6 +156,7 @@ struct run {
 	struct progress progress;
 	size_t inflight;
 	int status;
+	int metric;              /* the objective's metric in each variant, or -1 (time) */
 	/* Identity of a point the job could not even evaluate (see identify()). */
 	const char **names, **texts;
 	char (*text_buf)[32];
@@ -181,9 +185,19 @@ static void identify(struct run *r, size_t point, struct tune_variant *v)
 	v->kernel_name = tune_job_kernel_name(r->job);
 }
 
-static double cost_of(const struct tune_result *r)
+/*
+ * What the strategy minimises: the objective's value, negated where it is
+ * maximised; INFINITY for an evaluation that did not end "ok" (from a
+ * result, or from the time the database recorded).
+ */
+static double cost_of(const struct run *r, const struct tune_variant *v, int status, double time_ms)
 {
-	return r->status == TUNE_OK && isfinite(r->time_median_ms) ? r->time_median_ms : INFINITY;
+	if (status != TUNE_OK || !isfinite(time_ms) || time_ms <= 0)
+		return INFINITY;
+	double value = time_ms;
+	if (r->metric >= 0 && r->metric < v->nmetrics)
+		value = v->metrics[r->metric].per_run / (time_ms * 1e-3) * 1e-9;
+	return r->o->maximize ? -value : value;
 }
 
 static int record(struct run *r, size_t point, const struct tune_variant *v,
@@ -195,8 +209,9 @@ static int record(struct run *r, size_t point, const struct tune_variant *v,
 		        strerror(errno));
 		return -1;
 	}
-	progress_count(&r->progress, (long)point, (int)res->status, cost_of(res));
-	tune_search_report(&r->search, point, cost_of(res));
+	double cost = cost_of(r, v, (int)res->status, res->time_median_ms);
+	progress_count(&r->progress, (long)point, (int)res->status, cost);
+	tune_search_report(&r->search, point, cost);
 	return 0;
 }
 
@@ -212,8 +227,9 @@ static int dispatch(struct run *r, size_t point)
 	int known_status;
 	if (tune_db_lookup(r->db, &r->info, tune_job_source_hash(r->job), &v, &known, &known_status)) {
 		r->progress.reused++;
-		progress_count(&r->progress, (long)point, known_status < 0 ? NSTATUS : known_status, known);
-		tune_search_report(&r->search, point, known);
+		double cost = cost_of(r, &v, known_status, known);
+		progress_count(&r->progress, (long)point, known_status < 0 ? NSTATUS : known_status, cost);
+		tune_search_report(&r->search, point, cost);
 		return 0;
 	}
 	if (launchable != 0) {
@@ -295,10 +311,15 @@ static void print_summary(struct run *r, double elapsed)
 	const char *why;
 	if (tune_job_variant(r->job, (size_t)p->best_point, &v, &why) != 0)
 		return;
-	fprintf(out, "best: %.4g ms", p->best_ms);
+	/* The best point's time: the database has it whatever the objective. */
+	double ms = INFINITY;
+	int st;
+	tune_db_lookup(r->db, &r->info, tune_job_source_hash(r->job), &v, &ms, &st);
+	fprintf(out, "best: %.4g ms", ms);
 	for (int m = 0; m < v.nmetrics; m++)
-		fprintf(out, ", %s %.4g", v.metrics[m].name, v.metrics[m].per_run / (p->best_ms * 1e-3) * 1e-9);
-	fputc('\n', out);
+		fprintf(out, ", %s %.4g", v.metrics[m].name, v.metrics[m].per_run / (ms * 1e-3) * 1e-9);
+	fprintf(out, " (objective %s:%s)\n", r->o->maximize ? "max" : "min",
+	        r->metric >= 0 ? r->o->objective_metric : "time");
 	for (int i = 0; i < v.nparams; i++)
 		fprintf(out, "%s%s=%s", i ? " " : "  ", v.param_names[i], v.param_values[i]);
 	if (v.nparams)
@@ -354,6 +375,19 @@ static int start(struct run *r)
 		        o->space_path, why ? ": " : "", why ? why : "");
 		return -1;
 	}
+	r->metric = -1;
+	for (int m = 0; o->objective_metric && m < proto.nmetrics; m++)
+		if (strcmp(proto.metrics[m].name, o->objective_metric) == 0)
+			r->metric = m;
+	if (o->objective_metric && r->metric < 0) {
+		progress_break(&r->progress);
+		fprintf(o->err, "%s: error: --objective '%s' is neither 'time' nor a metric of the tune section",
+		        o->space_path, o->objective_metric);
+		for (int m = 0; m < proto.nmetrics; m++)
+			fprintf(o->err, "%s%s", m ? ", " : " (its metrics: ", proto.metrics[m].name);
+		fputs(proto.nmetrics ? ")\n" : "; it has no 'metric' line)\n", o->err);
+		return -1;
+	}
 	progress_phase(r->progress.line, "starting the workers and the reference", 0);
 	if (tune_evaluator_start(&r->ev, &o->eval, tune_job_reference(r->job), &proto, &r->info,
 	                         &err) != 0) {
@@ -371,6 +405,13 @@ static int start(struct run *r)
 	}
 	if (tune_db_set_space(r->db, tune_job_name(r->job)) != 0)
 		return -1;
+	char objective[300];
+	snprintf(objective, sizeof objective, "%s:%s", o->maximize ? "max" : "min",
+	         o->objective_metric ? o->objective_metric : "time");
+	if (tune_db_set_run(r->db, o->problem, objective) != 0)
+		return -1;
+	r->progress.unit = r->metric >= 0 ? o->objective_metric : "ms";
+	r->progress.negate = o->maximize;
 	r->space = (struct tune_space){ n, tune_job_nparams(r->job), r->job, job_value, job_values,
 	                                job_find };
 	struct tune_strategy_opts so = { o->seed, tune_budget_evals(&o->budget, n), o->eval.jobs };
@@ -389,7 +430,8 @@ int tune_run(const struct tune_run_opts *o)
 {
 	struct run r = { .o = o, .status = 0 };
 	r.progress = (struct progress){ .err = o->err, .live = o->live_progress && !o->no_progress,
-	                                .quiet = o->no_progress, .best_ms = INFINITY, .best_point = -1 };
+	                                .quiet = o->no_progress, .best_ms = INFINITY, .best_point = -1,
+	                                .unit = "ms" };
 	r.progress.line = progress_open(r.progress.live);
 	if (start(&r) != 0) {
 		r.status = 1;

@@ -30,6 +30,13 @@ struct tune_run_opts {
 	uint64_t seed;
 	int nsets;
 	const char *const *sets;      /* "NAME=VALUE" */
+	/* The problem the sets make ("A=1 B=2", see tune_db_set_run; NULL: ""),
+	 * and the objective: the median time (objective_metric NULL) or the
+	 * rate of the tune section's metric of that name, minimised or, with
+	 * `maximize`, maximised. */
+	const char *problem;
+	const char *objective_metric;
+	bool maximize;
 	struct tune_eval_opts eval;   /* device, jobs, warmup, repeat, timeout */
 	bool live_progress;           /* redraw one line (a terminal) or print plain lines */
 	bool no_progress;             /* neither (--no-progress) */

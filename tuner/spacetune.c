@@ -50,7 +50,12 @@ static void usage(FILE *out)
 	      "  --budget B          N evaluations, Ns/Nm/Nh of wall time, or P% of the space\n"
 	      "                      (default: the whole space)\n"
 	      "  --seed S            seed of the randomised strategies (default 1)\n"
-	      "  --set NAME=VALUE    bind a setting or device parameter (repeatable)\n"
+	      "  --set NAME=VALUE    bind a setting or device parameter (repeatable); with\n"
+	      "                      NAME=V1,V2,... one problem per value, and the cross\n"
+	      "                      product of several such, each tuned and recorded apart\n"
+	      "  --objective OBJ     what 'best' means: time (default, minimised) or the name\n"
+	      "                      of a 'metric' of the tune section (maximised); a prefix\n"
+	      "                      min: or max: sets the direction\n"
 	      "  --repeat R          timed runs per configuration (default 10)\n"
 	      "  --warmup W          untimed runs before them (default 1)\n"
 	      "  --jobs J            worker processes: parallel builds (default: online cores)\n"
@@ -63,6 +68,8 @@ static void usage(FILE *out)
 	      "  --db FILE           results database to read (default " DEFAULT_DB ")\n"
 	      "  --space NAME        the space to report when the file holds several\n"
 	      "  --device D          only records of devices whose name contains D\n"
+	      "  --problem P         the problem of those --set bindings (\"A=1 B=2\")\n"
+	      "  --objective OBJ     as for 'run' (default: the one the records were run with)\n"
 	      "  --header FILE.h     write the best configuration as #defines\n"
 	      "  --json FILE.json    write it as a JSON record (CLTune's fields where they fit)\n"
 	      "\n"
@@ -118,7 +125,7 @@ static void catch_signals(void)
 enum {
 	OPT_PLATFORM = 256, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_HEADER, OPT_JSON, OPT_SPACE, OPT_VERSION,
-	OPT_PROGRESS, OPT_NO_PROGRESS
+	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM
 };
 
 static const struct option run_options[] = {
@@ -135,9 +142,138 @@ static const struct option run_options[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "objective", required_argument, NULL, OPT_OBJECTIVE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* One --set: its name and its values (several make one problem each). */
+struct set_values {
+	char *name;
+	int n;
+	char **values;
+};
+
+static void set_values_free(struct set_values *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(v[i].name);
+		for (int k = 0; k < v[i].n; k++)
+			free(v[i].values[k]);
+		free(v[i].values);
+	}
+	free(v);
+}
+
+/* Splits NAME=V1,V2,... (a quoted value is one value, commas and all);
+ * a later --set of the same name replaces an earlier one.  0 or -1. */
+static int set_values_add(struct set_values *v, int *n, const char *text)
+{
+	const char *eq = strchr(text, '=');
+	char *name = strndup(text, (size_t)(eq - text));
+	if (!name)
+		return -1;
+	int at = *n;
+	for (int i = 0; i < *n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			at = i;
+	if (at < *n) {
+		free(name);
+		name = v[at].name;
+		for (int k = 0; k < v[at].n; k++)
+			free(v[at].values[k]);
+		free(v[at].values);
+	} else {
+		(*n)++;
+	}
+	const char *val = eq + 1;
+	bool quoted = *val == '"' || *val == '\'';
+	int count = 1;
+	for (const char *p = val; !quoted && *p; p++)
+		count += *p == ',';
+	v[at] = (struct set_values){ name, 0, calloc((size_t)count, sizeof(char *)) };
+	if (!v[at].values)
+		return -1;
+	for (const char *p = val;;) {
+		size_t len = quoted ? strlen(p) : strcspn(p, ",");
+		if (len == 0 && !quoted)
+			return 1; /* an empty value */
+		if (!(v[at].values[v[at].n++] = strndup(p, len)))
+			return -1;
+		if (quoted || !p[len])
+			break;
+		p += len + 1;
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Runs the problems of the --set lists one after the other, each with its
+ * own bindings and problem text; stops at an error or an interruption.
+ */
+static int run_problems(struct tune_run_opts *o, struct set_values *sv, int nsv)
+{
+	long total = 1;
+	for (int i = 0; i < nsv; i++)
+		total *= sv[i].n;
+	char **sets = calloc((size_t)nsv + 1, sizeof *sets);
+	char **sorted = calloc((size_t)nsv + 1, sizeof *sorted);
+	int *pick = calloc((size_t)nsv + 1, sizeof *pick);
+	int rc = EXIT_INPUT;
+	if (!sets || !sorted || !pick)
+		goto out;
+	for (long k = 0; k < total; k++) {
+		size_t len = 1;
+		for (int i = 0; i < nsv; i++) {
+			free(sets[i]);
+			size_t n = strlen(sv[i].name) + strlen(sv[i].values[pick[i]]) + 2;
+			if (!(sets[i] = malloc(n)))
+				goto out;
+			snprintf(sets[i], n, "%s=%s", sv[i].name, sv[i].values[pick[i]]);
+			sorted[i] = sets[i];
+			len += n;
+		}
+		qsort(sorted, (size_t)nsv, sizeof *sorted, cmp_str);
+		char *problem = calloc(len, 1);
+		if (!problem)
+			goto out;
+		for (int i = 0; i < nsv; i++) {
+			if (i)
+				strcat(problem, " ");
+			strcat(problem, sorted[i]);
+		}
+		if (total > 1)
+			fprintf(o->out, "problem %ld of %ld: %s\n", k + 1, total, problem);
+		o->sets = (const char *const *)sets;
+		o->nsets = nsv;
+		o->problem = problem;
+		rc = tune_run(o);
+		free(problem);
+		o->problem = NULL;
+		if (rc != 0 || (interrupted && k + 1 < total)) {
+			if (rc == 0)
+				rc = 130;
+			break;
+		}
+		/* The next combination: the last --set varies fastest. */
+		for (int i = nsv - 1; i >= 0 && ++pick[i] == sv[i].n; i--)
+			pick[i] = 0;
+	}
+out:
+	if (rc == EXIT_INPUT && (!sets || !sorted || !pick))
+		fputs("spacetune: out of memory\n", stderr);
+	for (int i = 0; sets && i < nsv; i++)
+		free(sets[i]);
+	free(sets);
+	free(sorted);
+	free(pick);
+	return rc;
+}
 
 static bool known_strategy(const char *name)
 {
@@ -158,7 +294,8 @@ static int cmd_run(int argc, char **argv)
 		.out = stdout, .err = stderr, .interrupted = &interrupted,
 	};
 	int progress = -1; /* --progress 1, --no-progress 0 */
-	const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+	struct set_values *sets = calloc((size_t)argc + 1, sizeof *sets);
+	int nsets = 0;
 	if (!sets) {
 		fputs("spacetune: out of memory\n", stderr);
 		return EXIT_INPUT;
@@ -191,12 +328,25 @@ static int cmd_run(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case OPT_SET:
-			if (!strchr(optarg, '=')) {
-				bad_usage("bad --set '%s': want NAME=VALUE", optarg);
+		case OPT_SET: {
+			int bad = strchr(optarg, '=') && optarg[0] != '=' ? set_values_add(sets, &nsets, optarg) : 1;
+			if (bad < 0) {
+				fputs("spacetune: out of memory\n", stderr);
+				rc = EXIT_INPUT;
 				goto out;
 			}
-			sets[o.nsets++] = optarg;
+			if (bad) {
+				bad_usage("bad --set '%s': want NAME=VALUE or NAME=V1,V2,...", optarg);
+				goto out;
+			}
+			break;
+		}
+		case OPT_OBJECTIVE:
+			if (tune_objective_parse(optarg, &o.objective_metric, &o.maximize) != 0) {
+				bad_usage("bad --objective '%s': want time or a metric's name, maybe after min: or max:",
+				          optarg);
+				goto out;
+			}
 			break;
 		case OPT_REPEAT:
 			if (parse_int(optarg, 1, &o.eval.repeat) != 0) {
@@ -241,13 +391,12 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	o.space_path = argv[optind];
-	o.sets = sets;
 	o.live_progress = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
 	o.no_progress = progress == 0;
 	catch_signals();
-	rc = tune_run(&o);
+	rc = run_problems(&o, sets, nsets);
 out:
-	free(sets);
+	set_values_free(sets, nsets);
 	return rc;
 }
 
@@ -255,6 +404,8 @@ static const struct option best_options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "space", required_argument, NULL, OPT_SPACE },
 	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "problem", required_argument, NULL, OPT_PROBLEM },
+	{ "objective", required_argument, NULL, OPT_OBJECTIVE },
 	{ "header", required_argument, NULL, OPT_HEADER },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
@@ -270,6 +421,13 @@ static int cmd_best(int argc, char **argv)
 		case OPT_DB: o.db_path = optarg; break;
 		case OPT_SPACE: o.space = optarg; break;
 		case OPT_DEVICE: o.device = optarg; break;
+		case OPT_PROBLEM: o.problem = optarg; break;
+		case OPT_OBJECTIVE:
+			if (tune_objective_parse(optarg, &o.objective_metric, &o.maximize) != 0)
+				return bad_usage("bad --objective '%s': want time or a metric's name, maybe after "
+				                 "min: or max:", optarg);
+			o.objective_given = true;
+			break;
 		case OPT_HEADER: o.header_path = optarg; break;
 		case OPT_JSON: o.json_path = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;

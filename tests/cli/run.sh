@@ -257,6 +257,9 @@ for m in --interpret --jit=tcc; do
 	expect_status "--set float=2 $m" 0 "$SPACEC" count $m --set scale=2 "$T/teach.space"
 	expect_status "--set float=abc $m" 1 "$SPACEC" count $m --set scale=abc "$T/teach.space"
 done
+expect_status "--set a list of values" 1 "$SPACEC" count --set max_threads=1024,2048 "$T/teach.space"
+grep -q "note: spacec enumerates one problem at a time: run it once per value ('spacetune run --set max_threads=1024,2048'" "$T/err" &&
+	ok "a --set list says spacec takes one problem, spacetune several" || bad "--set list: $(cat "$T/err")"
 cat > "$T/fails.space" <<'EOF'
 setting zero = 0
 b = [16, 32, 64]
