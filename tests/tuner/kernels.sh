@@ -2,11 +2,11 @@
 # The shipped GEMM and 2D-convolution kernels tuned end to end on PoCL at
 # small sizes: every configuration evaluated must verify against the
 # reference (zero wrong_result) and `spacetune best` must report one.
-# The conv2d space at W=16, H=8 and a 3x3 filter has 60 points (the
-# oracle for the count: `spacec count`), tuned exhaustively.  The GEMM
-# space is tuned exhaustively when small enough at M=N=K=32, else on a
-# seeded random sample of 40 configurations.  Each part skips itself when
-# its space or its tune: section is missing.
+# In make check-full the conv2d space at W=16, H=8 and a 3x3 filter (60
+# points; the oracle for the count: `spacec count`) is tuned exhaustively
+# and GEMM at M=N=K=32 on a seeded random sample of 40; make check tunes a
+# seeded sample of 12 of each.  Each part skips itself when its space or
+# its tune: section is missing.
 . "${top_srcdir:-.}/tests/tuner/lib.sh"
 need_opencl
 S=${SPACES_DIR:-$top_srcdir/spaces}
@@ -23,7 +23,7 @@ tune() { # name space max_exhaustive sets...  (kn, not name: lib.sh uses that)
 	n=$("$SPACEC" count "$space" "$@" 2>/dev/null)
 	if [ -z "$n" ] || [ "$n" -eq 0 ]; then bad "$kn: spacec count failed"; return; fi
 	budget="--strategy exhaustive" nwant=$n
-	if [ "$n" -gt "$max" ]; then budget="--strategy random --budget 40 --seed 1" nwant=40; fi
+	if [ "$n" -gt "$max" ]; then budget="--strategy random --budget $sample --seed 1" nwant=$sample; fi
 	db=$T/$kn.jsonl
 	sets=""
 	for s in "$@"; do sets="$sets $s"; done
@@ -41,7 +41,10 @@ tune() { # name space max_exhaustive sets...  (kn, not name: lib.sh uses that)
 	check "$kn: best reported" grep -q '^best ' "$T/out"
 }
 
-tune conv2d "$S/conv2d.space" 60 --set W=16 --set H=8 --set filter_size=3
+# make check: 12 random configurations of each; make check-full: all
+# 60 of conv2d, 40 of gemm
+if [ "${CHECK_FULL:-0}" = 1 ]; then sample=40 full_conv=60; else sample=12 full_conv=0; fi
+tune conv2d "$S/conv2d.space" $full_conv --set W=16 --set H=8 --set filter_size=3
 tune gemm "$S/gemm.space" 80 --set M=32 --set N=32 --set K=32
 [ "$ran" -eq 1 ] || { echo "no kernel spaces: skipped"; exit 77; }
 finish
