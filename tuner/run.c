@@ -449,6 +449,9 @@ int tune_run(const struct tune_run_opts *o)
 		r.progress.line = NULL;
 		progress_print(&r.progress, r.search.seconds, true);
 		print_summary(&r, now_s() - r.progress.start);
+		if (o->best)
+			*o->best = !isfinite(r.progress.best_ms) ? NAN
+			           : r.progress.negate ? -r.progress.best_ms : r.progress.best_ms;
 		if (r.status == 0 && *o->interrupted) {
 			fprintf(o->err, "spacetune: interrupted; run the same command again to resume\n");
 			r.status = 130;

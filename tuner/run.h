@@ -44,6 +44,9 @@ struct tune_run_opts {
 	FILE *err;                    /* progress and errors */
 	/* Set asynchronously (SIGINT/SIGTERM): stop submitting, drain, report. */
 	volatile sig_atomic_t *interrupted;
+	/* When set, receives the objective's best value as the progress line
+	 * shows it (ms, or the metric's rate); NAN when none ran correctly. */
+	double *best;
 };
 
 /* 0 when the search ran to its end, 1 on an error (reported), 130 when interrupted. */

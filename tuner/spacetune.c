@@ -4,6 +4,7 @@
  *   spacetune devices                 platforms, devices and their limits
  *   spacetune run FILE.space [...]    search, evaluate, record (run.h)
  *   spacetune best [--db F] [...]     the best recorded configuration (best.h)
+ *   spacetune batch FILE --db DIR     many problems, one worker per device (batch.h)
  *   spacetune cache path|clear        the program-binary cache (eval.h)
  *
  * Exit status: 0 done, 1 an error (diagnosed), 2 a usage error,
@@ -22,6 +23,7 @@
 
 #include "config.h"
 #include "tools/cache.h"
+#include "tuner/batch.h"
 #include "tuner/best.h"
 #include "tuner/eval.h"
 #include "tuner/run.h"
@@ -40,6 +42,7 @@ static void usage(FILE *out)
 	fputs("usage: spacetune devices\n"
 	      "       spacetune run FILE.space [OPTIONS]\n"
 	      "       spacetune best [--db FILE] [--space NAME] [--device D] [--header FILE.h] [--json FILE.json]\n"
+	      "       spacetune batch FILE --db DIR [--devices D,...] [--list] [OPTIONS]\n"
 	      "       spacetune cache path|clear\n"
 	      "\n"
 	      "Options of 'run':\n"
@@ -72,6 +75,13 @@ static void usage(FILE *out)
 	      "  --objective OBJ     as for 'run' (default: the one the records were run with)\n"
 	      "  --header FILE.h     write the best configuration as #defines\n"
 	      "  --json FILE.json    write it as a JSON record (CLTune's fields where they fit)\n"
+	      "\n"
+	      "Options of 'batch' (the file's format: TUNING.md, section Batches):\n"
+	      "  --db DIR            one database per worker in DIR (required unless --list)\n"
+	      "  --devices D,...     one worker per device, by index or name substring\n"
+	      "                      (default: the batch file's device lines, else the first GPU)\n"
+	      "  --list              print the problems, one a line, and run nothing\n"
+	      "  --repeat, --warmup, --jobs, --timeout, --progress, --no-progress: as for 'run'\n"
 	      "\n"
 	      "'cache path' prints where built kernels are cached ($XDG_CACHE_HOME/spacetune,\n"
 	      "else ~/.cache/spacetune); 'cache clear' deletes them.\n"
@@ -125,8 +135,44 @@ static void catch_signals(void)
 enum {
 	OPT_PLATFORM = 256, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_HEADER, OPT_JSON, OPT_SPACE, OPT_VERSION,
-	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM
+	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES, OPT_LIST
 };
+
+/* The evaluation options 'run' and 'batch' share: 0, or a usage error reported. */
+static int parse_eval_option(int c, const char *arg, struct tune_eval_opts *e)
+{
+	char *end;
+	switch (c) {
+	case OPT_REPEAT:
+		if (parse_int(arg, 1, &e->repeat) != 0)
+			return bad_usage("bad --repeat '%s': want a count >= 1", arg);
+		return 0;
+	case OPT_WARMUP:
+		if (parse_int(arg, 0, &e->warmup) != 0)
+			return bad_usage("bad --warmup '%s': want a count >= 0", arg);
+		return 0;
+	case OPT_JOBS:
+		if (parse_int(arg, 1, &e->jobs) != 0)
+			return bad_usage("bad --jobs '%s': want a count >= 1", arg);
+		return 0;
+	default: /* OPT_TIMEOUT */
+		errno = 0;
+		e->timeout_s = strtod(arg, &end);
+		if (end == arg || *end || errno || !(e->timeout_s >= 0))
+			return bad_usage("bad --timeout '%s': want seconds >= 0", arg);
+		return 0;
+	}
+}
+
+/* The rows of parse_eval_option's options, --progress and --help. */
+#define EVAL_OPTIONS \
+	{ "repeat", required_argument, NULL, OPT_REPEAT }, \
+	{ "warmup", required_argument, NULL, OPT_WARMUP }, \
+	{ "jobs", required_argument, NULL, OPT_JOBS }, \
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT }, \
+	{ "progress", no_argument, NULL, OPT_PROGRESS }, \
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS }, \
+	{ "help", no_argument, NULL, 'h' }
 
 static const struct option run_options[] = {
 	{ "platform", required_argument, NULL, OPT_PLATFORM },
@@ -136,14 +182,8 @@ static const struct option run_options[] = {
 	{ "budget", required_argument, NULL, OPT_BUDGET },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "set", required_argument, NULL, OPT_SET },
-	{ "repeat", required_argument, NULL, OPT_REPEAT },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "jobs", required_argument, NULL, OPT_JOBS },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "objective", required_argument, NULL, OPT_OBJECTIVE },
-	{ "help", no_argument, NULL, 'h' },
+	EVAL_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -349,30 +389,11 @@ static int cmd_run(int argc, char **argv)
 			}
 			break;
 		case OPT_REPEAT:
-			if (parse_int(optarg, 1, &o.eval.repeat) != 0) {
-				bad_usage("bad --repeat '%s': want a count >= 1", optarg);
-				goto out;
-			}
-			break;
 		case OPT_WARMUP:
-			if (parse_int(optarg, 0, &o.eval.warmup) != 0) {
-				bad_usage("bad --warmup '%s': want a count >= 0", optarg);
-				goto out;
-			}
-			break;
 		case OPT_JOBS:
-			if (parse_int(optarg, 1, &o.eval.jobs) != 0) {
-				bad_usage("bad --jobs '%s': want a count >= 1", optarg);
-				goto out;
-			}
-			break;
 		case OPT_TIMEOUT:
-			errno = 0;
-			o.eval.timeout_s = strtod(optarg, &end);
-			if (end == optarg || *end || errno || !(o.eval.timeout_s >= 0)) {
-				bad_usage("bad --timeout '%s': want seconds >= 0", optarg);
+			if (parse_eval_option(c, optarg, &o.eval) != 0)
 				goto out;
-			}
 			break;
 		case OPT_PROGRESS:
 		case OPT_NO_PROGRESS:
@@ -437,6 +458,109 @@ static int cmd_best(int argc, char **argv)
 	if (optind != argc)
 		return bad_usage("'best' takes no file argument: '%s' (use --db)", argv[optind]);
 	return tune_best(&o);
+}
+
+static const struct option batch_options[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "devices", required_argument, NULL, OPT_DEVICES },
+	{ "list", no_argument, NULL, OPT_LIST },
+	EVAL_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+
+static void list_problems(const struct tune_batch *b)
+{
+	for (int i = 0; i < b->nproblems; i++) {
+		const struct tune_batch_problem *p = &b->problems[i];
+		char budget[48] = "all";
+		if (p->budget.kind == TUNE_BUDGET_EVALS)
+			snprintf(budget, sizeof budget, "%.0f", p->budget.amount);
+		else if (p->budget.kind == TUNE_BUDGET_SECONDS)
+			snprintf(budget, sizeof budget, "%gs", p->budget.amount);
+		else if (p->budget.kind == TUNE_BUDGET_FRACTION)
+			snprintf(budget, sizeof budget, "%g%%", p->budget.amount * 100);
+		printf("%s\tstrategy=%s budget=%s seed=%llu objective=%s\n", p->key, p->strategy, budget,
+		       (unsigned long long)p->seed, p->objective ? p->objective : "time");
+	}
+}
+
+static int cmd_batch(int argc, char **argv)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	struct tune_batch_run_opts o = {
+		.eval = { .jobs = cores > 0 ? (int)cores : 1, .warmup = DEFAULT_WARMUP,
+		          .repeat = DEFAULT_REPEAT, .timeout_s = default_timeout_s },
+		.err = stderr, .interrupted = &interrupted,
+	};
+	int progress = -1, rc = EXIT_USAGE, c;
+	bool list = false;
+	char *devices_text = NULL;
+	const char **devices = NULL;
+	struct tune_batch *b = NULL;
+	while ((c = getopt_long(argc, argv, "h", batch_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_DB: o.db_dir = optarg; break;
+		case OPT_DEVICES: free(devices_text); devices_text = strdup(optarg); break;
+		case OPT_LIST: list = true; break;
+		case OPT_REPEAT:
+		case OPT_WARMUP:
+		case OPT_JOBS:
+		case OPT_TIMEOUT:
+			if (parse_eval_option(c, optarg, &o.eval) != 0)
+				goto out;
+			break;
+		case OPT_PROGRESS:
+		case OPT_NO_PROGRESS: progress = c == OPT_PROGRESS; break;
+		case 'h': usage(stdout); rc = EXIT_OK; goto out;
+		default: goto out;
+		}
+	}
+	if (optind + 1 != argc) {
+		bad_usage("%s", optind == argc ? "'batch' needs a batch file" : "'batch' takes one batch file");
+		goto out;
+	}
+	if (!list && !o.db_dir) {
+		bad_usage("%s", "'batch' needs --db DIR (one database per worker goes there)");
+		goto out;
+	}
+	int lrc = tune_batch_load(argv[optind], stderr, &b);
+	if (lrc != 0) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if (list) {
+		list_problems(b);
+		rc = fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK;
+		goto out;
+	}
+	if (devices_text) {
+		devices = calloc(strlen(devices_text) + 1, sizeof *devices);
+		if (!devices) {
+			fputs("spacetune: out of memory\n", stderr);
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		for (char *save = NULL, *t = strtok_r(devices_text, ",", &save); t; t = strtok_r(NULL, ",", &save))
+			devices[o.ndevices++] = t;
+		if (o.ndevices == 0) {
+			bad_usage("%s", "--devices needs at least one device");
+			goto out;
+		}
+		o.devices = devices;
+	} else {
+		o.ndevices = b->ndevices;
+		o.devices = (const char *const *)b->devices;
+	}
+	o.batch = b;
+	o.live_progress = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
+	o.no_progress = progress == 0;
+	catch_signals();
+	rc = tune_batch_run(&o);
+out:
+	tune_batch_free(b);
+	free(devices);
+	free(devices_text);
+	return rc;
 }
 
 /* A file the evaluator put in its cache: HASH.clbin, cref-HASH.so, or
@@ -522,6 +646,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "best") == 0)
 		return cmd_best(argc - 1, argv + 1);
+	if (strcmp(cmd, "batch") == 0)
+		return cmd_batch(argc - 1, argv + 1);
 	if (strcmp(cmd, "cache") == 0)
 		return cmd_cache(argc - 1, argv + 1);
 	return bad_usage("unknown command '%s'", cmd);

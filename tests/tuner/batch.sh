@@ -1,0 +1,125 @@
+#!/bin/sh
+# spacetune batch: the batch file's expansion and located errors (no
+# device needed), then on PoCL a tiny batch of vadd.space at three sizes:
+# every evaluation is a point of `spacec list` at that size, a rerun
+# times nothing again, and a run killed with -9 midway and rerun ends
+# with exactly the records of an uninterrupted run (the oracle), none twice.
+. "${top_srcdir:-.}/tests/tuner/lib.sh"
+cp "$TD/vadd.space" "$TD/vadd.cl" "$TD/vadd_ref.c" "$T/"
+
+# ---- the format: defaults, overrides, cross products (hand-expanded oracle)
+cat >"$T/list.batch" <<'EOF'
+# defaults for every problem
+strategy random
+budget 4
+set UNUSED = 7
+problem vadd.space
+    set N = 1024, 2048
+    set precision = "single", "dou, ble"   # a comma inside quotes
+    seed 3
+problem "vadd.space"   # the same space again, other sizes
+    set N = 4096
+    set UNUSED = 8
+    objective max:GBS
+    budget 50%
+    strategy exhaustive
+EOF
+cat >"$T/list.want" <<'EOF'
+vadd.space UNUSED=7 N=1024 precision="single"	strategy=random budget=4 seed=3 objective=time
+vadd.space UNUSED=7 N=1024 precision="dou, ble"	strategy=random budget=4 seed=3 objective=time
+vadd.space UNUSED=7 N=2048 precision="single"	strategy=random budget=4 seed=3 objective=time
+vadd.space UNUSED=7 N=2048 precision="dou, ble"	strategy=random budget=4 seed=3 objective=time
+vadd.space N=4096 UNUSED=8	strategy=exhaustive budget=50% seed=1 objective=max:GBS
+EOF
+expect_status "--list expands the batch" 0 "$SPACETUNE" batch "$T/list.batch" --list
+cmp -s "$T/list.want" "$T/out" && ok "cross products, defaults and overrides as documented" ||
+	{ bad "expansion differs"; diff "$T/list.want" "$T/out"; }
+
+# ---- errors: located, with the line and a caret, exit 1
+printf 'problme vadd.space\nset N = 1, "abc\nbudget 3x\nstrategy foo\nproblem vadd.space\n  set N 3\ndevice 0\n  seed -1\n  objective max:\n' >"$T/bad.batch"
+expect_status "a bad batch file is an error" 1 "$SPACETUNE" batch "$T/bad.batch" --list
+for want in "bad.batch:1:1: error: unknown line 'problme'; did you mean 'problem'?" \
+	"bad.batch:2:12: error: unterminated string" \
+	"bad.batch:3:8: error: bad budget '3x'" \
+	"bad.batch:4:10: error: unknown strategy 'foo'" \
+	"bad.batch:6:9: error: expected '=' after the setting's name" \
+	"bad.batch:7:1: error: 'device' lines go before the first problem" \
+	"bad.batch:8:8: error: bad seed '-1'" \
+	"bad.batch:9:13: error: bad objective 'max:'"; do
+	check "located: $want" grep -qF "$want" "$T/err"
+done
+check "the source line is quoted with a caret" grep -q '^ *| *\^~~~~~~$' "$T/err"
+printf 'problem vadd.space\n  set N = 1, 2\n  set N = 3\nproblem nope.space\nproblem vadd.space\n  set N = 2\n' >"$T/bad2.batch"
+expect_status "a second bad batch file" 1 "$SPACETUNE" batch "$T/bad2.batch" --list
+check "a setting given twice" grep -qF "bad2.batch:3:7: error: 'N' is set twice in this problem" "$T/err"
+printf 'problem vadd.space\nproblem nope.space\nproblem vadd.space\n  set N = 2\nproblem vadd.space\n  set N=2\n' >"$T/bad3.batch"
+expect_status "a third bad batch file" 1 "$SPACETUNE" batch "$T/bad3.batch" --list
+check "an unreadable space" grep -qF "bad3.batch:2:9: error: cannot read" "$T/err"
+check "a problem given twice" grep -qF "bad3.batch:5:1: error: the problem 'vadd.space N=2' is already in the batch (line 3)" "$T/err"
+printf '# nothing\n' >"$T/empty.batch"
+expect_status "a batch without problems" 1 "$SPACETUNE" batch "$T/empty.batch" --list
+check "says so" grep -q "the batch has no 'problem' line" "$T/err"
+expect_status "batch without --db" 2 "$SPACETUNE" batch "$T/list.batch"
+check "no sanitizer report" no_sanitizer_reports "$T/err"
+
+# ---- running on PoCL
+need_opencl
+cat >"$T/run.batch" <<'EOF'
+strategy random
+budget 5
+problem vadd.space
+    set N = 1024, 2048, 4096
+EOF
+run_batch() { # dir
+	"$SPACETUNE" batch "$T/run.batch" --db "$1" --jobs 2 --repeat 2 --no-progress
+}
+# (N, params) of each record: N from the launch, global = N / WPT.
+records() { # db
+	jq -S -c '{N: (.global[0] * .params.WPT), params}' "$1" | sort
+}
+expect_status "a batch runs" 0 run_batch "$T/A"
+check "no sanitizer report" no_sanitizer_reports "$T/err"
+check "one database for the default device" test -s "$T/A/default.jsonl"
+records "$T/A/default.jsonl" >"$T/A.got"
+for n in 1024 2048 4096; do
+	"$SPACEC" list --format jsonl --set N=$n "$T/vadd.space" | jq -S -c "{N: $n, params: .}" >>"$T/space"
+	check "N=$n: the budget's 5 evaluations" test "$(grep -c "^{\"N\":$n," "$T/A.got")" -eq 5
+done
+sort -o "$T/space" "$T/space"
+check "every record is a point of its problem's space" test -z "$(comm -23 "$T/A.got" "$T/space")"
+check "each record names its problem as 'spacetune run --set' does" \
+	test "$(jq -r .problem "$T/A/default.jsonl" | sort -u | tr '\n' ' ')" = "N=1024 N=2048 N=4096 "
+check "every record verified" test "$(jq -r .status "$T/A/default.jsonl" | sort -u)" = ok
+check "no configuration twice" test "$(sort -u "$T/A.got" | wc -l)" -eq 15
+
+cp "$T/A/default.jsonl" "$T/A.before"
+expect_status "the same batch again" 0 run_batch "$T/A"
+check "the rerun times nothing" cmp -s "$T/A.before" "$T/A/default.jsonl"
+check "finished problems are not reopened" test "$(grep -c '^== ' "$T/A/default.log")" -eq 3
+check "the summary counts them" grep -q 'batch: 3 of 3 problems done (3 finished before, 0 failed)' "$T/err"
+
+# ---- kill -9 midway, rerun: exactly the missing work
+run_batch "$T/K" >"$T/k.out" 2>"$T/k.err" &
+pid=$!
+i=0
+while [ "$i" -lt 1200 ] && [ "$(cat "$T/K/default.jsonl" 2>/dev/null | wc -l)" -lt 4 ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+before=$(cat "$T/K/default.jsonl" 2>/dev/null | wc -l)
+if [ "$before" -ge 4 ] && [ "$before" -lt 15 ]; then ok "killed midway ($before of 15 recorded)"; else
+	bad "kill -9 did not land midway ($before of 15)"; fi
+i=0
+while [ "$i" -lt 50 ] && pgrep -f -- "$T/K" >/dev/null; do
+	sleep 0.2
+	i=$((i + 1))
+done
+check "no worker outlives the killed batch" test -z "$(pgrep -f -- "$T/K")"
+expect_status "the rerun completes the batch" 0 run_batch "$T/K"
+check "no sanitizer report" no_sanitizer_reports "$T/err"
+records "$T/K/default.jsonl" >"$T/K.got"
+cmp -s "$T/A.got" "$T/K.got" && ok "killed and rerun = uninterrupted, every evaluation once" ||
+	{ bad "records differ from the uninterrupted run"; diff "$T/A.got" "$T/K.got" | head; }
+finish
