@@ -23,6 +23,7 @@
 #include "lang/diag.h"
 #include "tuner/batch.h"
 #include "tuner/best.h"
+#include "tuner/job.h"
 #include "tuner/run.h"
 
 /* What a scope (the top of the file, or one problem) sets. */
@@ -689,6 +690,71 @@ done:;
 	else
 		tune_batch_free(b);
 	return rc;
+}
+
+/* ---- shards ------------------------------------------------------------------------ */
+
+int tune_batch_costs(const struct tune_batch *b, double *costs, FILE *diag)
+{
+	for (int i = 0; i < b->nproblems; i++) {
+		const struct tune_batch_problem *p = &b->problems[i];
+		struct tune_job_opts jo = { .space_path = p->space_path, .nsets = p->nsets,
+		                            .sets = (const char *const *)p->sets, .diag = diag };
+		struct tune_job *job = NULL;
+		int rc = tune_job_load(&jo, &job);
+		if (rc != 0) {
+			fprintf(diag, "%s:%d: note: in the problem '%s'\n", b->path, p->line, p->key);
+			return rc;
+		}
+		size_t n = tune_job_npoints(job);
+		tune_job_free(job);
+		costs[i] = p->budget.kind == TUNE_BUDGET_SECONDS ? p->budget.amount
+		                                                : (double)tune_budget_evals(&p->budget, n);
+	}
+	return 0;
+}
+
+struct by_cost {
+	double cost;
+	int index;
+};
+
+static int cmp_by_cost(const void *a, const void *b)
+{
+	const struct by_cost *x = a, *y = b;
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	return x->index - y->index;
+}
+
+int tune_batch_shard(const struct tune_batch *b, const double *costs, int shard, int nshards,
+                     int *out)
+{
+	struct by_cost *order = calloc((size_t)b->nproblems + 1, sizeof *order);
+	double *load = calloc((size_t)nshards, sizeof *load);
+	bool *mine = calloc((size_t)b->nproblems + 1, sizeof *mine);
+	int n = -1;
+	if (order && load && mine) {
+		for (int i = 0; i < b->nproblems; i++)
+			order[i] = (struct by_cost){ costs[i], i };
+		qsort(order, (size_t)b->nproblems, sizeof *order, cmp_by_cost);
+		for (int k = 0; k < b->nproblems; k++) {
+			int least = 0;
+			for (int s = 1; s < nshards; s++)
+				if (load[s] < load[least])
+					least = s;
+			load[least] += order[k].cost;
+			mine[order[k].index] = least == shard;
+		}
+		n = 0;
+		for (int i = 0; i < b->nproblems; i++)
+			if (mine[i])
+				out[n++] = i;
+	}
+	free(order);
+	free(load);
+	free(mine);
+	return n;
 }
 
 /* ---- running ------------------------------------------------------------------------ */

@@ -55,6 +55,25 @@ int tune_batch_load(const char *path, FILE *diag, struct tune_batch **out);
 void tune_batch_free(struct tune_batch *b);
 
 /*
+ * The estimated cost of each problem, in evaluations: the budget's share
+ * of the space (tune_budget_evals), the space counted with every device
+ * query at its default so that every shard computes the same numbers on
+ * any machine; a time budget counts its seconds.  0; 1 when a problem
+ * cannot be loaded (reported on diag); -1 out of memory.
+ */
+int tune_batch_costs(const struct tune_batch *b, double *costs, FILE *diag);
+
+/*
+ * Shard `shard` (0-based) of `nshards`: the longest-processing-time-first
+ * split (problems by cost, largest first, ties by index, each to the shard
+ * with the least cost so far, ties to the lowest shard), so the shards
+ * partition the batch and differ by at most one problem's cost.  Writes
+ * the shard's problem indices, ascending, to out; returns their count.
+ */
+int tune_batch_shard(const struct tune_batch *b, const double *costs, int shard, int nshards,
+                     int *out);
+
+/*
  * One worker: tunes problems[0..n) of the batch, in order, on eval->device
  * into the database db_path.  A problem whose key is in done_path was
  * finished by an earlier run and is skipped; one that runs to its end is

@@ -42,7 +42,7 @@ static void usage(FILE *out)
 	fputs("usage: spacetune devices\n"
 	      "       spacetune run FILE.space [OPTIONS]\n"
 	      "       spacetune best [--db FILE] [--space NAME] [--device D] [--header FILE.h] [--json FILE.json]\n"
-	      "       spacetune batch FILE --db DIR [--devices D,...] [--list] [OPTIONS]\n"
+	      "       spacetune batch FILE --db DIR [--devices D,...] [--shard I/N] [--list] [OPTIONS]\n"
 	      "       spacetune cache path|clear\n"
 	      "\n"
 	      "Options of 'run':\n"
@@ -81,6 +81,7 @@ static void usage(FILE *out)
 	      "  --devices D,...     one worker per device, by index or name substring\n"
 	      "                      (default: the batch file's device lines, else the first GPU)\n"
 	      "  --list              print the problems, one a line, and run nothing\n"
+	      "  --shard I/N         only shard I (0-based) of N, balanced by estimated cost\n"
 	      "  --repeat, --warmup, --jobs, --timeout, --progress, --no-progress: as for 'run'\n"
 	      "\n"
 	      "'cache path' prints where built kernels are cached ($XDG_CACHE_HOME/spacetune,\n"
@@ -135,7 +136,7 @@ static void catch_signals(void)
 enum {
 	OPT_PLATFORM = 256, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_HEADER, OPT_JSON, OPT_SPACE, OPT_VERSION,
-	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES, OPT_LIST
+	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES, OPT_LIST, OPT_SHARD
 };
 
 /* The evaluation options 'run' and 'batch' share: 0, or a usage error reported. */
@@ -464,13 +465,16 @@ static const struct option batch_options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "devices", required_argument, NULL, OPT_DEVICES },
 	{ "list", no_argument, NULL, OPT_LIST },
+	{ "shard", required_argument, NULL, OPT_SHARD },
 	EVAL_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
-static void list_problems(const struct tune_batch *b)
+/* The problems of the list (all when list is NULL), with their costs when known. */
+static void list_problems(const struct tune_batch *b, const int *list, int n, const double *costs)
 {
-	for (int i = 0; i < b->nproblems; i++) {
+	for (int k = 0; k < n; k++) {
+		int i = list ? list[k] : k;
 		const struct tune_batch_problem *p = &b->problems[i];
 		char budget[48] = "all";
 		if (p->budget.kind == TUNE_BUDGET_EVALS)
@@ -479,8 +483,11 @@ static void list_problems(const struct tune_batch *b)
 			snprintf(budget, sizeof budget, "%gs", p->budget.amount);
 		else if (p->budget.kind == TUNE_BUDGET_FRACTION)
 			snprintf(budget, sizeof budget, "%g%%", p->budget.amount * 100);
-		printf("%s\tstrategy=%s budget=%s seed=%llu objective=%s\n", p->key, p->strategy, budget,
+		printf("%s\tstrategy=%s budget=%s seed=%llu objective=%s", p->key, p->strategy, budget,
 		       (unsigned long long)p->seed, p->objective ? p->objective : "time");
+		if (costs)
+			printf(" cost=%.17g", costs[i]);
+		putchar('\n');
 	}
 }
 
@@ -494,6 +501,9 @@ static int cmd_batch(int argc, char **argv)
 	};
 	int progress = -1, rc = EXIT_USAGE, c;
 	bool list = false;
+	int shard = -1, nshards = 0;
+	int *subset = NULL;
+	double *costs = NULL;
 	char *devices_text = NULL;
 	const char **devices = NULL;
 	struct tune_batch *b = NULL;
@@ -502,6 +512,15 @@ static int cmd_batch(int argc, char **argv)
 		case OPT_DB: o.db_dir = optarg; break;
 		case OPT_DEVICES: free(devices_text); devices_text = strdup(optarg); break;
 		case OPT_LIST: list = true; break;
+		case OPT_SHARD: {
+			char tail;
+			if (sscanf(optarg, "%d/%d%c", &shard, &nshards, &tail) != 2 || nshards < 1 ||
+			    nshards > 1000000 || shard < 0 || shard >= nshards) {
+				bad_usage("bad --shard '%s': want I/N with 0 <= I < N", optarg);
+				goto out;
+			}
+			break;
+		}
 		case OPT_REPEAT:
 		case OPT_WARMUP:
 		case OPT_JOBS:
@@ -528,8 +547,28 @@ static int cmd_batch(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
+	if (nshards > 0) {
+		costs = calloc((size_t)b->nproblems, sizeof *costs);
+		subset = calloc((size_t)b->nproblems, sizeof *subset);
+		if (!costs || !subset) {
+			fputs("spacetune: out of memory\n", stderr);
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		if (tune_batch_costs(b, costs, stderr) != 0) {
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		o.nsubset = tune_batch_shard(b, costs, shard, nshards, subset);
+		if (o.nsubset < 0) {
+			fputs("spacetune: out of memory\n", stderr);
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		o.subset = subset;
+	}
 	if (list) {
-		list_problems(b);
+		list_problems(b, o.subset, o.subset ? o.nsubset : b->nproblems, costs);
 		rc = fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK;
 		goto out;
 	}
@@ -558,6 +597,8 @@ static int cmd_batch(int argc, char **argv)
 	rc = tune_batch_run(&o);
 out:
 	tune_batch_free(b);
+	free(costs);
+	free(subset);
 	free(devices);
 	free(devices_text);
 	return rc;

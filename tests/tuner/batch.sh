@@ -62,6 +62,70 @@ check "says so" grep -q "the batch has no 'problem' line" "$T/err"
 expect_status "batch without --db" 2 "$SPACETUNE" batch "$T/list.batch"
 check "no sanitizer report" no_sanitizer_reports "$T/err"
 
+# ---- shards: a partition, balanced by cost = the budget's share of the space
+cat >"$T/shard.batch" <<'EOF2'
+strategy random
+problem vadd.space
+    set N = 1024, 64, 2048, 32, 128, 16
+    budget 40%
+problem vadd.space
+    set N = 8192, 512, 256
+    budget 7
+problem vadd.space
+    set N = 8
+    budget 30s
+EOF2
+"$SPACETUNE" batch "$T/shard.batch" --list | cut -f1 | sort >"$T/all"
+: >"$T/shards"
+for n in 1 2 3 4; do
+	i=0
+	while [ $i -lt $n ]; do
+		if ! "$SPACETUNE" batch "$T/shard.batch" --list --shard $i/$n >"$T/shard.$n.$i" 2>"$T/err"; then
+			bad "--shard $i/$n"
+			sed 's/^/    | /' "$T/err"
+		fi
+		sed "s|^|$n $i |" "$T/shard.$n.$i" >>"$T/shards"
+		i=$((i + 1))
+	done
+done
+"$SPACETUNE" batch "$T/shard.batch" --list --shard 2/4 >"$T/again"
+check "a shard is deterministic" cmp -s "$T/again" "$T/shard.4.2"
+# the oracle's costs: spacec count at each size, then the budget by hand
+for n in 1024 64 2048 32 128 16 8192 512 256 8; do
+	echo "$n $("$SPACEC" count --set N=$n "$T/vadd.space")"
+done >"$T/sizes"
+cat >"$T/check.py" <<'EOF2'
+import math, sys
+sizes = dict(tuple(map(int, l.split())) for l in open(sys.argv[1]))
+want = sorted(l.strip() for l in open(sys.argv[2]))
+def cost(n):  # P% of n points: ceil, at least 1; N evaluations: at most n; a time: its seconds
+    if n in (1024, 64, 2048, 32, 128, 16):
+        return max(1, math.ceil(0.4 * sizes[n]))
+    return min(7, sizes[n]) if n in (8192, 512, 256) else 30
+shards = {}
+for l in open(sys.argv[3]):
+    nsh, i, rest = l.split(' ', 2)
+    key, info = rest.rstrip('\n').split('\t')
+    got = float(info.split('cost=')[1])
+    n = int(key.split('N=')[1])
+    c = cost(n)
+    if got != c:
+        print('cost of %s: %s, want %s' % (key, got, c)); sys.exit(1)
+    shards.setdefault(int(nsh), {}).setdefault(int(i), []).append((key, got))
+for nsh, parts in shards.items():
+    keys = sorted(k for p in parts.values() for k, _ in p)
+    if keys != want:
+        print('%d shards do not partition the batch' % nsh); sys.exit(1)
+    loads = [sum(c for _, c in parts.get(i, [])) for i in range(nsh)]
+    biggest = max(c for p in parts.values() for _, c in p)
+    if max(loads) - min(loads) > biggest:
+        print('%d shards unbalanced: %s' % (nsh, loads)); sys.exit(1)
+print('ok')
+EOF2
+check "shards partition the batch, costs as the oracle's, loads within one problem" \
+	python3 "$T/check.py" "$T/sizes" "$T/all" "$T/shards"
+expect_status "a bad --shard" 2 "$SPACETUNE" batch "$T/shard.batch" --list --shard 4/4
+
 # ---- running on PoCL
 need_opencl
 cat >"$T/run.batch" <<'EOF'
@@ -71,7 +135,7 @@ problem vadd.space
     set N = 1024, 2048, 4096
 EOF
 run_batch() { # dir
-	"$SPACETUNE" batch "$T/run.batch" --db "$1" --jobs 2 --repeat 2 --no-progress
+	"$SPACETUNE" batch "$T/run.batch" --db "$1" --jobs 2 --repeat 2 --timeout 120 --no-progress
 }
 # (N, params) of each record: N from the launch, global = N / WPT.
 records() { # db
@@ -89,7 +153,10 @@ sort -o "$T/space" "$T/space"
 check "every record is a point of its problem's space" test -z "$(comm -23 "$T/A.got" "$T/space")"
 check "each record names its problem as 'spacetune run --set' does" \
 	test "$(jq -r .problem "$T/A/default.jsonl" | sort -u | tr '\n' ' ')" = "N=1024 N=2048 N=4096 "
-check "every record verified" test "$(jq -r .status "$T/A/default.jsonl" | sort -u)" = ok
+if [ "$(jq -r .status "$T/A/default.jsonl" | sort -u)" = ok ]; then ok "every record verified"; else
+	bad "every record verified: $(jq -r .status "$T/A/default.jsonl" | sort | uniq -c | tr -s ' \n' ' ')"
+	jq -c 'select(.status != "ok") | {params, status, error}' "$T/A/default.jsonl" | head -3
+fi
 check "no configuration twice" test "$(sort -u "$T/A.got" | wc -l)" -eq 15
 
 cp "$T/A/default.jsonl" "$T/A.before"
