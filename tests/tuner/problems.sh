@@ -19,6 +19,7 @@ check "it names the metrics there are" grep -q "error: --objective 'GFLOPS' is n
 check "and writes nothing" test ! -e "$T/db.jsonl"
 
 expect_status "two problem sizes" 0 run --set N=4096,8192 --objective GBS
+check "no sanitizer report" no_sanitizer_reports "$T/err"
 check "each is announced" grep -q "^problem 2 of 2: N=8192$" "$T/out"
 for n in 4096 8192; do
 	check "N=$n has its own 6 records" test "$(grep -c "\"problem\":\"N=$n\"" "$T/db.jsonl")" -eq 6
@@ -39,6 +40,7 @@ print(" ".join("%s=%s" % kv for kv in best["params"].items()), "%.4g" % best["me
 PY
 )
 expect_status "best of one problem" 0 "$SPACETUNE" best --db "$T/db.jsonl" --problem N=4096
+check "no sanitizer report in best" no_sanitizer_reports "$T/err"
 check "says the problem and the objective it was run with" grep -q "^objective: max:GBS$" "$T/out"
 got="$(sed -n 's/^parameters: //p' "$T/out") $(awk '/^best / { print $2 }' "$T/out")"
 [ "$got" = "$oracle" ] && ok "best by GBS is the database's highest ($got)" || bad "best by GBS: $got, the database: $oracle"
