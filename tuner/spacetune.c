@@ -5,6 +5,7 @@
  *   spacetune run FILE.space [...]    search, evaluate, record (run.h)
  *   spacetune best [--db F] [...]     the best recorded configuration (best.h)
  *   spacetune batch FILE --db DIR     many problems, one worker per device (batch.h)
+ *   spacetune merge --out F DB...     databases into one, duplicates once (merge.h)
  *   spacetune cache path|clear        the program-binary cache (eval.h)
  *
  * Exit status: 0 done, 1 an error (diagnosed), 2 a usage error,
@@ -26,6 +27,7 @@
 #include "tuner/batch.h"
 #include "tuner/best.h"
 #include "tuner/eval.h"
+#include "tuner/merge.h"
 #include "tuner/run.h"
 #include "tuner/strategy.h"
 
@@ -43,6 +45,7 @@ static void usage(FILE *out)
 	      "       spacetune run FILE.space [OPTIONS]\n"
 	      "       spacetune best [--db FILE] [--space NAME] [--device D] [--header FILE.h] [--json FILE.json]\n"
 	      "       spacetune batch FILE --db DIR [--devices D,...] [--shard I/N] [--list] [OPTIONS]\n"
+	      "       spacetune merge --out FILE DB...\n"
 	      "       spacetune cache path|clear\n"
 	      "\n"
 	      "Options of 'run':\n"
@@ -83,6 +86,9 @@ static void usage(FILE *out)
 	      "  --list              print the problems, one a line, and run nothing\n"
 	      "  --shard I/N         only shard I (0-based) of N, balanced by estimated cost\n"
 	      "  --repeat, --warmup, --jobs, --timeout, --progress, --no-progress: as for 'run'\n"
+	      "\n"
+	      "'merge' writes the records of the databases DB... to FILE (which may be one of\n"
+	      "them), each evaluation once: the better status, then the earlier record.\n"
 	      "\n"
 	      "'cache path' prints where built kernels are cached ($XDG_CACHE_HOME/spacetune,\n"
 	      "else ~/.cache/spacetune); 'cache clear' deletes them.\n"
@@ -136,7 +142,7 @@ static void catch_signals(void)
 enum {
 	OPT_PLATFORM = 256, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_HEADER, OPT_JSON, OPT_SPACE, OPT_VERSION,
-	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES, OPT_LIST, OPT_SHARD
+	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES, OPT_LIST, OPT_SHARD, OPT_OUT
 };
 
 /* The evaluation options 'run' and 'batch' share: 0, or a usage error reported. */
@@ -604,6 +610,30 @@ out:
 	return rc;
 }
 
+static int cmd_merge(int argc, char **argv)
+{
+	static const struct option merge_options[] = {
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "ho:", merge_options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+		case OPT_OUT: output = optarg; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (!output)
+		return bad_usage("%s", "'merge' needs --out FILE");
+	if (optind == argc)
+		return bad_usage("%s", "'merge' needs at least one database");
+	return tune_merge((const char *const *)argv + optind, argc - optind, output, stdout, stderr);
+}
+
 /* A file the evaluator put in its cache: HASH.clbin, cref-HASH.so, or
  * one of their temporary files, left by a killed worker. */
 static bool cache_file_name(const char *name)
@@ -687,6 +717,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "best") == 0)
 		return cmd_best(argc - 1, argv + 1);
+	if (strcmp(cmd, "merge") == 0)
+		return cmd_merge(argc - 1, argv + 1);
 	if (strcmp(cmd, "batch") == 0)
 		return cmd_batch(argc - 1, argv + 1);
 	if (strcmp(cmd, "cache") == 0)

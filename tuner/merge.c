@@ -1,0 +1,233 @@
+/*
+ * merge.c - `spacetune merge` (see merge.h).
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tuner/db.h"
+#include "tuner/merge.h"
+
+struct record {
+	char *key;   /* the duplicate key */
+	char *time;  /* the "time" field, "" when absent */
+	char *line;  /* the record as written out */
+	int rank;    /* of its status: lower is better */
+};
+
+struct merge {
+	struct record *v;
+	size_t n, cap;
+	bool oom;
+};
+
+/* Better first: a kernel's own outcome before the environment's. */
+static const char *const status_order[] = {
+	"ok", "wrong_result", "launch_error", "build_error", "timeout", "crashed", "skipped", NULL
+};
+
+static int status_rank(const char *status)
+{
+	int i = 0;
+	for (; status && status_order[i]; i++)
+		if (strcmp(status, status_order[i]) == 0)
+			return i;
+	return (int)(sizeof status_order / sizeof status_order[0]);
+}
+
+static const char *field_text(struct json_object *o, const char *name)
+{
+	struct json_object *v;
+	if (!json_object_object_get_ex(o, name, &v) || !v)
+		return "null";
+	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The parameters as "name=value" pairs sorted by name, whatever their order in the line. */
+static char *params_text(struct json_object *line)
+{
+	struct json_object *params;
+	if (!json_object_object_get_ex(line, "params", &params) ||
+	    !json_object_is_type(params, json_type_object))
+		return strdup(field_text(line, "params"));
+	size_t n = (size_t)json_object_object_length(params), k = 0, len = 1;
+	char **pairs = calloc(n + 1, sizeof *pairs);
+	char *text = NULL;
+	if (!pairs)
+		return NULL;
+	json_object_object_foreach(params, name, value) {
+		const char *v = json_object_to_json_string_ext(value, JSON_C_TO_STRING_PLAIN |
+		                                                      JSON_C_TO_STRING_NOSLASHESCAPE);
+		size_t m = strlen(name) + strlen(v) + 2;
+		if (!(pairs[k] = malloc(m)))
+			goto out;
+		snprintf(pairs[k++], m, "%s=%s", name, v);
+		len += m;
+	}
+	qsort(pairs, k, sizeof *pairs, cmp_str);
+	if ((text = calloc(len, 1)))
+		for (size_t i = 0; i < k; i++) {
+			strcat(text, pairs[i]);
+			strcat(text, "\x1f");
+		}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(pairs[i]);
+	free(pairs);
+	return text;
+}
+
+static int take(void *user, struct json_object *line, long lineno)
+{
+	(void)lineno;
+	struct merge *m = user;
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 256;
+		struct record *v = realloc(m->v, cap * sizeof *v);
+		if (!v) {
+			m->oom = true;
+			return 1;
+		}
+		m->v = v;
+		m->cap = cap;
+	}
+	char *params = params_text(line);
+	static const char *const fields[] = { "space", "device", "platform", "driver", "source_hash",
+	                                      "problem" };
+	size_t len = (params ? strlen(params) : 0) + 1;
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		len += strlen(field_text(line, fields[i])) + 1;
+	char *key = params ? malloc(len) : NULL;
+	if (key) {
+		key[0] = '\0';
+		/* \x1f (unit separator) cannot occur in JSON text unescaped */
+		for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+			strcat(key, field_text(line, fields[i]));
+			strcat(key, "\x1f");
+		}
+		strcat(key, params);
+	}
+	free(params);
+	struct json_object *t, *s;
+	const char *time = json_object_object_get_ex(line, "time", &t) && json_object_is_type(t, json_type_string)
+	                           ? json_object_get_string(t) : "";
+	const char *status = json_object_object_get_ex(line, "status", &s) && json_object_is_type(s, json_type_string)
+	                             ? json_object_get_string(s) : NULL;
+	struct record r = { key, strdup(time),
+	                    strdup(json_object_to_json_string_ext(line, JSON_C_TO_STRING_PLAIN |
+	                                                                    JSON_C_TO_STRING_NOSLASHESCAPE)),
+	                    status_rank(status) };
+	if (!r.key || !r.time || !r.line) {
+		free(r.key);
+		free(r.time);
+		free(r.line);
+		m->oom = true;
+		return 1;
+	}
+	m->v[m->n++] = r;
+	return 0;
+}
+
+/* Duplicates together, the one to keep first. */
+static int cmp_keep(const void *a, const void *b)
+{
+	const struct record *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	if (c)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if ((c = strcmp(x->time, y->time)))
+		return c;
+	return strcmp(x->line, y->line);
+}
+
+static int cmp_output(const void *a, const void *b)
+{
+	const struct record *x = a, *y = b;
+	int c = strcmp(x->time, y->time);
+	if (c)
+		return c;
+	if ((c = strcmp(x->key, y->key)))
+		return c;
+	return strcmp(x->line, y->line);
+}
+
+static int write_all(FILE *f, const struct record *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fputs(v[i].line, f) == EOF || fputc('\n', f) == EOF)
+			return -1;
+	return 0;
+}
+
+int tune_merge(const char *const *inputs, int ninputs, const char *output, FILE *out, FILE *err)
+{
+	struct merge m = { 0 };
+	int rc = 1;
+	char *tmp = NULL;
+	for (int i = 0; i < ninputs; i++) {
+		char *why = NULL;
+		if (tune_db_scan(inputs[i], err, take, &m, &why) != 0) {
+			fprintf(err, "spacetune: error: %s: %s\n", why ? why : inputs[i], strerror(errno));
+			free(why);
+			goto done;
+		}
+		if (m.oom)
+			goto oom;
+	}
+	size_t read = m.n, kept = 0;
+	if (m.n)
+		qsort(m.v, m.n, sizeof *m.v, cmp_keep);
+	for (size_t i = 0; i < m.n; i++) {
+		if (kept && strcmp(m.v[kept - 1].key, m.v[i].key) == 0) {
+			free(m.v[i].key);
+			free(m.v[i].time);
+			free(m.v[i].line);
+			continue;
+		}
+		m.v[kept++] = m.v[i];
+	}
+	m.n = kept;
+	if (m.n)
+		qsort(m.v, m.n, sizeof *m.v, cmp_output);
+	size_t len = strlen(output) + 32;
+	if (!(tmp = malloc(len)))
+		goto oom;
+	snprintf(tmp, len, "%s.tmp.%ld", output, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(err, "spacetune: error: cannot write '%s': %s\n", tmp, strerror(errno));
+		goto done;
+	}
+	int bad = write_all(f, m.v, m.n);
+	bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, output) != 0) {
+		fprintf(err, "spacetune: error: cannot write '%s': %s\n", output, strerror(errno));
+		unlink(tmp);
+		goto done;
+	}
+	fprintf(out, "spacetune: merged %zu records from %d files into %zu in %s (%zu duplicates)\n", read,
+	        ninputs, kept, output, read - kept);
+	rc = 0;
+	goto done;
+oom:
+	fprintf(err, "spacetune: error: out of memory\n");
+done:
+	for (size_t i = 0; i < m.n; i++) {
+		free(m.v[i].key);
+		free(m.v[i].time);
+		free(m.v[i].line);
+	}
+	free(m.v);
+	free(tmp);
+	return rc;
+}
