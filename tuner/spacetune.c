@@ -6,6 +6,7 @@
  *   spacetune best [--db F] [...]     the best recorded configuration (best.h)
  *   spacetune batch FILE --db DIR     many problems, one worker per device (batch.h)
  *   spacetune merge --out F DB...     databases into one, duplicates once (merge.h)
+ *   spacetune export DB|DIR... --c H  the tuned-parameter database for applications (export.h)
  *   spacetune cache path|clear        the program-binary cache (eval.h)
  *
  * Exit status: 0 done, 1 an error (diagnosed), 2 a usage error,
@@ -27,6 +28,7 @@
 #include "tuner/batch.h"
 #include "tuner/best.h"
 #include "tuner/eval.h"
+#include "tuner/export.h"
 #include "tuner/merge.h"
 #include "tuner/run.h"
 #include "tuner/strategy.h"
@@ -46,6 +48,7 @@ static void usage(FILE *out)
 	      "       spacetune best [--db FILE] [--space NAME] [--device D] [--header FILE.h] [--json FILE.json]\n"
 	      "       spacetune batch FILE --db DIR [--devices D,...] [--shard I/N] [--list] [OPTIONS]\n"
 	      "       spacetune merge --out FILE DB...\n"
+	      "       spacetune export DB|DIR... [--c OUT.h] [--json OUT.json]\n"
 	      "       spacetune cache path|clear\n"
 	      "\n"
 	      "Options of 'run':\n"
@@ -89,6 +92,9 @@ static void usage(FILE *out)
 	      "\n"
 	      "'merge' writes the records of the databases DB... to FILE (which may be one of\n"
 	      "them), each evaluation once: the better status, then the earlier record.\n"
+	      "\n"
+	      "'export' writes, for each space, device and problem, the best verified\n"
+	      "configuration: a C header with a lookup function per space, and JSON.\n"
 	      "\n"
 	      "'cache path' prints where built kernels are cached ($XDG_CACHE_HOME/spacetune,\n"
 	      "else ~/.cache/spacetune); 'cache clear' deletes them.\n"
@@ -142,7 +148,7 @@ static void catch_signals(void)
 enum {
 	OPT_PLATFORM = 256, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_HEADER, OPT_JSON, OPT_SPACE, OPT_VERSION,
-	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES, OPT_LIST, OPT_SHARD, OPT_OUT
+	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES, OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C
 };
 
 /* The evaluation options 'run' and 'batch' share: 0, or a usage error reported. */
@@ -634,6 +640,33 @@ static int cmd_merge(int argc, char **argv)
 	return tune_merge((const char *const *)argv + optind, argc - optind, output, stdout, stderr);
 }
 
+static int cmd_export(int argc, char **argv)
+{
+	static const struct option export_options[] = {
+		{ "c", required_argument, NULL, OPT_C },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tune_export_opts o = { .out = stdout, .err = stderr };
+	int c;
+	while ((c = getopt_long(argc, argv, "h", export_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_C: o.c_path = optarg; break;
+		case OPT_JSON: o.json_path = optarg; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind == argc)
+		return bad_usage("%s", "'export' needs a database or a directory of them");
+	if (!o.c_path && !o.json_path)
+		return bad_usage("%s", "'export' needs --c OUT.h, --json OUT.json or both");
+	o.inputs = (const char *const *)argv + optind;
+	o.ninputs = argc - optind;
+	return tune_export(&o);
+}
+
 /* A file the evaluator put in its cache: HASH.clbin, cref-HASH.so, or
  * one of their temporary files, left by a killed worker. */
 static bool cache_file_name(const char *name)
@@ -717,6 +750,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (strcmp(cmd, "best") == 0)
 		return cmd_best(argc - 1, argv + 1);
+	if (strcmp(cmd, "export") == 0)
+		return cmd_export(argc - 1, argv + 1);
 	if (strcmp(cmd, "merge") == 0)
 		return cmd_merge(argc - 1, argv + 1);
 	if (strcmp(cmd, "batch") == 0)
