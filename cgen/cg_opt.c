@@ -636,6 +636,9 @@ void cg_opt_filter(struct cg *c)
 		c->indent++;
 		cg_line(c, "const sprt_val x_ = iter_at(st->%s, i_);", it);
 		cg_line(c, "st->%s = x_%s;", m, typed ? ".u.i" : "");
+		/* The unary constraints may read subexpressions shared at this
+		 * level: each value is a new binding, as in the loop itself. */
+		cg_cse_reset(c, k);
 		for (int i = 0; i < P->ndefs; i++) {
 			const struct sema_def *d = P->defs[i];
 			if (!unary_on(d, x, k))
@@ -650,6 +653,8 @@ void cg_opt_filter(struct cg *c)
 		c->indent--;
 		cg_line(c, "}");
 		cg_line(c, "st->%s = sprt_vecval(&st->%s);", it, dom);
+		/* ...and the last value's subexpressions are no one's. */
+		cg_cse_reset(c, k);
 		c->indent--;
 		cg_line(c, "}");
 		sbuf_puts(c->code, "\n");

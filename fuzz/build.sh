@@ -49,5 +49,5 @@ fi
 	"$here/fuzz_frontend.c" \
 	"$src/arena.c" "$src/diag.c" "$src/ast.c" "$src/sema.c" "$src/specialize.c" \
 	"$gen/parser.c" "$gen/lexer.c" \
-	-lm -o "$out"
+	$(pkg-config --cflags --libs icu-uc) -lm -o "$out"
 echo "built $out"

@@ -91,6 +91,10 @@ static void quote_source(struct diag *d, struct srcloc loc)
 	int len = (int)(eol - p);
 	if (len > 0 && p[len - 1] == '\r')
 		len--;
+	if (p == d->src && len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) {
+		p += 3; /* the byte order mark: the columns start after it */
+		len -= 3;
+	}
 	emit(d, "%5d | ", loc.line);
 	/* Non-printable bytes are shown as '?' so the caret stays aligned. */
 	for (int i = 0; i < len; i++) {

@@ -49,6 +49,7 @@ struct lex_state {
 	size_t strlen, strcap;
 	int str_quote;       /* ' or " */
 	bool str_triple;
+	bool str_bad;        /* an escape in it was an error */
 	struct lex_loc str_start;
 	/*
 	 * The tune: section's contextual keywords (parse_lex): its words are

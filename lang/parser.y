@@ -1206,7 +1206,11 @@ int parse_source(struct ast_module *mod, struct diag *diag, const char *src, siz
 		diag_error(diag, none, "cannot start the scanner");
 		return 1;
 	}
-	spc_yy_scan_bytes(src, (int)len, scanner);
+	/* A UTF-8 byte order mark opens the file, as Python allows; the
+	 * columns of line 1 start after it, as an editor shows them. */
+	size_t bom = len >= 3 && !memcmp(src, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	st.offset = (int)bom;
+	spc_yy_scan_bytes(src + bom, (int)(len - bom), scanner);
 	lex_start(scanner);
 	struct parse_ctx ctx = { mod, diag };
 	int rc = yyparse(scanner, &ctx);

@@ -363,44 +363,6 @@ static int setup_disabled(const struct sprt_space *sp, const struct opts *o, boo
 	return 0;
 }
 
-/* A temporary file beside `path`, created with the mode a new file gets. */
-static FILE *open_beside(const char *path, char **tmp_path)
-{
-	size_t n = strlen(path) + sizeof(".tmpXXXXXX");
-	char *t = malloc(n);
-	if (!t)
-		return NULL;
-	snprintf(t, n, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(t);
-	if (fd < 0) {
-		free(t);
-		return NULL;
-	}
-	/* mkstemp makes 0600; a plain output file is 0666 less the umask.
-	 * An existing file keeps its mode. */
-	struct stat st;
-	mode_t mode;
-	if (!stat(path, &st)) {
-		mode = st.st_mode & 07777;
-	} else {
-		mode_t mask = umask(0);
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
-	fchmod(fd, mode);
-	FILE *f = fdopen(fd, "wb");
-	if (!f) {
-		int e = errno;
-		close(fd);
-		unlink(t);
-		free(t);
-		errno = e;
-		return NULL;
-	}
-	*tmp_path = t;
-	return f;
-}
-
 static const char *err_word(int e)
 {
 	switch (e) {
@@ -417,26 +379,11 @@ static const char *err_word(int e)
 
 static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ctx *ctx)
 {
-	FILE *out = stdout;
-	char *tmp_path = NULL;
+	struct sprt_output output;
+	FILE *out = sprt_output_open(&output, o->output, o->prog);
 	int status = 0;
-	struct stat out_st;
-	if (o->output && !stat(o->output, &out_st) && !S_ISREG(out_st.st_mode)) {
-		/* A device or a pipe (/dev/null, a FIFO): nothing to replace
-		 * atomically, and renaming over it would destroy it. */
-		out = fopen(o->output, "wb");
-		if (!out) {
-			fprintf(stderr, "%s: error: cannot open '%s': %s\n", o->prog, o->output, strerror(errno));
-			return 1;
-		}
-	} else if (o->output) {
-		out = open_beside(o->output, &tmp_path);
-		if (!out) {
-			fprintf(stderr, "%s: error: cannot create a file beside '%s': %s\n", o->prog, o->output,
-				strerror(errno));
-			return 1;
-		}
-	}
+	if (!out)
+		return 1;
 	struct sprt_sink *sink = NULL;
 	enum sprt_format fmt = o->cmd == CMD_LIST ? o->fmt : SPRT_FMT_COUNT;
 	if (sprt_sink_open(&sink, ctx, fmt, out)) {
@@ -474,33 +421,7 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 	else if (o->cmd == CMD_STATS)
 		sprt_stats_print(ctx, out, elapsed);
 done:
-	if (fflush(out) || ferror(out)) {
-		if (!status)
-			fprintf(stderr, "%s: error: writing %s: %s\n", o->prog,
-				o->output ? o->output : "the output", strerror(errno));
-		status = 1;
-	}
-	if (tmp_path) {
-		if (!status && fsync(fileno(out)) && errno != EINVAL) {
-			fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->output, strerror(errno));
-			status = 1;
-		}
-		if (fclose(out) && !status) {
-			fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->output, strerror(errno));
-			status = 1;
-		}
-		if (!status && rename(tmp_path, o->output)) {
-			fprintf(stderr, "%s: error: cannot rename to '%s': %s\n", o->prog, o->output, strerror(errno));
-			status = 1;
-		}
-		if (status)
-			unlink(tmp_path);
-		free(tmp_path);
-	} else if (out != stdout && fclose(out) && !status) {
-		fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->output, strerror(errno));
-		status = 1;
-	}
-	return status;
+	return sprt_output_close(&output, status);
 }
 
 int sprt_main(const struct sprt_space *space, int argc, char **argv)

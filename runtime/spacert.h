@@ -564,6 +564,23 @@ int sprt_sink_close(struct sprt_sink *sink);
 bool sprt_sink_failed(const struct sprt_sink *sink);
 
 /*
+ * The output of `list -o FILE` (NULL: stdout).  sprt_output_open returns
+ * the stream to write, or NULL after printing why ("PROG: error: ...");
+ * FILE is written beside and renamed into place by sprt_output_close
+ * when `status` is 0 and every write succeeded (a device or a pipe is
+ * written in place).  sprt_output_close reports a failed write unless
+ * `status` already says one failed, removes the temporary file on any
+ * failure, and returns the final status (0 or 1).
+ */
+struct sprt_output {
+	FILE *f;
+	const char *path, *prog;
+	char *tmp_path; /* the file beside path, or NULL */
+};
+FILE *sprt_output_open(struct sprt_output *o, const char *path, const char *prog);
+int sprt_output_close(struct sprt_output *o, int status);
+
+/*
  * The whole command line of a compiled enumerator:
  *   ENUMERATOR count|list|stats [--format csv|jsonl|binary] [--set N=V]...
  *              [--device-profile F.json] [--no-soft] [--disable NAME]...

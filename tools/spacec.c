@@ -961,12 +961,21 @@ int main(int argc, char **argv)
 		}
 	}
 	struct interp_result res;
-	struct list_sink sink = { &prog, !strcmp(cli.format, "jsonl"), stdout };
 	bool listing = !strcmp(cli.command, "list");
+	/* -o FILE as the compiled path writes it: beside, then renamed. */
+	struct sprt_output output;
+	FILE *out = sprt_output_open(&output, listing && cli.output && strcmp(cli.output, "-") ? cli.output : NULL,
+				     "spacec");
+	if (!out) {
+		rc = EXIT_INPUT;
+		free(bindings);
+		goto out;
+	}
+	struct list_sink sink = { &prog, !strcmp(cli.format, "jsonl"), out };
 	if (listing && !sink.json) {
 		for (int i = 0; i < prog.niters; i++)
-			printf("%s%s", i ? "," : "", prog.iters[i]->name);
-		putchar('\n');
+			fprintf(out, "%s%s", i ? "," : "", prog.iters[i]->name);
+		fputc('\n', out);
 	}
 	struct progress_line *bar = progress_open(cli.progress);
 	progress_phase(bar, "interpreting", 0);
@@ -982,6 +991,11 @@ int main(int argc, char **argv)
 		if (r >= 0)
 			fprintf(stderr, "spacec: interpreted in %.6f s (%llu valid points, %llu candidates)\n",
 				t1 - t0, (unsigned long long)res.valid, (unsigned long long)res.candidates);
+	}
+	if (sprt_output_close(&output, r < 0) && r >= 0) {
+		interp_result_release(&res);
+		rc = EXIT_INPUT;
+		goto out;
 	}
 	if (r < 0) {
 		rc = EXIT_USAGE;

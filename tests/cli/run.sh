@@ -60,6 +60,21 @@ for path in --interpret --jit=auto; do
 	cmp -s "$T/want.csv" "$T/got.csv" && ok "list csv $path" || { bad "list csv $path"; cat "$T/out"; }
 	expect_status "list jsonl $path" 0 "$SPACEC" list --format jsonl $path "$T/small.space"
 	grep -c '^{"a": [0-9]*, "b": [0-9]*}$' "$T/out" | grep -q '^4$' && ok "list jsonl $path" || { bad "list jsonl $path"; cat "$T/out"; }
+	# list -o FILE writes FILE (stdout stays empty), replacing an old one
+	# whole; an unwritable place is an error (issue 13: --interpret
+	# ignored -o and wrote to stdout)
+	"$SPACEC" list --format jsonl $path "$T/small.space" | sort > "$T/want.jsonl"
+	echo stale > "$T/o.jsonl"
+	expect_status "list -o $path" 0 "$SPACEC" list --format jsonl -o "$T/o.jsonl" $path "$T/small.space"
+	if [ ! -s "$T/out" ] && [ -s "$T/want.jsonl" ] && sort "$T/o.jsonl" | cmp -s - "$T/want.jsonl" &&
+		! ls "$T" | grep -q 'o.jsonl.tmp'; then
+		ok "list -o $path writes the file, not stdout"
+	else
+		bad "list -o $path"
+		cat "$T/o.jsonl" "$T/out"
+	fi
+	expect_status "list -o into a missing directory $path" 1 \
+		"$SPACEC" list -o "$T/nodir/o.csv" $path "$T/small.space"
 	# a full disk is an error, never silent truncation
 	if [ -w /dev/full ]; then
 		"$SPACEC" list $path "$T/small.space" > /dev/full 2>"$T/err"

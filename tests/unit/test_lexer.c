@@ -502,8 +502,12 @@ ParameterizedTestParameters(lexer, strings)
 		{ "\"\\\"\"", "s:\"\\\"\" NL EOF" },
 		{ "'\\x41\\x7a'", "s:\"Az\" NL EOF" },
 		{ "'\\r'", "s:\"\\x0d\" NL EOF" },
-		/* Unknown escapes stay, as in Python. */
-		{ "'\\q'", "s:\"\\\\q\" NL EOF" },
+		/* Python's other escapes: \a \b \f \v, octal, \u, \U, \N{}, and
+		 * \x as a code point (so U+00FF is two bytes of UTF-8). */
+		{ "'\\a\\b\\f\\v'", "s:\"\\x07\\x08\\x0c\\x0b\" NL EOF" },
+		{ "'\\101\\12\\0101'", "s:\"A\\n\\x081\" NL EOF" },
+		{ "'\\xff\\u00e9\\U0001F600'", "s:\"\\xc3\\xbf\\xc3\\xa9\\xf0\\x9f\\x98\\x80\" NL EOF" },
+		{ "'\\N{EURO SIGN}\\N{latin small letter e with acute}'", "s:\"\\xe2\\x82\\xac\\xc3\\xa9\" NL EOF" },
 		/* An escaped newline joins the lines inside the literal. */
 		{ "'ab\\\ncd'", "s:\"abcd\" NL EOF" },
 		{ "'''a\nb'''", "s:\"a\\nb\" NL EOF" },
@@ -580,12 +584,24 @@ Test(lexer, invalid_utf8_in_string)
 	lexed_free(&r);
 }
 
-Test(lexer, escaped_invalid_utf8_in_string)
+Test(lexer, unknown_escape_warns)
 {
-	/* \x escapes make bytes, and the result must still be UTF-8. */
-	struct lexed r = lex("x = '\\xff'\n");
-	cr_expect(strstr(r.diags, "error: invalid UTF-8 in string literal"), "%s", r.diags);
+	/* Unknown escapes stay, with Python 3.11's warning. */
+	struct lexed r = lex("x = '\\q'\n");
+	cr_expect_str_eq(r.tokens, "n:x = s:\"\\\\q\" NL EOF");
+	cr_expect(strstr(r.diags, "1:6: warning: invalid escape sequence '\\q' [-Winvalid-escape]"), "%s", r.diags);
 	lexed_free(&r);
+}
+
+Test(lexer, escapes_python_rejects)
+{
+	static const char *const bad[] = { "'\\x4'", "'\\u12'", "'\\U00110000'", "'\\N{NO SUCH NAME}'", "'\\N'",
+					   "'\\ud800'" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		struct lexed r = lex(bad[i]);
+		cr_expect(strstr(r.diags, "1:2: error: "), "%s: %s", bad[i], r.diags);
+		lexed_free(&r);
+	}
 }
 
 /* ---- invalid input ------------------------------------------------------------ */
