@@ -26,6 +26,8 @@ class Gen:
         # forms make, seed by seed, stay the same.
         self.idiom = random.Random(seed * 7919 + 17)
         self.math = False
+        self.shape_r = random.Random(seed * 1000003 + 17)  # the shapes added later
+        self.first_param = None
         self.lines = []
         self.ints = []      # names whose values are ints (iterators, int derived)
         self.nums = []      # names that may be int or float
@@ -517,12 +519,113 @@ class Gen:
             self.features.add("factor_free")
             self.lines.append("%s = range(%d, %d)" % (self.fresh("it"), r.randint(-1, 1), r.randint(2, 4)))
 
+    def shared_filter(self):
+        """A constant iterable whose unary constraint (-O2 domain filtering
+        runs it once per value, before the loops) shares a subexpression
+        with a derived value at its level and with a constraint at a deeper
+        level (-O2 CSE): every value filtered must compute the shared value
+        anew (issue 13's 7-line space).  The constraint rejects some values
+        and keeps others, the first value often rejected, so a value
+        remembered from another one changes the answer.  Drawn from its own
+        random stream, so the other shapes of a seed stay as they were."""
+        r = self.shape_r
+        self.features.add("shared_filter")
+        x, y = self.fresh("it"), self.fresh("it")
+        xs = r.choice(["range(1, %d)" % r.randint(5, 17), "range(-3, 12, 2)", "[1, 2, 3, 5, 8, 13]",
+                       "range(16, 0, -3)", "[4, 1, 9, 2]"])
+        self.lines.append("%s = %s" % (x, xs))
+        self.lines.append("%s = %s" % (y, r.choice(["[1, 2, 4]", "range(0, 3)", "[3, -1]"])))
+        self.ints += [x, y]
+        sub = r.choice(["X * X", "(X + 3)", "(X // 3)", "(X % 4)", "X * dv", "abs(X - 5)", "min(X, 6)",
+                        "(X - 2) * (X + 1)"])
+        if r.random() < 0.25:
+            sub = "X / 2.0"  # a tagged (float) shared value
+        # its values, to draw thresholds that split them
+        vals = [eval(sub, {"X": v, "dv": self.dv}) for v in eval(xs)]
+        sub = sub.replace("X", x)
+        d = self.fresh("d")
+        mul = r.choice(["4", "2", "dv"])
+        self.lines.append("%s = %s * %s" % (d, sub, mul))
+        self.nums.append(d)
+        mid = sorted(vals)[len(vals) // 2]
+        form = r.randrange(4)
+        if form == 0:
+            self.lines.append("require %s >= %r" % (sub, mid))
+        elif form == 1:
+            self.lines.append("%s %s = %s < %r" % (r.choice(["hard", "soft", "correct"]), self.fresh("c"), sub, mid))
+        else:
+            # the first value alone is rejected
+            self.lines.append("require %s != %r" % (sub, vals[0]))
+        # across levels: the derived value and the subexpression itself,
+        # with limits that keep most points (with the tuning space's first
+        # parameter, which joins the groups into one nest)
+        top = max(abs(v) for v in vals) * (self.dv if mul == "dv" else int(mul)) * 4
+        self.lines.append("require %s * %s <= %r" % (d, y, r.choice([top, top, top // 2 + 1])))
+        if self.first_param:
+            if r.random() < 0.5:
+                self.lines.append("require %s * %s <= %r" % (d, self.first_param, top * 2))
+            else:
+                self.lines.append("require %s * %s + %s <= %r" % (d, self.first_param, y, top * 2))
+        if r.random() < 0.5:
+            self.lines.append("%s %s = %s + %s > %r" % (r.choice(["hard", "soft", "correct"]), self.fresh("c"), sub, y,
+                                                        max(vals) + r.choice([0, 2, 5])))
+
+    def long_literals(self):
+        """Literals longer than 127 characters (floats, with '_' now and
+        then, and a string with escapes), whose exact values decide which
+        points remain."""
+        r = self.shape_r
+        self.features.add("long_literal")
+        it = self.pick([x for x in self.ints if x.startswith("it")] or ["dv"])
+        z = r.randint(120, 260)
+        small = "0." + "0" * z + r.choice(["1", "25", "3_3"])
+        big = r.choice(["1", "3", "2_5"]) + "0" * z + ".0"
+        k = r.choice(["3", "8", "40", "-1"])
+        if r.random() < 0.5:
+            # it * 10**-(z+1) * 10**(z+1) is about it (times the digits)
+            self.lines.append("require %s * %s * 1e%d <= %s" % (it, small, z + 1, k))
+        else:
+            self.lines.append("%s %s = %s / 1e%d * %s > %s" % (r.choice(["hard", "soft", "correct"]), self.fresh("c"),
+                                                              big, z, it, k))
+        text = "".join(r.choice(["ab", "\\t", "\\x41", "\\u00e9", "\\101", "\\N{EURO SIGN}", "\\f",
+                                 "-", "\\v"]) for _ in range(r.randint(40, 70)))
+        name = self.fresh("s")
+        self.lines.append('setting %s = "%s"' % (name, text))
+        self.lines.append("require len(%s) %% %d != %s %% %d" % (name, r.randint(2, 4), it, r.randint(2, 4)))
+
+    def tuning_space(self):
+        """An ordinary tuning space: a few parameters from constant lists
+        and ranges, sizes derived from them, limits on those sizes; most of
+        its points are valid, so a wrong answer shows (random spaces of the
+        other kind are mostly empty)."""
+        r = self.shape_r
+        self.features.add("tuning_space")
+        # The first parameter has its own limits, so its loop opens first
+        # and the others' constant iterables are filtered before the nest.
+        w = self.fresh("it")
+        self.lines.append("%s = %s" % (w, r.choice(["[1, 2, 4, 8]", "range(1, 5)", "[2, 3]"])))
+        self.lines.append("require %s * 4 <= %d" % (w, r.choice([16, 32])))
+        self.lines.append("require %s != 3" % w)
+        self.ints.append(w)
+        self.first_param = w
+        self.shared_filter()
+        if r.random() < 0.5:
+            self.shared_filter()
+        if r.random() < 0.5:
+            self.long_literals()
+        used = " + ".join(x for x in self.ints + self.nums if not x.startswith("it") and x != "dv") or "0"
+        self.lines.append("soft keep_all = %s == -12345" % used)
+        return "\n".join(self.lines) + "\n"
+
     def space(self):
         r = self.r
         self.lines.append('"""random space"""')
-        self.lines.append("device dv = %d" % r.randint(1, 4))
+        self.dv = r.randint(1, 4)
+        self.lines.append("device dv = %d" % self.dv)
         self.lines.append('setting mode = "%s"' % r.choice(["a", "b"]))
         self.ints.append("dv")
+        if self.shape_r.random() < 0.2:
+            return self.tuning_space()
         n_iters = r.randint(1, 8)
         for _ in range(n_iters):
             name = self.fresh("it")
@@ -559,6 +662,10 @@ class Gen:
                 self.idiom_constraint()
             if r.random() < 0.5:
                 self.opt_constraint(name)
+        if self.shape_r.random() < 0.4:
+            self.shared_filter()
+        if self.shape_r.random() < 0.3:
+            self.long_literals()
         if r.random() < 0.5:
             self.subnest()
             self.interval_constraint()

@@ -14,11 +14,19 @@
 # tests/diff/cases/near_counts.space and gemm_beast count some).  `count`
 # of each variant must equal the number of listed points.
 # DIFF_SEEDS=100000 makes it a fuzzing run.
+# A third oracle, independent of spacec's front end: tests/diff/py_oracle.py
+# enumerates a space with Python's own parser and eval, and the points of
+# the interpreter and of -O2 must be its points.  It runs on every
+# DIFF_PYTHON_EVERY-th random seed (default 2: 50 of make check's 100, 500
+# of make check-full's 1000; tests/diff/python-[ab].sh add 4000 more there)
+# and on tests/diff/cases.
 set -u
 SPACEC=${SPACEC:-./spacec}
 top_srcdir=${top_srcdir:-.}
 SEEDS=${DIFF_SEEDS:-1000}
 FIRST=${DIFF_FIRST_SEED:-1}
+PY_EVERY=${DIFF_PYTHON_EVERY:-2}
+py_compared=0 py_skipped=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
@@ -70,6 +78,7 @@ compare() {
 	want_count=$(wc -l < "$T/i.sorted")
 	for v in $variants; do
 		points "$T/c.sorted" "$jit" $(echo "$v" | tr ':' ' ') "$f" "$@"
+		[ "$v" = -O2 ] && cp "$T/c.sorted" "$T/o2.sorted"
 		if [ $rv -ne $ri ] || ! cmp -s "$T/i.sorted" "$T/c.sorted"; then
 			bad="$bad $v(exit $ri vs $rv)"
 			diff "$T/i.sorted" "$T/c.sorted" | head -5
@@ -98,6 +107,21 @@ compare() {
 	fi
 	fail=$((fail + 1))
 	echo "FAIL $f ($jit $*):$bad"
+	return 1
+}
+
+# python_oracle FILE: the points of the interpreter and of -O2 (the last
+# compare) are the points Python finds.  A space the oracle cannot read
+# or that is too large for it is skipped (exit 3).
+python_oracle() {
+	python3 "$top_srcdir/tests/diff/py_oracle.py" "$1" "$T/i.sorted" "$T/o2.sorted" > "$T/py.out" 2>&1
+	case $? in
+	0) py_compared=$((py_compared + 1)); pass=$((pass + 1)); return 0 ;;
+	3) py_skipped=$((py_skipped + 1)); return 0 ;;
+	esac
+	fail=$((fail + 1))
+	echo "FAIL $1: the points differ from Python's (tests/diff/py_oracle.py)"
+	head -12 "$T/py.out"
 	return 1
 }
 
@@ -134,6 +158,9 @@ for f in "$top_srcdir"/spaces/*.space "$top_srcdir"/spaces/examples/*.space \
 		# Benchmark stress spaces: too large for the interpreter in a
 		# test; their C is still checked with -Werror above.
 		;;
+	*/tests/diff/cases/*)
+		compare "$f" tcc full && python_oracle "$f"
+		compare "$f" tcc "" --no-soft ;;
 	*) compare "$f" tcc full; compare "$f" tcc "" --no-soft ;;
 	esac
 done
@@ -153,7 +180,8 @@ while [ "$s" -le "$last" ]; do
 		head -5 "$T/check.err"
 	elif [ $((s % 50)) -eq 0 ] && ! werror "$T/r.space"; then
 		echo "  (seed $s)"
-	elif ! compare "$T/r.space" tcc "$full"; then
+	elif ! compare "$T/r.space" tcc "$full" ||
+		{ [ $((s % PY_EVERY)) -eq 0 ] && ! python_oracle "$T/r.space"; }; then
 		echo "  (seed $s; python3 tests/diff/gen_space.py $s > r.space to reproduce)"
 		cp "$T/r.space" "diff-fail-seed-$s.space" 2>/dev/null || true
 	fi
@@ -164,6 +192,10 @@ while [ "$s" -le "$last" ]; do
 	# Typed values: checked int64 arithmetic instead of tagged sprt_op.
 	grep -q 'TRY(sprt_i_' "$T/r.c" && echo typed_values >> "$T/fired"
 	grep -q 'near counts start over' "$T/r.c" && echo near_counts >> "$T/fired"
+	# a shared subexpression read while domain filtering (issue 13)
+	awk '/domain filtering: the values of/ { in_filter = 1 } in_filter && /sprt_vecval/ { in_filter = 0 }
+	     in_filter && /cse_ok_[0-9]+ = false/ { found = 1 } END { exit !found }' "$T/r.c" &&
+		echo cse_in_domain_filtering >> "$T/fired"
 	# interval tails: a check over every later value of the loop, which
 	# ends it; after a rejection at the constraint's own level; and a
 	# product's partner narrowing divisor iteration
@@ -186,6 +218,14 @@ while [ "$s" -le "$last" ]; do
 	[ $(((s - FIRST + 1) % 25)) -eq 0 ] && echo "seeds $FIRST-$s of $FIRST-$last: $pass passed, $fail failed"
 	s=$((s + 1))
 done
+# The Python oracle must have compared some random space.
+if [ "$SEEDS" -gt 0 ]; then
+	echo "python oracle: $py_compared spaces compared, $py_skipped skipped"
+	if [ "$SEEDS" -ge "$PY_EVERY" ] && [ "$py_compared" -eq 0 ]; then
+		fail=$((fail + 1))
+		echo "FAIL the Python oracle compared no random space"
+	fi
+fi
 # Every transformation must have fired on some random space, and every
 # construct must have been generated: on runs of 250 seeds or more (make
 # check-full's quarters; make check's 25 per quarter are too few for the
@@ -198,7 +238,7 @@ if [ "$SEEDS" -lt "${DIFF_COVERAGE_SEEDS:-250}" ]; then
 fi
 for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering \
 	factorization common_subexpression interval_pruning interval_skips interval_subnest near_counts \
-	interval_tail interval_bound_tightening divisor_partner; do
+	interval_tail interval_bound_tightening divisor_partner cse_in_domain_filtering; do
 	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
 		fail=$((fail + 1))
 		echo "FAIL no random space made -O2 apply '$t'"
@@ -209,7 +249,7 @@ for feat in dependent_range negative_step algebra cond_iterable list_repeat clos
 	    ssa require constraint_def class_hard class_soft class_correct truediv floordiv mod pow \
 	    overflow short_circuit chained_compare in \
 	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat opt_congruence \
-	    opt_filter factor_subnest factor_free cse_error opt_interval; do
+	    opt_filter factor_subnest factor_free cse_error opt_interval shared_filter long_literal; do
 	case " $all " in
 	*" $feat "*) ;;
 	*) fail=$((fail + 1)); echo "FAIL the generator never produced '$feat'" ;;
