@@ -11,7 +11,10 @@
  *
  * Lazy, so that errors stay where they were.  Each shared subexpression
  * has a value and a "known" flag in struct space_state; the flag is
- * cleared whenever the loop at its level takes a new value.  Whichever
+ * cleared (cg_cse_reset) wherever the iterator at its level is bound to a
+ * new value before definitions are evaluated: by its loop, and by domain
+ * filtering's pass over the iterable (cg_opt_filter).  (A factorized
+ * sub-nest's listing binds iterators only to emit the point.)  Whichever
  * definition evaluates it first computes it in place, exactly where it
  * would have without sharing (so short-circuits and the order of
  * evaluation are unchanged), and a failure is that definition's domain

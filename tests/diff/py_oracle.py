@@ -264,6 +264,8 @@ def enumerate_points(space, limit):
                     return walk(i + 1)
         except DOMAIN:
             return None
+        except (NameError, KeyError) as e:
+            raise Unsupported("a name used above its definition (%s)" % e)
         # an iterator: a loop
         if name not in iters:
             iters.append(name)
