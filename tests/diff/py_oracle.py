@@ -188,6 +188,12 @@ class Space:
                     self.steps.append(("value", name, code))
             elif isinstance(s, ast.If):
                 self.steps.append(("exec", None, _code([s], None, "exec")))
+            elif isinstance(s, (ast.Import, ast.ImportFrom)):
+                # the language's one module is Python's math
+                mods = [a.name for a in s.names] if isinstance(s, ast.Import) else [s.module]
+                if mods != ["math"]:
+                    raise Unsupported("import %s" % ", ".join(mods))
+                self.steps.append(("exec", None, _code([s], None, "exec")))
             elif isinstance(s, ast.FunctionDef) and len(s.decorator_list) == 1 and \
                     isinstance(s.decorator_list[0], ast.Name):
                 kind = s.decorator_list[0].id
