@@ -7,7 +7,7 @@
 
 const char *const diag_warning_names[] = {
 	"unused", "constant-constraint", "soft-never-rejects", "unused-parameter",
-	"undeclared-dependency", "constraint-type", "domain-errors", "tune", NULL,
+	"undeclared-dependency", "constraint-type", "domain-errors", "tune", "invalid-escape", NULL,
 };
 
 bool diag_known_warning(const char *name)

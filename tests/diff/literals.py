@@ -141,6 +141,8 @@ def main():
         check(got == ["a\\d", "\u01ff"] and "invalid escape sequence '\\d'" in err and
               "invalid octal escape sequence '\\777'" in err,
               "unknown escapes: got %r, stderr %r" % (got, err[:300]))
+        got, err = spacec_values(spacec, 'x = ["a\\d"]\n', ["--interpret", "-Wno-invalid-escape"], tmp)
+        check(got == ["a\\d"] and not err, "-Wno-invalid-escape: got %r, stderr %r" % (got, err[:300]))
         # what Python rejects is a located error
         for lit in ['"\\x4"', '"\\u12"', '"\\U00110000"', '"\\N{NO SUCH NAME}"', '"\\N"', '"\\ud800"']:
             try:
