@@ -1398,3 +1398,39 @@ Test(values, parse)
 		free(s);
 	}
 }
+
+/* A comprehension's variables are its own (Python 3): the top-level `i`
+ * and `v` keep their values, and every point is Python's. */
+Test(interp, comprehension_scopes_and_filters)
+{
+	struct run r;
+	run_space(&r, "i = [10, 20]\nv = 3\n"
+		  "sq = [i * i for i in range(1, 5) if i % 2 == 0 if i != v]\n"
+		  "pair = [i + j for i in range(2) for j in range(i, 2)]\n"
+		  "require any(i == w * 10 for w in range(3)) and all(x > 0 for x in [v, sq])\n",
+		  NULL, 0);
+	/* Python: sq in [4, 16], pair in [0, 1, 2], i in [10, 20] with 10 == w*10 for w in 0..2. */
+	struct sbuf want;
+	sb_init(&want);
+	for (int a = 10; a <= 20; a += 10)
+		for (int s = 2; s <= 4; s += 2)
+			for (int p = 0; p <= 2; p++)
+				sb_printf(&want, "%d %d %d\n", a, s * s, p);
+	assert_points(&r, &want);
+	sb_release(&want);
+	run_release(&r);
+}
+
+/* any() of a generator stops at the deciding element, as Python's does:
+ * 6 // 0 is never evaluated here, and all() stops at v = 0, before
+ * 10 // (v - 2) divides by zero (CPython gives True for both). */
+Test(interp, generator_stops_early)
+{
+	struct run r;
+	run_space(&r, "x = [1, 2]\nrequire any(6 // v > x for v in [1, 0])\n"
+		  "require not all(10 // (v - 2) > 5 for v in range(5))\n", NULL, 0);
+	cr_expect_eq(r.npoints, 2);
+	cr_expect_eq(stat_of(&r, "line_2")->domain_errors, 0);
+	cr_expect_eq(stat_of(&r, "line_3")->domain_errors, 0);
+	run_release(&r);
+}

@@ -811,3 +811,18 @@ Test(parser, tune_errors_recover_at_the_next_line)
 	cr_expect_eq(f.mod.tune->n, 2);
 	fe_release(&f);
 }
+
+Test(parser, comprehensions_and_imports)
+{
+	/* Each `for` clause holds its target, iterable and the `if`s after it. */
+	expect_dump("import math\nfrom math import log2, pi\n"
+		    "x = [a * b for a in range(3) if a for b in [1, 2] if b > a if b]\n"
+		    "require any(v > 1 for v in x)\n"
+		    "from = 2\n",
+		    "1: (import math)\n"
+		    "2: (import math log2 pi)\n"
+		    "3: (assign x (comp (binary * a b) (comp_for a (call range 3) a) "
+		    "(comp_for b (list 1 2) (compare b > a) b)))\n"
+		    "4: (constraint require correct line_4 (call any (comp generator (compare v > 1) (comp_for v x))))\n"
+		    "5: (assign from 2)\n");
+}
