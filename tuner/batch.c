@@ -25,6 +25,7 @@
 #include "tuner/best.h"
 #include "tuner/job.h"
 #include "tuner/run.h"
+#include "tools/progress.h"
 
 /* What a scope (the top of the file, or one problem) sets. */
 struct set_line {
@@ -827,6 +828,21 @@ static void report(int fd, int problem, const char *what)
 	}
 }
 
+struct count_report {
+	int fd, problem;
+};
+
+/* "prog INDEX DONE PLANNED BEST": a running problem's state, for the display. */
+static void report_count(void *user, size_t done, size_t planned, double best)
+{
+	const struct count_report *c = user;
+	char line[128];
+	int n = snprintf(line, sizeof line, "prog %d %zu %zu %.17g\n", c->problem, done, planned, best);
+	if (write(c->fd, line, (size_t)n) != n) {
+		/* the display misses one update */
+	}
+}
+
 int tune_batch_run_problems(const struct tune_batch *b, const int *problems, int n,
                             const struct tune_eval_opts *eval, const char *db_path,
                             const char *done_path, FILE *log, int report_fd,
@@ -850,6 +866,11 @@ int tune_batch_run_problems(const struct tune_batch *b, const int *problems, int
 		};
 		if (p->objective)
 			tune_objective_parse(p->objective, &o.objective_metric, &o.maximize);
+		struct count_report cr = { report_fd, problems[k] };
+		if (report_fd >= 0) {
+			o.on_count = report_count;
+			o.on_count_user = &cr;
+		}
 		int rc = tune_run(&o);
 		fflush(log);
 		if (rc == 130 || *interrupted)
@@ -885,28 +906,88 @@ static void worker_name(char *buf, size_t n, const char *selector)
 			*c = '_';
 }
 
+struct running {
+	bool active;
+	size_t done, planned;
+	double best;
+};
+
 struct display {
 	const struct tune_batch_run_opts *o;
 	int total, done, skipped, failed;
-	double start;
-	double *best;               /* per problem, NAN while running */
-	bool *running;
+	double start, last_plain;
+	struct running *run;        /* per problem of the batch */
+	struct progress_line *line; /* on a terminal */
 };
 
-static void display_line(struct display *d, int problem, const char *what)
+static const char *unit_of(const struct tune_batch_problem *p)
+{
+	const char *metric = NULL;
+	bool maximize;
+	if (p->objective)
+		tune_objective_parse(p->objective, &metric, &maximize);
+	return metric ? metric : "ms";
+}
+
+static void eta_text(const struct display *d, char *buf, size_t n)
 {
 	double elapsed = now_s() - d->start;
 	int fresh = d->done - d->skipped;
-	char eta[32] = "?";
-	if (fresh > 0 && d->done < d->total) {
+	if (d->done == d->total)
+		snprintf(buf, n, "0:00");
+	else if (fresh > 0) {
 		double s = elapsed / fresh * (d->total - d->done);
-		snprintf(eta, sizeof eta, "%d:%02d", (int)s / 60, (int)s % 60);
-	} else if (d->done == d->total) {
-		snprintf(eta, sizeof eta, "0:00");
+		snprintf(buf, n, "%d:%02d", (int)s / 60, (int)s % 60);
+	} else
+		snprintf(buf, n, "?");
+}
+
+/* The running problems: "KEY 12/40 best 0.1 ms; ..." */
+static void running_text(const struct display *d, char *buf, size_t n)
+{
+	const struct tune_batch *b = d->o->batch;
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < b->nproblems && k + 1 < n; i++) {
+		const struct running *r = &d->run[i];
+		if (!r->active)
+			continue;
+		int w = isfinite(r->best)
+		                ? snprintf(buf + k, n - k, "%s%s %zu/%zu best %.4g %s", k ? "; " : "",
+		                           b->problems[i].key, r->done, r->planned, r->best, unit_of(&b->problems[i]))
+		                : snprintf(buf + k, n - k, "%s%s %zu/%zu best -", k ? "; " : "", b->problems[i].key,
+		                           r->done, r->planned);
+		k = w > 0 && (size_t)w < n - k ? k + (size_t)w : n - 1;
 	}
+}
+
+/* Redraws the live line, or prints a plain status line at most every 10 s. */
+static void display_running(struct display *d)
+{
+	char running[400], line[512], eta[32];
+	running_text(d, running, sizeof running);
+	if (d->line) {
+		double share = d->done;
+		for (int i = 0; i < d->o->batch->nproblems; i++)
+			if (d->run[i].active && d->run[i].planned)
+				share += (double)d->run[i].done / (double)d->run[i].planned;
+		snprintf(line, sizeof line, "[%d/%d] %s", d->done, d->total, running);
+		progress_update(d->line, d->total ? share / d->total : -1, line);
+	} else if (!d->o->no_progress && now_s() - d->last_plain >= 10) {
+		d->last_plain = now_s();
+		eta_text(d, eta, sizeof eta);
+		fprintf(d->o->err, "spacetune: batch [%d/%d] running: %s | ETA %s\n", d->done, d->total,
+		        running[0] ? running : "-", eta);
+		fflush(d->o->err);
+	}
+}
+
+static void display_line(struct display *d, int problem, const char *what)
+{
+	char eta[32];
+	eta_text(d, eta, sizeof eta);
 	FILE *err = d->o->err;
-	if (d->o->live_progress)
-		fputs("\r\033[K", err);
+	progress_erase(d->line);
 	fprintf(err, "spacetune: batch [%d/%d] %s: %s | ETA %s\n", d->done, d->total,
 	        d->o->batch->problems[problem].key, what, eta);
 	fflush(err);
@@ -928,8 +1009,10 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 	}
 	int *list = malloc(((size_t)nlist + 1) * sizeof *list);
 	pid_t *pids = calloc((size_t)nworkers, sizeof *pids);
-	struct display d = { .o = o, .total = nlist, .start = now_s() };
-	if (!list || !pids) {
+	struct display d = { .o = o, .total = nlist, .start = now_s(), .last_plain = now_s() };
+	d.run = calloc((size_t)b->nproblems + 1, sizeof *d.run);
+	if (!list || !pids || !d.run) {
+		free(d.run);
 		free(list);
 		free(pids);
 		close(pipefd[0]);
@@ -982,15 +1065,28 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 		}
 	}
 	close(pipefd[1]);
+	/* Only now, with every worker forked: the line's thread must not be
+	 * running across a fork. */
+	d.line = o->live_progress && !o->no_progress ? progress_open(1) : NULL;
+	progress_phase(d.line, "batch", 0);
 	FILE *reports = fdopen(pipefd[0], "r");
 	char *line = NULL;
 	size_t cap = 0;
 	while (reports && getline(&line, &cap, reports) > 0) {
 		int problem;
 		char what[64];
+		size_t done, planned;
+		double best;
+		if (sscanf(line, "prog %d %zu %zu %lf", &problem, &done, &planned, &best) == 4 &&
+		    problem >= 0 && problem < b->nproblems) {
+			d.run[problem] = (struct running){ true, done, planned, best };
+			display_running(&d);
+			continue;
+		}
 		if (sscanf(line, "done %d %63s", &problem, what) != 2 || problem < 0 ||
 		    problem >= b->nproblems)
 			continue;
+		d.run[problem].active = false;
 		d.done++;
 		char text[96];
 		if (strcmp(what, "skip") == 0) {
@@ -1002,16 +1098,13 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 		} else if (strcmp(what, "none") == 0) {
 			snprintf(text, sizeof text, "no configuration ran correctly");
 		} else {
-			const char *obj = b->problems[problem].objective;
-			const char *metric = NULL;
-			bool maximize;
-			if (obj)
-				tune_objective_parse(obj, &metric, &maximize);
-			snprintf(text, sizeof text, "best %.4g %s", strtod(what, NULL), metric ? metric : "ms");
+			snprintf(text, sizeof text, "best %.4g %s", strtod(what, NULL), unit_of(&b->problems[problem]));
 		}
 		if (!o->no_progress)
 			display_line(&d, problem, text);
+		display_running(&d);
 	}
+	progress_close(d.line);
 	free(line);
 	if (reports)
 		fclose(reports);
@@ -1029,6 +1122,7 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 	}
 	free(list);
 	free(pids);
+	free(d.run);
 	fprintf(o->err, "spacetune: batch: %d of %d problems done (%d finished before, %d failed) in %.1f s\n",
 	        d.done - d.failed, d.total, d.skipped, d.failed, now_s() - d.start);
 	if (interrupted || *o->interrupted) {

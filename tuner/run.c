@@ -31,6 +31,7 @@ struct progress {
 	long best_point;
 	const char *unit;        /* of the objective: "ms" or a metric's name */
 	bool negate;             /* a maximised objective: its value is -cost */
+	const struct tune_run_opts *o; /* for on_count */
 };
 
 static double now_s(void)
@@ -98,6 +99,12 @@ static void progress_print(struct progress *p, double seconds_budget, bool final
 	fflush(p->err);
 }
 
+/* The objective's best value as the progress line shows it; NAN for none. */
+static double best_value(const struct progress *p)
+{
+	return !isfinite(p->best_ms) ? NAN : p->negate ? -p->best_ms : p->best_ms;
+}
+
 /* Clears a live line before other output goes to the same terminal. */
 static void progress_break(struct progress *p)
 {
@@ -115,6 +122,8 @@ static void progress_count(struct progress *p, long point, int status, double ms
 		p->best_ms = ms;
 		p->best_point = point;
 	}
+	if (p->o && p->o->on_count)
+		p->o->on_count(p->o->on_count_user, p->done, p->planned, best_value(p));
 }
 
 /* ---- the job as a strategy's space ---------------------------------------------- */
@@ -431,7 +440,7 @@ int tune_run(const struct tune_run_opts *o)
 	struct run r = { .o = o, .status = 0 };
 	r.progress = (struct progress){ .err = o->err, .live = o->live_progress && !o->no_progress,
 	                                .quiet = o->no_progress, .best_ms = INFINITY, .best_point = -1,
-	                                .unit = "ms" };
+	                                .unit = "ms", .o = o };
 	r.progress.line = progress_open(r.progress.live);
 	if (start(&r) != 0) {
 		r.status = 1;
@@ -450,8 +459,7 @@ int tune_run(const struct tune_run_opts *o)
 		progress_print(&r.progress, r.search.seconds, true);
 		print_summary(&r, now_s() - r.progress.start);
 		if (o->best)
-			*o->best = !isfinite(r.progress.best_ms) ? NAN
-			           : r.progress.negate ? -r.progress.best_ms : r.progress.best_ms;
+			*o->best = best_value(&r.progress);
 		if (r.status == 0 && *o->interrupted) {
 			fprintf(o->err, "spacetune: interrupted; run the same command again to resume\n");
 			r.status = 130;

@@ -47,6 +47,11 @@ struct tune_run_opts {
 	/* When set, receives the objective's best value as the progress line
 	 * shows it (ms, or the metric's rate); NAN when none ran correctly. */
 	double *best;
+	/* When set, called after every evaluation counted (run or found in the
+	 * database) with the count so far, the count planned and the best value
+	 * as *best would get it: a batch's display follows its problems so. */
+	void (*on_count)(void *user, size_t done, size_t planned, double best);
+	void *on_count_user;
 };
 
 /* 0 when the search ran to its end, 1 on an error (reported), 130 when interrupted. */

@@ -134,8 +134,10 @@ budget 5
 problem vadd.space
     set N = 1024, 2048, 4096
 EOF
-run_batch() { # dir
-	"$SPACETUNE" batch "$T/run.batch" --db "$1" --jobs 2 --repeat 2 --timeout 120 --no-progress
+run_batch() { # dir [options]
+	dir=$1
+	shift
+	"$SPACETUNE" batch "$T/run.batch" --db "$dir" --jobs 2 --repeat 2 --timeout 120 "$@"
 }
 # (N, params) of each record: N from the launch, global = N / WPT.
 records() { # db
@@ -143,6 +145,9 @@ records() { # db
 }
 expect_status "a batch runs" 0 run_batch "$T/A"
 check "no sanitizer report" no_sanitizer_reports "$T/err"
+# not a terminal: a plain line per problem as it finishes, with its best
+check "a plain progress line per problem" \
+	test "$(grep -c '^spacetune: batch \[[1-3]/3\] vadd.space N=[0-9]*: best [0-9.e-]* ms | ETA ' "$T/err")" -eq 3
 check "one database for the default device" test -s "$T/A/default.jsonl"
 records "$T/A/default.jsonl" >"$T/A.got"
 for n in 1024 2048 4096; do
@@ -160,13 +165,13 @@ fi
 check "no configuration twice" test "$(sort -u "$T/A.got" | wc -l)" -eq 15
 
 cp "$T/A/default.jsonl" "$T/A.before"
-expect_status "the same batch again" 0 run_batch "$T/A"
+expect_status "the same batch again" 0 run_batch "$T/A" --no-progress
 check "the rerun times nothing" cmp -s "$T/A.before" "$T/A/default.jsonl"
 check "finished problems are not reopened" test "$(grep -c '^== ' "$T/A/default.log")" -eq 3
 check "the summary counts them" grep -q 'batch: 3 of 3 problems done (3 finished before, 0 failed)' "$T/err"
 
 # ---- kill -9 midway, rerun: exactly the missing work
-run_batch "$T/K" >"$T/k.out" 2>"$T/k.err" &
+run_batch "$T/K" --no-progress >"$T/k.out" 2>"$T/k.err" &
 pid=$!
 i=0
 while [ "$i" -lt 1200 ] && [ "$(cat "$T/K/default.jsonl" 2>/dev/null | wc -l)" -lt 4 ] && kill -0 $pid 2>/dev/null; do
@@ -184,7 +189,7 @@ while [ "$i" -lt 50 ] && pgrep -f -- "$T/K" >/dev/null; do
 	i=$((i + 1))
 done
 check "no worker outlives the killed batch" test -z "$(pgrep -f -- "$T/K")"
-expect_status "the rerun completes the batch" 0 run_batch "$T/K"
+expect_status "the rerun completes the batch" 0 run_batch "$T/K" --progress
 check "no sanitizer report" no_sanitizer_reports "$T/err"
 records "$T/K/default.jsonl" >"$T/K.got"
 cmp -s "$T/A.got" "$T/K.got" && ok "killed and rerun = uninterrupted, every evaluation once" ||
