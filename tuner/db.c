@@ -529,6 +529,8 @@ static struct json_object *line_of(const struct tune_db *db, const struct tune_d
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	bool timed = r->status == TUNE_OK || r->status == TUNE_WRONG_RESULT;
+	/* A run stopped at the run limit: how long it had run, a lower bound. */
+	bool partial = r->status == TUNE_TIMEOUT && r->time_median_ms > 0;
 
 	json_object_object_add(o, "v", json_object_new_int(1));
 	json_object_object_add(o, "time", json_object_new_string(stamp));
@@ -550,7 +552,7 @@ static struct json_object *line_of(const struct tune_db *db, const struct tune_d
 	json_object_object_add(o, "local", v->local[0] ? sizes(v->work_dim, v->local) : NULL);
 	json_object_object_add(o, "status", json_object_new_string(tune_status_name(r->status)));
 	struct json_object *times = NULL;
-	if (timed) {
+	if (timed || partial) {
 		times = json_object_new_object();
 		json_object_object_add(times, "median", tune_db_json_number(r->time_median_ms));
 		json_object_object_add(times, "min", tune_db_json_number(r->time_min_ms));

@@ -679,6 +679,30 @@ static cl_int check_geometry(struct exec_worker *w, cl_kernel k, int dim, const 
 	return CL_SUCCESS;
 }
 
+/*
+ * Returns once the kernel of `ev` runs (or has ended), then tells the
+ * parent, whose run limit starts there.  Drivers may compile for the
+ * launch's geometry between CL_SUBMITTED and CL_RUNNING (PoCL does, for
+ * seconds on a loaded machine): that is building, not running.  Polled,
+ * from 20 us up to 1 ms, so a short kernel costs no more than it runs.
+ */
+static void await_kernel_start(struct exec_worker *w, cl_event ev)
+{
+	long pause_ns = 20 * 1000;
+	for (;;) {
+		cl_int status = CL_COMPLETE;
+		if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) !=
+		        CL_SUCCESS || status <= CL_RUNNING)
+			break;
+		struct timespec ts = {0, pause_ns};
+		nanosleep(&ts, NULL);
+		if (pause_ns < 1000 * 1000)
+			pause_ns *= 2;
+	}
+	if (w->hooks.started)
+		w->hooks.started(w->hooks.user);
+}
+
 /* Resets the written buffers, then launches once; the event is the kernel's. */
 static cl_int launch(struct exec_worker *w, cl_kernel k, int dim, const size_t *global,
                      const size_t *local, cl_event *ev)
@@ -696,7 +720,11 @@ static cl_int launch(struct exec_worker *w, cl_kernel k, int dim, const size_t *
 	                                   local[0] ? local : NULL, 0, NULL, ev);
 	if (rc != CL_SUCCESS)
 		return rc;
+	clFlush(w->cl.queue);
+	await_kernel_start(w, *ev);
 	rc = clWaitForEvents(1, ev);
+	if (w->hooks.finished)
+		w->hooks.finished(w->hooks.user);
 	cl_int status = CL_COMPLETE;
 	if (clGetEventInfo(*ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) ==
 	        CL_SUCCESS && status < 0)
@@ -755,7 +783,7 @@ static void time_runs(struct exec_worker *w, cl_kernel k, const struct tune_vari
 		set_launch_error(r, CL_OUT_OF_HOST_MEMORY, NULL);
 		return;
 	}
-	if (w->lock.acquire && w->lock.acquire(w->lock.user) != 0) {
+	if (w->hooks.acquire && w->hooks.acquire(w->hooks.user) != 0) {
 		w->lost_parent = true;
 		free(times);
 		return;
@@ -784,8 +812,8 @@ static void time_runs(struct exec_worker *w, cl_kernel k, const struct tune_vari
 		set_launch_error(r, rc, NULL);
 		clFinish(w->cl.queue);
 	}
-	if (w->lock.release)
-		w->lock.release(w->lock.user);
+	if (w->hooks.release)
+		w->hooks.release(w->hooks.user);
 	if (r->runs > 0) {
 		qsort(times, (size_t)r->runs, sizeof *times, compare_doubles);
 		r->time_min_ms = times[0];
@@ -1042,7 +1070,11 @@ static int c_reference(struct exec_worker *w, char **err)
 			memcpy(argv[i], ea->init, ea->bytes);
 		}
 	}
+	if (w->hooks.started)
+		w->hooks.started(w->hooks.user);
 	int ret = fn(n, argv);
+	if (w->hooks.finished)
+		w->hooks.finished(w->hooks.user);
 	if (ret != 0) {
 		*err = tune_strfmt("the C reference '%s' returned %d", ref->name, ret);
 		goto out;

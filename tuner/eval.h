@@ -6,12 +6,15 @@
  * its own OpenCL context on the selected device.  Builds run in parallel in
  * the workers; timed runs are serialised on the device (one worker times at
  * a time) so measurements do not disturb each other.  A worker that
- * crashes, aborts or outlives the timeout is killed and replaced; only its
- * evaluation is lost, recorded as TUNE_CRASHED or TUNE_TIMEOUT.
+ * crashes, aborts or outlives a limit is killed and replaced; only its
+ * evaluation is lost, recorded as TUNE_CRASHED, TUNE_TIMEOUT (a kernel run
+ * past the run limit) or TUNE_BUILD_ERROR (no build within the build
+ * limit).
  */
 #ifndef SPACEC_TUNER_EVAL_H
 #define SPACEC_TUNER_EVAL_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "tuner/variant.h"
@@ -21,7 +24,8 @@ enum tune_status {
 	TUNE_BUILD_ERROR,   /* log holds the build log */
 	TUNE_LAUNCH_ERROR,  /* error holds the OpenCL error's name, e.g. CL_INVALID_WORK_GROUP_SIZE */
 	TUNE_WRONG_RESULT,  /* max_abs_err / max_rel_err / nonfinite say how wrong */
-	TUNE_TIMEOUT,
+	TUNE_TIMEOUT,       /* a kernel run past the run limit: the time it had run
+	                       (a lower bound) as median and min, runs = timed runs done */
 	TUNE_CRASHED,       /* error holds the signal or exit status */
 	TUNE_SKIPPED        /* rejected before building (e.g. global % local != 0) */
 };
@@ -30,7 +34,7 @@ const char *tune_status_name(enum tune_status s); /* "ok", "build_error", ... */
 
 struct tune_result {
 	enum tune_status status;
-	double time_median_ms, time_min_ms;  /* TUNE_OK and TUNE_WRONG_RESULT */
+	double time_median_ms, time_min_ms;  /* TUNE_OK, TUNE_WRONG_RESULT, TUNE_TIMEOUT */
 	int runs;                            /* timed runs done */
 	double max_abs_err, max_rel_err;
 	uint64_t nonfinite;                  /* NaN/Inf elements in compared outputs */
@@ -88,14 +92,26 @@ struct tune_eval_opts {
 	struct tune_device_sel device;
 	int jobs;               /* worker processes (parallel builds); >= 1 */
 	int warmup, repeat;     /* runs before timing; timed runs (>= 1) */
-	double timeout_s;       /* per evaluation, build included; 0: none.  The clock
-	                           stops while the evaluation waits for a worker to
-	                           start or for its turn on the device */
+	/* Everything of an evaluation but its kernel runs: the build, the
+	   driver's preparation before a run starts (PoCL compiles for the
+	   work-group size there), transfers and verification; and the
+	   reference's build.  The clock stops while the evaluation waits for a
+	   worker to start or for its turn on the device.  0: none. */
+	double build_timeout_s;
+	/* One kernel run, from when the driver reports it running (CL_RUNNING;
+	   a driver that never does leaves the run to the build clock), and the
+	   C reference's call.  0: none; TUNE_RUN_LIMIT_AUTO: scaled with the
+	   fastest correct median so far (worker.c says how). */
+	double run_timeout_s;
 	const char *cache_dir;  /* program-binary cache; NULL: $XDG_CACHE_HOME/spacetune */
-	double reference_timeout_s; /* for computing the reference at start; 0: none */
 	const char *worker_log; /* workers' stdout+stderr appended there (driver chatter,
 	                           kernel printf, sanitizer reports); NULL: inherited */
+	/* Set asynchronously (SIGINT/SIGTERM), or NULL: the start gives up at
+	   once, and wait_any gives what is in flight a short grace. */
+	volatile sig_atomic_t *interrupted;
 };
+
+#define TUNE_RUN_LIMIT_AUTO (-1.0)
 
 struct tune_evaluator;
 
@@ -113,11 +129,18 @@ int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opt
  * Asynchronous interface, so the caller can keep `jobs` evaluations in
  * flight: submit returns at once (0, or -1 if no worker is free);
  * wait_any blocks until one submitted evaluation finishes and returns its
- * point_index and result (-1 if none is in flight).
+ * point_index and result (-1 if none is in flight; TUNE_EVAL_ABANDONED
+ * once the run is interrupted and some are still in flight 2 s later:
+ * they are not finished, and tune_evaluator_stop kills them).
  */
 int tune_evaluator_submit(struct tune_evaluator *ev, const struct tune_variant *v);
 int tune_evaluator_idle_workers(const struct tune_evaluator *ev);
 long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res);
+#define TUNE_EVAL_ABANDONED (-2L)
+
+/* A correct median known from elsewhere (the database): it scales the
+ * automatic run limit as the evaluator's own results do. */
+void tune_evaluator_observe(struct tune_evaluator *ev, double median_ms);
 
 void tune_evaluator_stop(struct tune_evaluator *ev);
 

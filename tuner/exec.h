@@ -53,10 +53,18 @@ int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
                      const struct tune_reference *ref, const struct tune_variant *proto, char **err);
 void exec_shared_release(struct exec_shared *sh);
 
-/* Brackets the timed section so that one worker at a time uses the device. */
-struct exec_lock {
+/*
+ * What a worker tells its parent while it evaluates: acquire and release
+ * bracket the timed section, so that one worker at a time uses the
+ * device; started and finished bracket each kernel run (and the C
+ * reference's call), so that the parent's run limit covers the kernel's
+ * own execution and its build limit everything else.  Any may be NULL.
+ */
+struct exec_hooks {
 	int (*acquire)(void *user);  /* 0, or -1: the parent is gone */
 	void (*release)(void *user);
+	void (*started)(void *user);
+	void (*finished)(void *user);
 	void *user;
 };
 
@@ -66,7 +74,7 @@ struct exec_worker {
 	struct ocl_context cl;
 	cl_mem *mems;          /* per argument, created at first use */
 	void **host;           /* per argument, read-back space */
-	struct exec_lock lock;
+	struct exec_hooks hooks;
 	/* Set after a driver error at run time: the context may be unusable,
 	 * so the worker exits and the parent starts a fresh one. */
 	bool poisoned;

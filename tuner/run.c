@@ -235,6 +235,7 @@ static int dispatch(struct run *r, size_t point)
 	double known;
 	int known_status;
 	if (tune_db_lookup(r->db, &r->info, tune_job_source_hash(r->job), &v, &known, &known_status)) {
+		tune_evaluator_observe(r->ev, known);  /* INFINITY unless ok */
 		r->progress.reused++;
 		double cost = cost_of(r, &v, known_status, known);
 		progress_count(&r->progress, (long)point, known_status < 0 ? NSTATUS : known_status, cost);
@@ -256,11 +257,14 @@ static int dispatch(struct run *r, size_t point)
 	return 0;
 }
 
+/* 0, -1 on an error (reported), 1 when interrupted with evaluations still in flight. */
 static int collect(struct run *r)
 {
 	struct tune_result res;
 	memset(&res, 0, sizeof res);
 	long point = tune_evaluator_wait_any(r->ev, &res);
+	if (point == TUNE_EVAL_ABANDONED)
+		return 1;
 	if (point < 0) {
 		progress_break(&r->progress);
 		fprintf(r->o->err, "spacetune: error: lost track of the evaluations in flight\n");
@@ -292,8 +296,9 @@ static int search_loop(struct run *r)
 		progress_print(&r->progress, r->search.seconds, false);
 		if (r->inflight == 0)
 			break;
-		if (collect(r) != 0)
-			return -1;
+		int rc = collect(r);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
 	}
 	return 0;
 }
@@ -401,7 +406,10 @@ static int start(struct run *r)
 	if (tune_evaluator_start(&r->ev, &o->eval, tune_job_reference(r->job), &proto, &r->info,
 	                         &err) != 0) {
 		progress_break(&r->progress);
-		fprintf(o->err, "spacetune: error: %s\n", err ? err : "cannot start the evaluator");
+		if (*o->interrupted)
+			fprintf(o->err, "spacetune: %s; nothing was recorded\n", err ? err : "interrupted");
+		else
+			fprintf(o->err, "spacetune: error: %s\n", err ? err : "cannot start the evaluator");
 		free(err);
 		r->ev = NULL;
 		return -1;
@@ -443,7 +451,8 @@ int tune_run(const struct tune_run_opts *o)
 	                                .unit = "ms", .o = o };
 	r.progress.line = progress_open(r.progress.live);
 	if (start(&r) != 0) {
-		r.status = 1;
+		/* Stopped while loading or computing the reference: nothing was recorded. */
+		r.status = *o->interrupted ? 130 : 1;
 	} else {
 		r.progress.start = r.progress.last_print = now_s();
 		r.progress.planned = r.search.planned;
@@ -451,7 +460,9 @@ int tune_run(const struct tune_run_opts *o)
 		progress_update(r.progress.line, -1, "building the first variants");
 		if (search_loop(&r) != 0)
 			r.status = 1;
-		/* Whatever happened, what is in flight is drained so no worker is left. */
+		/* Whatever happened, what is in flight is drained so no worker is
+		 * left; after an interruption only for a moment (the evaluator
+		 * abandons the rest, unrecorded, so a rerun evaluates them). */
 		while (r.inflight > 0 && collect(&r) == 0)
 			;
 		progress_close(r.progress.line);
@@ -461,6 +472,9 @@ int tune_run(const struct tune_run_opts *o)
 		if (o->best)
 			*o->best = best_value(&r.progress);
 		if (r.status == 0 && *o->interrupted) {
+			if (r.inflight > 0)
+				fprintf(o->err, "spacetune: %zu evaluation%s in flight abandoned, not recorded\n",
+				        r.inflight, r.inflight == 1 ? "" : "s");
 			fprintf(o->err, "spacetune: interrupted; run the same command again to resume\n");
 			r.status = 130;
 		}

@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ enum exit_code { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 #define DEFAULT_DB "results.jsonl"
 #define DEFAULT_STRATEGY "exhaustive"
 enum { DEFAULT_REPEAT = 10, DEFAULT_WARMUP = 1, DEFAULT_SEED = 1 };
-static const double default_timeout_s = 10.0;
+static const double default_build_timeout_s = 300.0;
 
 static void usage(FILE *out)
 {
@@ -68,7 +69,11 @@ static void usage(FILE *out)
 	      "  --repeat R          timed runs per configuration (default 10)\n"
 	      "  --warmup W          untimed runs before them (default 1)\n"
 	      "  --jobs J            worker processes: parallel builds (default: online cores)\n"
-	      "  --timeout SECONDS   per configuration, build included (default 10; 0: none)\n"
+	      "  --build-timeout S   building one configuration, the driver's preparation\n"
+	      "                      and transfers included (default 300; 0: none)\n"
+	      "  --run-timeout S     one kernel run, from its start: auto (default: 10 x the\n"
+	      "                      best time so far + 1 s) or seconds (0: none)\n"
+	      "  --timeout S         deprecated: the same as --run-timeout S\n"
 	      "  --progress, --no-progress\n"
 	      "                      redraw one status line with an ETA (default: when stderr\n"
 	      "                      is a terminal; else a plain line every 5 s)\n"
@@ -88,7 +93,8 @@ static void usage(FILE *out)
 	      "                      (default: the batch file's device lines, else the first GPU)\n"
 	      "  --list              print the problems, one a line, and run nothing\n"
 	      "  --shard I/N         only shard I (0-based) of N, balanced by estimated cost\n"
-	      "  --repeat, --warmup, --jobs, --timeout, --progress, --no-progress: as for 'run'\n"
+	      "  --repeat, --warmup, --jobs, --build-timeout, --run-timeout, --progress,\n"
+	      "  --no-progress: as for 'run'\n"
 	      "\n"
 	      "'merge' writes the records of the databases DB... to FILE (which may be one of\n"
 	      "them), each evaluation once: the better status, then the earlier record.\n"
@@ -126,14 +132,20 @@ static int parse_int(const char *text, int lo, int *out)
 }
 
 static volatile sig_atomic_t interrupted;
+static bool live_stderr;  /* a progress line may be on the terminal */
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+	/* At once, so that nobody takes the wait for a hang; write(2) is async-signal-safe. */
+	static const char note[] = "\nspacetune: interrupted: stopping (a second signal ends it at once)\n";
+	ssize_t ignored = write(STDERR_FILENO, note + !live_stderr, sizeof note - 1 - !live_stderr);
+	(void)ignored;
 }
 
-/* First SIGINT/SIGTERM: finish what is in flight and stop; a second one kills. */
+/* First SIGINT/SIGTERM: give what is in flight a moment, record it, stop;
+ * a second one kills. */
 static void catch_signals(void)
 {
 	struct sigaction sa;
@@ -147,14 +159,30 @@ static void catch_signals(void)
 
 enum {
 	OPT_PLATFORM = 256, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
-	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_HEADER, OPT_JSON, OPT_SPACE, OPT_VERSION,
-	OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES, OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C
+	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_BUILD_TIMEOUT, OPT_RUN_TIMEOUT, OPT_HEADER, OPT_JSON,
+	OPT_SPACE, OPT_VERSION, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES,
+	OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C
 };
+
+/* Seconds >= 0 (or "auto" where `can_auto`: TUNE_RUN_LIMIT_AUTO); -1 if malformed. */
+static int parse_seconds(const char *text, bool can_auto, double *out)
+{
+	if (can_auto && strcmp(text, "auto") == 0) {
+		*out = TUNE_RUN_LIMIT_AUTO;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || *end || errno || !(v >= 0) || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
 
 /* The evaluation options 'run' and 'batch' share: 0, or a usage error reported. */
 static int parse_eval_option(int c, const char *arg, struct tune_eval_opts *e)
 {
-	char *end;
 	switch (c) {
 	case OPT_REPEAT:
 		if (parse_int(arg, 1, &e->repeat) != 0)
@@ -168,11 +196,21 @@ static int parse_eval_option(int c, const char *arg, struct tune_eval_opts *e)
 		if (parse_int(arg, 1, &e->jobs) != 0)
 			return bad_usage("bad --jobs '%s': want a count >= 1", arg);
 		return 0;
+	case OPT_BUILD_TIMEOUT:
+		if (parse_seconds(arg, false, &e->build_timeout_s) != 0)
+			return bad_usage("bad --build-timeout '%s': want seconds >= 0", arg);
+		return 0;
+	case OPT_RUN_TIMEOUT:
+		if (parse_seconds(arg, true, &e->run_timeout_s) != 0)
+			return bad_usage("bad --run-timeout '%s': want 'auto' or seconds >= 0", arg);
+		return 0;
 	default: /* OPT_TIMEOUT */
-		errno = 0;
-		e->timeout_s = strtod(arg, &end);
-		if (end == arg || *end || errno || !(e->timeout_s >= 0))
+		if (parse_seconds(arg, false, &e->run_timeout_s) != 0)
 			return bad_usage("bad --timeout '%s': want seconds >= 0", arg);
+		/* It used to bound the whole evaluation, so that builds on a loaded
+		 * machine became timeouts; say what it means now. */
+		fputs("spacetune: warning: --timeout is deprecated: it now sets --run-timeout "
+		      "(one kernel run, from its start); builds have --build-timeout\n", stderr);
 		return 0;
 	}
 }
@@ -183,6 +221,8 @@ static int parse_eval_option(int c, const char *arg, struct tune_eval_opts *e)
 	{ "warmup", required_argument, NULL, OPT_WARMUP }, \
 	{ "jobs", required_argument, NULL, OPT_JOBS }, \
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT }, \
+	{ "build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT }, \
+	{ "run-timeout", required_argument, NULL, OPT_RUN_TIMEOUT }, \
 	{ "progress", no_argument, NULL, OPT_PROGRESS }, \
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS }, \
 	{ "help", no_argument, NULL, 'h' }
@@ -343,7 +383,8 @@ static int cmd_run(int argc, char **argv)
 		.db_path = DEFAULT_DB, .strategy = DEFAULT_STRATEGY,
 		.budget = { TUNE_BUDGET_NONE, 0 }, .seed = DEFAULT_SEED,
 		.eval = { .jobs = cores > 0 ? (int)cores : 1, .warmup = DEFAULT_WARMUP,
-		          .repeat = DEFAULT_REPEAT, .timeout_s = default_timeout_s },
+		          .repeat = DEFAULT_REPEAT, .build_timeout_s = default_build_timeout_s,
+		          .run_timeout_s = TUNE_RUN_LIMIT_AUTO, .interrupted = &interrupted },
 		.out = stdout, .err = stderr, .interrupted = &interrupted,
 	};
 	int progress = -1; /* --progress 1, --no-progress 0 */
@@ -405,6 +446,8 @@ static int cmd_run(int argc, char **argv)
 		case OPT_WARMUP:
 		case OPT_JOBS:
 		case OPT_TIMEOUT:
+		case OPT_BUILD_TIMEOUT:
+		case OPT_RUN_TIMEOUT:
 			if (parse_eval_option(c, optarg, &o.eval) != 0)
 				goto out;
 			break;
@@ -425,7 +468,7 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	o.space_path = argv[optind];
-	o.live_progress = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
+	o.live_progress = live_stderr = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
 	o.no_progress = progress == 0;
 	catch_signals();
 	rc = run_problems(&o, sets, nsets);
@@ -508,7 +551,8 @@ static int cmd_batch(int argc, char **argv)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	struct tune_batch_run_opts o = {
 		.eval = { .jobs = cores > 0 ? (int)cores : 1, .warmup = DEFAULT_WARMUP,
-		          .repeat = DEFAULT_REPEAT, .timeout_s = default_timeout_s },
+		          .repeat = DEFAULT_REPEAT, .build_timeout_s = default_build_timeout_s,
+		          .run_timeout_s = TUNE_RUN_LIMIT_AUTO, .interrupted = &interrupted },
 		.err = stderr, .interrupted = &interrupted,
 	};
 	int progress = -1, rc = EXIT_USAGE, c;
@@ -537,6 +581,8 @@ static int cmd_batch(int argc, char **argv)
 		case OPT_WARMUP:
 		case OPT_JOBS:
 		case OPT_TIMEOUT:
+		case OPT_BUILD_TIMEOUT:
+		case OPT_RUN_TIMEOUT:
 			if (parse_eval_option(c, optarg, &o.eval) != 0)
 				goto out;
 			break;
@@ -603,7 +649,7 @@ static int cmd_batch(int argc, char **argv)
 		o.devices = (const char *const *)b->devices;
 	}
 	o.batch = b;
-	o.live_progress = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
+	o.live_progress = live_stderr = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
 	o.no_progress = progress == 0;
 	catch_signals();
 	rc = tune_batch_run(&o);

@@ -10,7 +10,16 @@
  *   parent -> worker: EVAL(variant)  GRANT  REFERENCE
  *   worker -> parent: HELLO(device info) | HELLO_FAIL(message)
  *                     ACQUIRE ... RELEASE   (around the timed runs)
+ *                     RUNNING(t) ... RAN(t) (around each kernel run, and
+ *                                            the C reference's call)
  *                     RESULT(result)  REF_DONE(outputs) | REF_FAIL(message)
+ *
+ * RUNNING and RAN carry the worker's CLOCK_MONOTONIC time (one clock for
+ * every process).  They drive the parent's two limits: the run limit
+ * covers one kernel run, from RUNNING; the build limit covers the rest of
+ * an evaluation (building, the driver's preparation before the first run
+ * starts, transfers, verification), and stops while the worker starts or
+ * waits for the device.
  *
  * The parent reads without blocking into a per-worker buffer and acts only
  * on complete messages, so a worker dying mid-message is seen as EOF, never
@@ -19,6 +28,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -47,7 +57,7 @@
 enum msg_type {
 	MSG_EVAL = 1, MSG_GRANT, MSG_REFERENCE,
 	MSG_HELLO = 16, MSG_HELLO_FAIL, MSG_ACQUIRE, MSG_RELEASE, MSG_RESULT, MSG_REF_DONE,
-	MSG_REF_FAIL
+	MSG_REF_FAIL, MSG_RUNNING, MSG_RAN
 };
 
 struct msg_header {
@@ -62,6 +72,19 @@ struct msg_header {
 #define SEND_STALL_S 60.0
 /* Consecutive workers dying before they are ready: then the device is unusable. */
 #define MAX_FAILED_STARTS 3
+/* The automatic run limit (TUNE_RUN_LIMIT_AUTO): RUN_AUTO_FACTOR times the
+ * fastest correct median so far (before there is one, the reference's
+ * run) plus RUN_AUTO_FLOOR_S, which absorbs a loaded machine's stalls;
+ * RUN_AUTO_UNKNOWN_S while neither is known; the reference itself, whose
+ * scale nothing tells, gets RUN_AUTO_REFERENCE_S. */
+#define RUN_AUTO_FACTOR 10.0
+#define RUN_AUTO_FLOOR_S 1.0
+#define RUN_AUTO_UNKNOWN_S 30.0
+#define RUN_AUTO_REFERENCE_S 600.0
+/* After SIGINT/SIGTERM, evaluations in flight get this long to finish. */
+#define INTERRUPT_GRACE_S 2.0
+/* While an interruption may come, waits wake at least this often to see it. */
+#define INTERRUPT_POLL_MS 200
 
 /* ---- serialisation -------------------------------------------------------------- */
 
@@ -329,7 +352,18 @@ static void child_setup(pid_t parent)
 #else
 	(void)parent;
 #endif
+	/* A group of its own: the terminal's ^C reaches only the parent, which
+	 * decides what to keep, and killing the group also ends what the
+	 * worker started (the C compiler of a reference). */
+	setpgid(0, 0);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* SIGKILL to a child and its process group. */
+static void kill_child(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
 }
 
 /* fork() with the parent's stdio flushed (or the child could write its
@@ -341,6 +375,8 @@ static pid_t fork_child(void)
 	pid_t pid = fork();
 	if (pid == 0)
 		child_setup(parent);
+	else if (pid > 0)
+		setpgid(pid, pid);  /* also here: kill_child may come before the child runs */
 	return pid;
 }
 
@@ -382,6 +418,18 @@ static void lock_release(void *user)
 	struct lock_user *u = user;
 	trace_lock(u, "released");
 	send_msg(u->fd, MSG_RELEASE, NULL, 0);
+}
+
+static void kernel_started(void *user)
+{
+	double t = tune_now();
+	send_msg(((struct lock_user *)user)->fd, MSG_RUNNING, &t, sizeof t);
+}
+
+static void kernel_finished(void *user)
+{
+	double t = tune_now();
+	send_msg(((struct lock_user *)user)->fd, MSG_RAN, &t, sizeof t);
 }
 
 static void send_text(int fd, uint32_t type, const char *text)
@@ -452,7 +500,8 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd)
 	}
 	const char *trace = getenv("SPACETUNE_TRACE_LOCK");
 	struct lock_user lock = {fd, trace && *trace && strcmp(trace, "0") != 0};
-	w.lock = (struct exec_lock){lock_acquire, lock_release, &lock};
+	w.hooks = (struct exec_hooks){lock_acquire, lock_release, kernel_started, kernel_finished,
+	                              &lock};
 	send_msg(fd, MSG_HELLO, &w.dev.info, sizeof w.dev.info);
 	for (;;) {
 		uint32_t type;
@@ -484,9 +533,16 @@ struct worker {
 	bool eof;             /* the socket reached EOF: handle after the buffered messages */
 	bool retiring;        /* said it exits after its result: replace it */
 	long point;
-	/* The evaluation's clock: runs (deadline set) while building and timing,
-	 * stops (remaining kept) while starting or waiting for the device lock. */
-	double deadline, remaining;
+	/* The evaluation's clocks.  The build clock runs (deadline set,
+	 * build_left kept when it stops) while the worker builds, prepares,
+	 * transfers and verifies; it stops while the worker starts, waits for
+	 * the device lock or runs a kernel.  A kernel run (running) has its own
+	 * deadline, run_limit after run_since. */
+	double deadline, build_left;
+	bool running;
+	double run_since, run_limit;
+	int runs_started;     /* kernel runs of this evaluation, warm-ups included */
+	char run_why[96];     /* how run_limit was set, for the timeout's message */
 	double started;       /* when it was forked: a start-up that never ends is a crash */
 	char *in;             /* bytes received, not yet handled */
 	size_t inlen, incap;
@@ -494,7 +550,12 @@ struct worker {
 
 struct tune_evaluator {
 	struct exec_shared sh;
-	double timeout_s;
+	double build_limit_s;    /* 0: none */
+	double run_limit_s;      /* 0: none; TUNE_RUN_LIMIT_AUTO: scaled (run_limit_now) */
+	double best_ms;          /* the fastest correct median seen; INFINITY: none */
+	double reference_ms;     /* the reference's run; 0: unknown */
+	volatile sig_atomic_t *interrupted;
+	double interrupted_at;   /* when the interruption was first seen; 0: not yet */
 	int nworkers;
 	struct worker *w;
 	int lock_holder;      /* worker index, or -1 */
@@ -541,7 +602,7 @@ static int reap(pid_t pid, double grace)
 		if (r < 0)
 			return 0;  /* not our child any more: nothing to reap */
 		if (tune_now() >= until) {
-			kill(pid, SIGKILL);
+			kill_child(pid);
 			grace = 0;
 			continue;
 		}
@@ -582,7 +643,8 @@ static int spawn(struct tune_evaluator *ev, int i)
 	w->pid = pid;
 	w->fd = sv[0];
 	w->ready = w->busy = w->waiting_lock = w->holding_lock = w->eof = w->retiring = false;
-	w->deadline = w->remaining = 0;
+	w->running = false;
+	w->deadline = w->build_left = 0;
 	w->started = tune_now();
 	w->inlen = 0;
 	return 0;
@@ -669,20 +731,60 @@ static void drop_message(struct worker *w, size_t consumed)
 	w->inlen -= consumed;
 }
 
-static void arm_clock(struct tune_evaluator *ev, struct worker *w)
+/* ---- the clocks ------------------------------------------------------------------ */
+
+/* The limit of a kernel run starting now; `why` (may be NULL) says how it was set. */
+static double run_limit_now(const struct tune_evaluator *ev, char *why, size_t size)
 {
-	if (ev->timeout_s > 0)
-		w->deadline = tune_now() + w->remaining;
+	if (why && size)
+		why[0] = 0;
+	if (ev->run_limit_s != TUNE_RUN_LIMIT_AUTO)
+		return ev->run_limit_s;
+	bool have_best = isfinite(ev->best_ms);
+	double scale_ms = have_best ? ev->best_ms : ev->reference_ms;
+	if (!(scale_ms > 0)) {
+		if (why)
+			snprintf(why, size, " (automatic: no run time known yet)");
+		return RUN_AUTO_UNKNOWN_S;
+	}
+	if (why)
+		snprintf(why, size, " (automatic: %g x the %s %.3g ms + %g s)", RUN_AUTO_FACTOR,
+		         have_best ? "best" : "reference's", scale_ms, RUN_AUTO_FLOOR_S);
+	return RUN_AUTO_FACTOR * scale_ms * 1e-3 + RUN_AUTO_FLOOR_S;
 }
 
-static void stop_clock(struct tune_evaluator *ev, struct worker *w)
+static void build_clock_start(struct tune_evaluator *ev, struct worker *w)
 {
-	if (ev->timeout_s > 0 && w->deadline > 0) {
-		w->remaining = w->deadline - tune_now();
-		if (w->remaining < 0)
-			w->remaining = 0;
+	w->deadline = ev->build_limit_s > 0 ? tune_now() + w->build_left : 0;
+}
+
+static void build_clock_stop(struct tune_evaluator *ev, struct worker *w)
+{
+	if (ev->build_limit_s > 0 && w->deadline > 0 && !w->running) {
+		w->build_left = w->deadline - tune_now();
+		if (w->build_left < 0)
+			w->build_left = 0;
 	}
 	w->deadline = 0;
+}
+
+/* RUNNING at the worker's time t: the build clock stops, the run's starts. */
+static void run_clock_start(struct tune_evaluator *ev, struct worker *w, double t,
+                            double limit)
+{
+	build_clock_stop(ev, w);
+	w->running = true;
+	w->runs_started++;
+	w->run_since = t;
+	w->run_limit = limit;
+	w->deadline = limit > 0 ? t + limit : 0;
+}
+
+/* RAN: back to the build clock (read-back, the next run's preparation). */
+static void run_clock_stop(struct tune_evaluator *ev, struct worker *w)
+{
+	w->running = false;
+	build_clock_start(ev, w);
 }
 
 static void grant_next(struct tune_evaluator *ev)
@@ -694,7 +796,7 @@ static void grant_next(struct tune_evaluator *ev)
 		w->waiting_lock = false;
 		w->holding_lock = true;
 		ev->lock_holder = i;
-		arm_clock(ev, w);
+		build_clock_start(ev, w);
 		/* On failure the worker is gone; its EOF releases the lock. */
 		parent_send(w, MSG_GRANT, NULL, 0);
 	}
@@ -730,7 +832,7 @@ static int worker_lost(struct tune_evaluator *ev, int i, bool timed_out, struct 
 {
 	struct worker *w = &ev->w[i];
 	if (timed_out || !w->eof)
-		kill(w->pid, SIGKILL);
+		kill_child(w->pid);
 	/* After EOF the worker is exiting (or wedged in the driver): a short grace. */
 	int status = reap(w->pid, w->eof && !timed_out ? 5.0 : 0);
 	close(w->fd);
@@ -746,9 +848,26 @@ static int worker_lost(struct tune_evaluator *ev, int i, bool timed_out, struct 
 	}
 	if (w->busy) {
 		memset(res, 0, sizeof *res);
-		if (timed_out) {
+		if (timed_out && w->running) {
+			/* Slower than the limit, or hung: what is known of its time. */
+			double elapsed = tune_now() - w->run_since;
+			int timed_done = w->runs_started - 1 - ev->sh.warmup;
 			res->status = TUNE_TIMEOUT;
-			res->error = tune_strfmt("no result after %g s", ev->timeout_s);
+			res->time_median_ms = res->time_min_ms = elapsed * 1e3;
+			res->runs = timed_done > 0 ? timed_done : 0;
+			res->error = tune_strfmt("kernel run %d of %d still running after %.3g s, past the "
+			                         "run limit of %.3g s%s", w->runs_started,
+			                         ev->sh.warmup + ev->sh.repeat, elapsed, w->run_limit,
+			                         w->run_why);
+		} else if (timed_out && w->runs_started == 0) {
+			res->status = TUNE_BUILD_ERROR;
+			res->build_s = ev->build_limit_s;
+			res->error = tune_strfmt("not built within the build limit of %g s", ev->build_limit_s);
+		} else if (timed_out) {
+			res->status = TUNE_TIMEOUT;
+			res->error = tune_strfmt("no result within the build limit of %g s (after %d kernel "
+			                         "runs: transfers and verification)", ev->build_limit_s,
+			                         w->runs_started);
 		} else {
 			res->status = TUNE_CRASHED;
 			res->error = !w->ready && ev->start_error
@@ -788,7 +907,7 @@ static int handle_message(struct tune_evaluator *ev, int i, struct tune_result *
 		free(ev->start_error);
 		ev->start_error = NULL;
 		if (w->busy)
-			arm_clock(ev, w);
+			build_clock_start(ev, w);
 		break;
 	case MSG_HELLO_FAIL:
 		free(ev->start_error);
@@ -799,7 +918,7 @@ static int handle_message(struct tune_evaluator *ev, int i, struct tune_result *
 			rc = -1;
 			break;
 		}
-		stop_clock(ev, w);
+		build_clock_stop(ev, w);
 		w->waiting_lock = true;
 		ev->lock_queue[ev->nqueue++] = i;
 		grant_next(ev);
@@ -811,6 +930,22 @@ static int handle_message(struct tune_evaluator *ev, int i, struct tune_result *
 		}
 		release_lock_of(ev, i);
 		break;
+	case MSG_RUNNING: {
+		double t = rb_f64(&b);
+		if (!w->busy || w->running || b.bad) {
+			rc = -1;
+			break;
+		}
+		run_clock_start(ev, w, t, run_limit_now(ev, w->run_why, sizeof w->run_why));
+		break;
+	}
+	case MSG_RAN:
+		if (!w->running) {
+			rc = -1;
+			break;
+		}
+		run_clock_stop(ev, w);
+		break;
 	case MSG_RESULT:
 		if (!w->busy || decode_result(&b, res) != 0) {
 			rc = -1;
@@ -818,10 +953,12 @@ static int handle_message(struct tune_evaluator *ev, int i, struct tune_result *
 		}
 		release_lock_of(ev, i);
 		*point = w->point;
-		w->busy = false;
+		w->busy = w->running = false;
 		w->deadline = 0;
 		if (rb_u64(&b) != 0)
 			w->retiring = true;
+		if (res->status == TUNE_OK)
+			tune_evaluator_observe(ev, res->time_median_ms);
 		rc = 1;
 		break;
 	default:
@@ -830,7 +967,7 @@ static int handle_message(struct tune_evaluator *ev, int i, struct tune_result *
 	drop_message(w, consumed);
 	if (w->retiring) {
 		/* Replace it now, so that no evaluation is sent to a process on its way out. */
-		kill(w->pid, SIGKILL);
+		kill_child(w->pid);
 		reap(w->pid, 0);
 		close(w->fd);
 		w->fd = -1;
@@ -877,8 +1014,18 @@ long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res)
 		}
 		if (!any_busy(ev))
 			goto out;
-		/* 2. Timeouts. */
+		/* 2. An interruption: what is still in flight after a grace is abandoned. */
 		double now = tune_now(), next = -1;
+		if (ev->interrupted && *ev->interrupted) {
+			if (ev->interrupted_at == 0)
+				ev->interrupted_at = now;
+			next = ev->interrupted_at + INTERRUPT_GRACE_S;
+			if (now >= next) {
+				point = TUNE_EVAL_ABANDONED;
+				goto out;
+			}
+		}
+		/* 3. Limits. */
 		for (int i = 0; i < ev->nworkers; i++) {
 			struct worker *w = &ev->w[i];
 			if (w->busy && !w->ready && w->pid > 0) {
@@ -903,7 +1050,7 @@ long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res)
 			if (next < 0 || w->deadline < next)
 				next = w->deadline;
 		}
-		/* 3. Wait for input. */
+		/* 4. Wait for input. */
 		int n = 0;
 		for (int i = 0; i < ev->nworkers; i++)
 			if (ev->w[i].fd >= 0) {
@@ -911,6 +1058,8 @@ long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res)
 				idx[n++] = i;
 			}
 		int ms = next < 0 ? -1 : (int)((next - now) * 1000) + 1;
+		if (ev->interrupted && (ms < 0 || ms > INTERRUPT_POLL_MS))
+			ms = INTERRUPT_POLL_MS;
 		int rc = poll(pfds, (nfds_t)n, ms);
 		if (rc < 0 && errno != EINTR)
 			goto out;
@@ -960,10 +1109,12 @@ int tune_evaluator_submit(struct tune_evaluator *ev, const struct tune_variant *
 		}
 		w->busy = true;
 		w->point = (long)v->point_index;
-		w->remaining = ev->timeout_s;
+		w->build_left = ev->build_limit_s;
 		w->deadline = 0;
+		w->running = false;
+		w->runs_started = 0;
 		if (w->ready)
-			arm_clock(ev, w);
+			build_clock_start(ev, w);
 		rc = 0;
 	}
 	free(b.p);
@@ -972,22 +1123,48 @@ int tune_evaluator_submit(struct tune_evaluator *ev, const struct tune_variant *
 
 /* ---- start and stop ---------------------------------------------------------------- */
 
-/* Waits for one message from worker i (start-up only); 0, -1 on EOF/garbage, -2 on time out. */
-static int start_recv(struct tune_evaluator *ev, int i, double limit, uint32_t *type,
+/* How start_recv ends, besides 0 (a message). */
+enum { START_LOST = -1, START_BUILD_LIMIT = -2, START_RUN_LIMIT = -3, START_INTERRUPTED = -4 };
+
+/*
+ * Waits for worker 0's next message during start-up, other than RUNNING
+ * and RAN, which time the reference: `limit` bounds the rest (opening the
+ * device, or building the reference, its C compiler included) and
+ * `run_limit` the reference's run, from its start.  0 with the message, or
+ * a START_* code.
+ */
+static int start_recv(struct tune_evaluator *ev, double limit, double run_limit, uint32_t *type,
                       char **payload, size_t *len)
 {
-	struct worker *w = &ev->w[i];
-	double until = limit > 0 ? tune_now() + limit : 0;
+	struct worker *w = &ev->w[0];
+	double left = limit, deadline = limit > 0 ? tune_now() + limit : 0, run_since = 0;
+	bool running = false;
 	for (;;) {
 		struct rbuf b;
 		size_t consumed;
 		int got = take_message(w, type, &b, &consumed);
 		if (got < 0)
-			return -1;
+			return START_LOST;
+		if (got > 0 && (*type == MSG_RUNNING || *type == MSG_RAN)) {
+			double t = rb_f64(&b);
+			drop_message(w, consumed);
+			if (*type == MSG_RUNNING && !running) {
+				if (deadline > 0 && (left = deadline - tune_now()) < 0)
+					left = 0;
+				running = true;
+				run_since = t;
+				deadline = run_limit > 0 ? t + run_limit : 0;
+			} else if (*type == MSG_RAN && running) {
+				running = false;
+				ev->reference_ms = (t - run_since) * 1e3;
+				deadline = limit > 0 ? tune_now() + left : 0;
+			}
+			continue;
+		}
 		if (got > 0) {
 			*payload = malloc(b.len + 1);
 			if (!*payload)
-				return -1;
+				return START_LOST;
 			memcpy(*payload, b.p, b.len);
 			(*payload)[b.len] = 0;
 			*len = b.len;
@@ -995,18 +1172,22 @@ static int start_recv(struct tune_evaluator *ev, int i, double limit, uint32_t *
 			return 0;
 		}
 		if (w->eof)
-			return -1;
+			return START_LOST;
+		if (ev->interrupted && *ev->interrupted)
+			return START_INTERRUPTED;
 		int ms = -1;
-		if (until > 0) {
-			double left = until - tune_now();
-			if (left <= 0)
-				return -2;
-			ms = (int)(left * 1000) + 1;
+		if (deadline > 0) {
+			double until = deadline - tune_now();
+			if (until <= 0)
+				return running ? START_RUN_LIMIT : START_BUILD_LIMIT;
+			ms = (int)(until * 1000) + 1;
 		}
+		if (ev->interrupted && (ms < 0 || ms > INTERRUPT_POLL_MS))
+			ms = INTERRUPT_POLL_MS;
 		struct pollfd pfd = {w->fd, POLLIN, 0};
 		int rc = poll(&pfd, 1, ms);
 		if (rc < 0 && errno != EINTR)
-			return -1;
+			return START_LOST;
 		if (rc > 0)
 			parent_read(w);
 	}
@@ -1027,9 +1208,38 @@ static int store_reference(struct tune_evaluator *ev, const char *payload, size_
 	return b.bad ? -1 : 0;
 }
 
+/* Kills worker i at once (it may be stuck in a reference) and reaps it: its status. */
+static int discard_worker(struct tune_evaluator *ev, int i)
+{
+	struct worker *w = &ev->w[i];
+	if (w->pid <= 0)
+		return 0;
+	kill_child(w->pid);
+	int status = reap(w->pid, 0);
+	w->pid = 0;
+	close(w->fd);
+	w->fd = -1;
+	return status;
+}
+
+/* Why start_recv failed, in a sentence about `what`; NULL: the worker died. */
+static char *start_failure(int rc, const char *what, double limit, double run_limit)
+{
+	switch (rc) {
+	case START_BUILD_LIMIT:
+		return tune_strfmt("%s did not finish within the build limit of %g s (--build-timeout)",
+		                   what, limit);
+	case START_RUN_LIMIT:
+		return tune_strfmt("%s was still running after the run limit of %g s (--run-timeout)",
+		                   what, run_limit);
+	case START_INTERRUPTED:
+		return tune_strfmt("interrupted while %s was computed", what);
+	}
+	return NULL;
+}
+
 /* Worker 0: device info, then the reference.  0, or -1 with *err. */
-static int start_first_worker(struct tune_evaluator *ev, double ref_limit,
-                              struct tune_device_info *info, char **err)
+static int start_first_worker(struct tune_evaluator *ev, struct tune_device_info *info, char **err)
 {
 	uint32_t type;
 	char *payload = NULL;
@@ -1038,20 +1248,19 @@ static int start_first_worker(struct tune_evaluator *ev, double ref_limit,
 		*err = tune_strfmt("cannot start a worker process: %s", strerror(errno));
 		return -1;
 	}
-	int rc = start_recv(ev, 0, START_LIMIT_S, &type, &payload, &len);
+	int rc = start_recv(ev, START_LIMIT_S, 0, &type, &payload, &len);
 	if (rc != 0 || type != MSG_HELLO || len != sizeof *info) {
 		if (rc == 0 && type == MSG_HELLO_FAIL)
 			*err = strdup(payload);
-		else if (rc == -2)
+		else if (rc == START_BUILD_LIMIT)
 			*err = tune_strfmt("the worker did not open the device within %g s", START_LIMIT_S);
-		else {
-			kill(ev->w[0].pid, SIGKILL);
-			char *why = describe_status(reap(ev->w[0].pid, 0));
-			ev->w[0].pid = 0;
-			*err = tune_strfmt("the worker failed while opening the device: %s", why);
-			free(why);
-		}
+		else if (rc == START_INTERRUPTED)
+			*err = tune_strfmt("interrupted while the worker opened the device");
 		free(payload);
+		char *why = describe_status(discard_worker(ev, 0));
+		if (!*err)
+			*err = tune_strfmt("the worker failed while opening the device: %s", why);
+		free(why);
 		return -1;
 	}
 	ev->w[0].ready = true;
@@ -1060,17 +1269,21 @@ static int start_first_worker(struct tune_evaluator *ev, double ref_limit,
 	free(payload);
 	if (ev->sh.ref.kind == TUNE_REF_NONE)
 		return 0;
+	/* Nothing tells the reference's scale: under the automatic run limit it gets its own. */
+	double run_limit = ev->run_limit_s == TUNE_RUN_LIMIT_AUTO ? RUN_AUTO_REFERENCE_S
+	                                                            : ev->run_limit_s;
+	rc = START_LOST;
 	if (parent_send(&ev->w[0], MSG_REFERENCE, NULL, 0) != 0 ||
-	    (rc = start_recv(ev, 0, ref_limit, &type, &payload, &len)) != 0) {
-		if (rc == -2) {
-			*err = tune_strfmt("the reference did not finish within %g s", ref_limit);
-		} else {
-			kill(ev->w[0].pid, SIGKILL);
-			char *why = describe_status(reap(ev->w[0].pid, 0));
-			ev->w[0].pid = 0;
+	    (rc = start_recv(ev, ev->build_limit_s, run_limit, &type, &payload, &len)) != 0) {
+		char *what = tune_strfmt("the %s reference '%s'",
+		                         ev->sh.ref.kind == TUNE_REF_C ? "C" : "kernel",
+		                         ev->sh.ref.name ? ev->sh.ref.name : "?");
+		*err = start_failure(rc, what ? what : "the reference", ev->build_limit_s, run_limit);
+		char *why = describe_status(discard_worker(ev, 0));
+		if (!*err)
 			*err = tune_strfmt("the reference crashed its worker: %s", why);
-			free(why);
-		}
+		free(why);
+		free(what);
 		return -1;
 	}
 	if (type != MSG_REF_DONE || store_reference(ev, payload, len) != 0) {
@@ -1095,7 +1308,11 @@ int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opt
 	}
 	ev->lock_holder = -1;
 	ev->worker_log = o->worker_log ? strdup(o->worker_log) : NULL;
-	ev->timeout_s = o->timeout_s > 0 ? o->timeout_s : 0;
+	ev->build_limit_s = o->build_timeout_s > 0 ? o->build_timeout_s : 0;
+	ev->run_limit_s = o->run_timeout_s == TUNE_RUN_LIMIT_AUTO || o->run_timeout_s > 0
+	                  ? o->run_timeout_s : 0;
+	ev->best_ms = INFINITY;
+	ev->interrupted = o->interrupted;
 	ev->nworkers = o->jobs > 0 ? o->jobs : 1;
 	ev->w = calloc((size_t)ev->nworkers, sizeof *ev->w);
 	ev->lock_queue = calloc((size_t)ev->nworkers, sizeof *ev->lock_queue);
@@ -1109,7 +1326,7 @@ int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opt
 	for (int i = 0; i < ev->nworkers; i++)
 		ev->w[i].fd = -1;
 	if (exec_shared_init(&ev->sh, o, ref, proto, err) != 0 ||
-	    start_first_worker(ev, o->reference_timeout_s, info, err) != 0) {
+	    start_first_worker(ev, info, err) != 0) {
 		if (!*err)
 			*err = tune_strfmt("out of memory");
 		tune_evaluator_stop(ev);
@@ -1122,6 +1339,12 @@ int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opt
 	return 0;
 }
 
+void tune_evaluator_observe(struct tune_evaluator *ev, double median_ms)
+{
+	if (median_ms > 0 && median_ms < ev->best_ms)
+		ev->best_ms = median_ms;
+}
+
 void tune_evaluator_stop(struct tune_evaluator *ev)
 {
 	if (!ev)
@@ -1131,7 +1354,7 @@ void tune_evaluator_stop(struct tune_evaluator *ev)
 	for (int i = 0; i < ev->nworkers; i++) {
 		struct worker *w = &ev->w[i];
 		if (w->pid > 0 && w->busy)
-			kill(w->pid, SIGKILL);
+			kill_child(w->pid);
 		if (w->fd >= 0)
 			close(w->fd);
 		w->fd = -1;
@@ -1220,7 +1443,7 @@ static int run_in_child(void (*fn)(void *arg, int fd), void *arg, char **out, si
 	}
 	close(p[0]);
 	if (!w.eof)
-		kill(pid, SIGKILL);
+		kill_child(pid);
 	int status = reap(pid, w.eof ? 10.0 : 0);
 	if (!w.eof || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		char *why = describe_status(status);

@@ -15,6 +15,10 @@ expect_status "unknown strategy" 2 "$SPACETUNE" run "$TD/vadd.space" --strategy 
 expect_status "bad budget" 2 "$SPACETUNE" run "$TD/vadd.space" --budget 10x
 expect_status "bad jobs" 2 "$SPACETUNE" run "$TD/vadd.space" --jobs 0
 expect_status "bad timeout" 2 "$SPACETUNE" run "$TD/vadd.space" --timeout -1
+expect_status "bad run timeout" 2 "$SPACETUNE" run "$TD/vadd.space" --run-timeout soon
+expect_status "bad build timeout" 2 "$SPACETUNE" run "$TD/vadd.space" --build-timeout -3
+expect_status "--timeout, deprecated" 2 "$SPACETUNE" run --timeout 5
+check "says what --timeout means now" grep -q "warning: --timeout is deprecated: it now sets --run-timeout" "$T/err"
 expect_status "bad --set" 2 "$SPACETUNE" run "$TD/vadd.space" --set N
 expect_status "best takes no file" 2 "$SPACETUNE" best "$T/x.jsonl"
 

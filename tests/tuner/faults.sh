@@ -6,10 +6,11 @@
 . "${top_srcdir:-.}/tests/tuner/lib.sh"
 need_opencl
 db=$T/faults.jsonl
-# The endless loop costs one full timeout; 15 s leaves room for builds on
-# a loaded machine under ASan.
+# The endless loop costs one run limit: the default, scaled with the
+# reference kernel's time, and counted from the kernel's start, so builds
+# on a loaded machine do not count.
 expect_status "run over every fault" 0 "$SPACETUNE" run "$TD/faults.space" --db "$db" --jobs 2 \
-	--timeout 15 --repeat 2 --warmup 0
+	--repeat 2 --warmup 0
 cp "$T/err" "$T/run.err"
 check "no sanitizer report from the run or its workers" no_sanitizer_reports "$T/run.err"
 check "seven lines, one per fault" test "$(wc -l <"$db")" -eq 7
@@ -19,6 +20,10 @@ for want in 0:ok 1:build_error 2:wrong_result 3:timeout 4:crashed 5:launch_error
 	[ "$got" = "$status" ] && ok "FAULT=$fault recorded as $status" ||
 		bad "FAULT=$fault recorded as '$got', wanted $status"
 done
+check "the timeout names the run limit" \
+	test "$(jq -r 'select(.params.FAULT == 3) | .error' "$db" | grep -c 'past the run limit of .* (automatic: ')" -eq 1
+check "the timeout keeps how long its run had taken" \
+	test "$(jq -r 'select(.params.FAULT == 3) | .time_ms.min > 0 and .runs == 0' "$db")" = true
 check "the build error keeps the build log" \
 	test -n "$(jq -r 'select(.params.FAULT == 1) | .log // empty' "$db")"
 check "the launch error names the OpenCL error" \
@@ -33,7 +38,6 @@ grep -q "ok 1 build_error 1 launch_error 1 wrong_result 2 timeout 1 crashed 1" "
 expect_status "best picks the correct variant" 0 "$SPACETUNE" best --db "$db" --header "$T/best.h"
 check "best.h defines FAULT 0" grep -q '^#define FAULT 0$' "$T/best.h"
 # Resuming a finished run evaluates nothing and adds no line.
-expect_status "resume of a finished run" 0 "$SPACETUNE" run "$TD/faults.space" --db "$db" --jobs 2 \
-	--timeout 15
+expect_status "resume of a finished run" 0 "$SPACETUNE" run "$TD/faults.space" --db "$db" --jobs 2
 check "still seven lines" test "$(wc -l <"$db")" -eq 7
 finish

@@ -15,12 +15,15 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tuner/eval.h"
@@ -174,7 +177,8 @@ static void test_faults(const char *srcdir, const char *cache)
 	snprintf(cpath, sizeof cpath, "%s/vadd_ref.c", srcdir);
 	struct tune_reference ref = {.kind = TUNE_REF_C, .c_path = cpath, .name = "vadd_ref",
 	                             .rel_tol = 1e-5, .abs_tol = 1e-6};
-	struct tune_eval_opts o = {.jobs = 2, .warmup = 1, .repeat = 5, .timeout_s = 10,
+	struct tune_eval_opts o = {.jobs = 2, .warmup = 1, .repeat = 5, .build_timeout_s = 300,
+	                           .run_timeout_s = TUNE_RUN_LIMIT_AUTO,
 	                           .cache_dir = cache};
 	struct tune_variant proto = variant(src, "faults", "", N, 64, 0);
 	struct tune_evaluator *ev;
@@ -227,6 +231,10 @@ static void test_faults(const char *srcdir, const char *cache)
 	v = variant(src, "faults", "-DFAULT=3", N, 64, 6);
 	r = eval1(ev, &v);
 	expect(&r, TUNE_TIMEOUT, "FAULT=3");
+	/* The automatic limit, scaled with the best correct time so far. */
+	CHECK(r.error && strstr(r.error, "run limit") && strstr(r.error, "automatic: 10 x the best"),
+	      "error %s", r.error ? r.error : "(null)");
+	CHECK(r.time_min_ms > 0, "a timeout's partial time: %g ms", r.time_min_ms);
 	tune_result_release(&r);
 	expect_ok(ev, src, "a timeout", 7);
 
@@ -282,6 +290,113 @@ static void test_faults(const char *srcdir, const char *cache)
 	free(src);
 }
 
+/*
+ * A child that feeds the FIFO `path` once a reader opened it, `delay_s`
+ * later: a kernel that #includes it builds for at least that long, on any
+ * machine.  It gives up (exit 1) if nobody opens the FIFO within 120 s.
+ */
+static pid_t feed_fifo_later(const char *path, double delay_s)
+{
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	int fd = -1;
+	for (int tries = 0; tries < 120 * 100 && fd < 0; tries++) {
+		fd = open(path, O_WRONLY | O_NONBLOCK);  /* ENXIO while no reader */
+		if (fd < 0)
+			nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	}
+	if (fd < 0)
+		_exit(1);
+	struct timespec ts = {(time_t)delay_s, (long)((delay_s - (double)(time_t)delay_s) * 1e9)};
+	nanosleep(&ts, NULL);
+	static const char text[] = "#define SLOW_HEADER 1\n";
+	ssize_t n = write(fd, text, sizeof text - 1);
+	close(fd);
+	_exit(n == (ssize_t)(sizeof text - 1) ? 0 : 1);
+}
+
+static struct tune_evaluator *start_without_reference(const struct tune_eval_opts *o,
+                                                     const struct tune_variant *proto)
+{
+	struct tune_evaluator *ev;
+	char *err = NULL;
+	if (tune_evaluator_start(&ev, o, NULL, proto, NULL, &err) == 0)
+		return ev;
+	CHECK(0, "start: %s", err);
+	free(err);
+	return NULL;
+}
+
+/*
+ * The two limits (issue 13): the build limit covers building, the run
+ * limit one kernel run from its start.  A build longer than the run limit
+ * is no timeout; a kernel that spins past the run limit is one, with the
+ * time it had run; a build that never ends is a build error within the
+ * build limit.  Oracles: the delays are set here (a FIFO the build must
+ * read), the limits are the options given.
+ */
+static void test_limits(const char *srcdir, const char *cache)
+{
+	char *faults = slurp(srcdir, "faults.cl");
+	char dir[4200], slow_h[4300], hang_h[4300], options[4400], src[65536];
+	snprintf(dir, sizeof dir, "%s/include", cache);
+	snprintf(slow_h, sizeof slow_h, "%s/slow.h", dir);
+	snprintf(hang_h, sizeof hang_h, "%s/hang.h", dir);
+	CHECK(mkdir(dir, 0700) == 0 && mkfifo(slow_h, 0600) == 0 && mkfifo(hang_h, 0600) == 0,
+	      "FIFOs in %s: %s", dir, strerror(errno));
+	const double run_limit = 0.5, build_delay = 1.5;
+	struct tune_eval_opts o = {.jobs = 1, .warmup = 1, .repeat = 2, .cache_dir = cache,
+	                           .build_timeout_s = 300, .run_timeout_s = run_limit};
+	struct tune_variant proto = variant(faults, "faults", "", N, 64, 0);
+	struct tune_evaluator *ev = start_without_reference(&o, &proto);
+	if (!ev) {
+		free(faults);
+		return;
+	}
+	/* A build that takes three times the run limit: ok, and its build time says so. */
+	snprintf(src, sizeof src, "#include \"slow.h\"\n%s", faults);
+	snprintf(options, sizeof options, "-DFAULT=0 -I%s", dir);
+	pid_t feeder = feed_fifo_later(slow_h, build_delay);
+	struct tune_variant v = variant(src, "faults", options, N, 64, 1);
+	struct tune_result r = eval1(ev, &v);
+	expect(&r, TUNE_OK, "a build longer than the run limit");
+	CHECK(r.build_s >= build_delay, "build took %g s, the FIFO held it %g s", r.build_s, build_delay);
+	tune_result_release(&r);
+	int status = 0;
+	CHECK(waitpid(feeder, &status, 0) == feeder && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "the FIFO was never read");
+
+	/* A kernel that never ends: a timeout at the run limit, with its partial time. */
+	v = variant(faults, "faults", "-DFAULT=3", N, 64, 2);
+	r = eval1(ev, &v);
+	expect(&r, TUNE_TIMEOUT, "an endless kernel");
+	CHECK(r.time_min_ms >= run_limit * 1e3 && r.time_median_ms == r.time_min_ms,
+	      "partial time %g ms (median %g), limit %g s", r.time_min_ms, r.time_median_ms, run_limit);
+	CHECK(r.runs == 0, "timed runs done: %d", r.runs);
+	CHECK(r.error && strstr(r.error, "kernel run 1 of 3") && strstr(r.error, "run limit of 0.5 s"),
+	      "error %s", r.error ? r.error : "(null)");
+	tune_result_release(&r);
+	expect_ok(ev, faults, "a kernel stopped at the run limit", 3);
+	tune_evaluator_stop(ev);
+
+	/* A build that never ends (nobody feeds hang.h): a build error at the build limit. */
+	o.build_timeout_s = 2;
+	if (!(ev = start_without_reference(&o, &proto))) {
+		free(faults);
+		return;
+	}
+	snprintf(src, sizeof src, "#include \"hang.h\"\n%s", faults);
+	v = variant(src, "faults", options, N, 64, 4);
+	r = eval1(ev, &v);
+	expect(&r, TUNE_BUILD_ERROR, "a build that never ends");
+	CHECK(r.error && strstr(r.error, "build limit of 2 s"), "error %s", r.error ? r.error : "(null)");
+	tune_result_release(&r);
+	expect_ok(ev, faults, "a build stopped at the build limit", 5);
+	tune_evaluator_stop(ev);
+	free(faults);
+}
+
 /* Kills this process's children (the workers) with `sig`; how many. */
 static int kill_children(int sig)
 {
@@ -310,7 +425,7 @@ static void test_no_reference(const char *srcdir, const char *cache)
 	char log[4200];
 	snprintf(log, sizeof log, "%s/workers.log", cache);
 	struct tune_eval_opts o = {.jobs = 1, .warmup = 0, .repeat = 1, .cache_dir = cache,
-	                           .timeout_s = 120, .worker_log = log};
+	                           .build_timeout_s = 300, .run_timeout_s = 120, .worker_log = log};
 	struct tune_variant proto = variant(src, "faults", "", N, 64, 0);
 	struct tune_evaluator *ev;
 	char *err = NULL;
@@ -398,7 +513,8 @@ static void test_kernel_reference(const char *srcdir, const char *cache)
 	                             .rel_tol = 1e-5, .abs_tol = 1e-6};
 	char trace[4200];
 	snprintf(trace, sizeof trace, "%s/lock-trace.log", cache);
-	struct tune_eval_opts o = {.jobs = 2, .warmup = 2, .repeat = 3, .timeout_s = 60,
+	struct tune_eval_opts o = {.jobs = 2, .warmup = 2, .repeat = 3, .build_timeout_s = 300,
+	                           .run_timeout_s = 60,
 	                           .cache_dir = cache, .worker_log = trace};
 	struct tune_variant proto = variant(src, "vadd", "", N, 0, 0);
 	struct tune_evaluator *ev;
@@ -478,6 +594,7 @@ int main(int argc, char **argv)
 	test_devices();
 	test_faults(srcdir, cache);
 	test_no_reference(srcdir, cache);
+	test_limits(srcdir, cache);
 	test_kernel_reference(srcdir, cache);
 
 	/* Every worker was reaped: no child is left, not even a zombie. */
