@@ -1,10 +1,12 @@
 #!/bin/sh
 # The tuner's end-to-end suites on a loaded machine (issue 13): with four
 # CPU hogs beside them (`stress --cpu 4`, or shell busy loops where stress
-# is missing), e2e.sh, faults.sh and limits.sh must pass as they do on an
-# idle machine: builds slowed down by the load are no timeouts, and the
-# run limit leaves room for a loaded machine's stalls.  The hogs stop with
-# this script (and after 20 minutes whatever happens).
+# is missing), e2e.sh and faults.sh must pass as they do on an idle
+# machine: builds slowed down by the load are no timeouts, and the default
+# run limit leaves room for a loaded machine's stalls.  (limits.sh is left
+# out to keep this to a few minutes: its delays come from FIFOs, not from
+# the load.)  The hogs stop with this script, and after 20 minutes
+# whatever happens.
 . "${top_srcdir:-.}/tests/tuner/lib.sh"
 need_opencl
 hogs=
@@ -26,7 +28,7 @@ else
 	how="four shell busy loops (no stress installed)"
 fi
 echo "load: $how"
-for suite in e2e faults limits; do
+for suite in e2e faults; do
 	sh "$TD/$suite.sh" >"$T/$suite.log" 2>&1
 	st=$?
 	if [ "$st" -eq 0 ]; then

@@ -7,7 +7,10 @@ set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 export POCL_CACHE_DIR=$(mktemp -d)
-export LSAN_OPTIONS="suppressions=$top_srcdir/tests/kernels/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# use_tls=0: see lib.sh.
+export LSAN_OPTIONS="suppressions=$top_srcdir/tests/kernels/lsan.supp:use_tls=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# FAULT=4 must end its worker at once (see lib.sh).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 log=$(mktemp)
 trap 'rm -rf "$POCL_CACHE_DIR" "$log"' EXIT
 "$top_builddir/tests/tuner/test_eval" "$top_srcdir/tests/tuner" 2>"$log"
