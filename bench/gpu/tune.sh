@@ -19,7 +19,7 @@ bg=${BUDGET_GEMM:-150s}
 bc=${BUDGET_CONV:-80s}
 bl=${BUDGET_LOCAL:-40s}
 mkdir -p "$out"
-common="--device NVIDIA --jobs 16 --timeout 10"
+common="--device NVIDIA --jobs 16"
 
 search() { # NAME SPACE SETTINGS REPEAT BUDGET
 	name=$1 space=$2 sets=$3 rep=$4 budget=$5

@@ -137,7 +137,7 @@ EOF
 run_batch() { # dir [options]
 	dir=$1
 	shift
-	"$SPACETUNE" batch "$T/run.batch" --db "$dir" --jobs 2 --repeat 2 --timeout 120 "$@"
+	"$SPACETUNE" batch "$T/run.batch" --db "$dir" --jobs 2 --repeat 2 "$@"
 }
 # (N, params) of each record: N from the launch, global = N / WPT.
 records() { # db

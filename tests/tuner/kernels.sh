@@ -29,7 +29,7 @@ tune() { # name space max_exhaustive sets...  (kn, not name: lib.sh uses that)
 	for s in "$@"; do sets="$sets $s"; done
 	# shellcheck disable=SC2086
 	expect_status "$kn: run ($n points, $budget)" 0 "$SPACETUNE" run "$space" $sets --db "$db" \
-		--jobs 2 --repeat 2 --timeout 60 $budget
+		--jobs 2 --repeat 2 $budget
 	check "$kn: no sanitizer report" no_sanitizer_reports "$T/err"
 	check "$kn: $nwant configurations recorded" test "$(wc -l <"$db")" -eq "$nwant"
 	wrong=$(jq -s '[.[] | select(.status == "wrong_result")] | length' "$db")
