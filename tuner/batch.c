@@ -893,17 +893,54 @@ int tune_batch_run_problems(const struct tune_batch *b, const int *problems, int
 	return *interrupted ? 130 : status;
 }
 
-/* A file name for a worker: "default", or "device-" and the selector made safe. */
-static void worker_name(char *buf, size_t n, const char *selector)
+/* One worker: its device selection and its file name. */
+struct worker {
+	char name[128];
+	char platform[16], device[16];   /* indices of a GPU found */
+	struct tune_device_sel sel;
+};
+
+/*
+ * The workers: one per --devices selector ("device-" and the selector made
+ * safe), else one per OpenCL GPU ("gpu-P.D"), else one on the default
+ * device ("default": the first device, PoCL's CPU on a machine without GPU).
+ */
+static int find_workers(const struct tune_batch_run_opts *o, struct worker **out)
 {
-	if (!selector) {
-		snprintf(buf, n, "default");
-		return;
+	int gpus[TUNE_MAX_GPUS][2];
+	int ngpus = o->ndevices > 0 ? 0 : tune_list_gpus(gpus, TUNE_MAX_GPUS);
+	int n = o->ndevices > 0 ? o->ndevices : ngpus > 0 ? ngpus : 1;
+	struct worker *w = calloc((size_t)n, sizeof *w);
+	if (!w)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (o->ndevices > 0) {
+			snprintf(w[i].name, sizeof w[i].name, "device-%s", o->devices[i]);
+			for (char *c = w[i].name + 7; *c; c++)
+				if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-' && *c != '_')
+					*c = '_';
+			w[i].sel.device = o->devices[i];
+		} else if (ngpus > 0) {
+			snprintf(w[i].name, sizeof w[i].name, "gpu-%d.%d", gpus[i][0], gpus[i][1]);
+			snprintf(w[i].platform, sizeof w[i].platform, "%d", gpus[i][0]);
+			snprintf(w[i].device, sizeof w[i].device, "%d", gpus[i][1]);
+			w[i].sel.platform = w[i].platform;
+			w[i].sel.device = w[i].device;
+		} else {
+			snprintf(w[i].name, sizeof w[i].name, "default");
+		}
 	}
-	snprintf(buf, n, "device-%s", selector);
-	for (char *c = buf + 7; *c; c++)
-		if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-' && *c != '_')
-			*c = '_';
+	/* Two workers on one file would interleave their databases. */
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (strcmp(w[i].name, w[j].name) == 0) {
+				fprintf(o->err, "spacetune: error: the devices '%s' and '%s' would share the database %s.jsonl\n",
+				        o->devices[j], o->devices[i], w[i].name);
+				free(w);
+				return -2;
+			}
+	*out = w;
+	return n;
 }
 
 struct running {
@@ -996,15 +1033,23 @@ static void display_line(struct display *d, int problem, const char *what)
 int tune_batch_run(const struct tune_batch_run_opts *o)
 {
 	const struct tune_batch *b = o->batch;
-	int nworkers = o->ndevices > 0 ? o->ndevices : 1;
+	struct worker *workers = NULL;
+	int nworkers = find_workers(o, &workers);
+	if (nworkers < 0) {
+		if (nworkers == -1)
+			fprintf(o->err, "spacetune: error: out of memory\n");
+		return 1;
+	}
 	int nlist = o->subset ? o->nsubset : b->nproblems;
 	if (mkdir(o->db_dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(o->err, "spacetune: error: cannot create '%s': %s\n", o->db_dir, strerror(errno));
+		free(workers);
 		return 1;
 	}
 	int pipefd[2];
 	if (pipe(pipefd) != 0) {
 		fprintf(o->err, "spacetune: error: pipe: %s\n", strerror(errno));
+		free(workers);
 		return 1;
 	}
 	int *list = malloc(((size_t)nlist + 1) * sizeof *list);
@@ -1015,6 +1060,7 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 		free(d.run);
 		free(list);
 		free(pids);
+		free(workers);
 		close(pipefd[0]);
 		close(pipefd[1]);
 		fprintf(o->err, "spacetune: error: out of memory\n");
@@ -1024,9 +1070,8 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 	pid_t parent = getpid();
 	fflush(NULL);
 	for (int w = 0; w < nworkers; w++) {
-		const char *sel = o->ndevices > 0 ? o->devices[w] : NULL;
-		char name[128], db[4096], done[4096], logp[4096];
-		worker_name(name, sizeof name, sel);
+		const char *name = workers[w].name;
+		char db[4096], done[4096], logp[4096];
 		snprintf(db, sizeof db, "%s/%s.jsonl", o->db_dir, name);
 		snprintf(done, sizeof done, "%s/%s.done", o->db_dir, name);
 		snprintf(logp, sizeof logp, "%s/%s.log", o->db_dir, name);
@@ -1056,8 +1101,7 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 				_exit(1);
 			}
 			struct tune_eval_opts eval = o->eval;
-			eval.device.platform = NULL;
-			eval.device.device = sel;
+			eval.device = workers[w].sel;
 			int rc = tune_batch_run_problems(b, list, n, &eval, db, done, log, pipefd[1],
 			                                 o->interrupted);
 			fclose(log);
@@ -1122,6 +1166,7 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 	}
 	free(list);
 	free(pids);
+	free(workers);
 	free(d.run);
 	fprintf(o->err, "spacetune: batch: %d of %d problems done (%d finished before, %d failed) in %.1f s\n",
 	        d.done - d.failed, d.total, d.skipped, d.failed, now_s() - d.start);

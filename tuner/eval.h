@@ -63,6 +63,12 @@ struct tune_device_info {
  */
 int tune_list_devices(FILE *out);
 
+/* Every OpenCL GPU as (platform index, device index), found in a child
+ * process like the listing; at most max (TUNE_MAX_GPUS is plenty).
+ * Returns the count, 0 with no GPU or no platform, -1 when the child failed. */
+enum { TUNE_MAX_GPUS = 64 };
+int tune_list_gpus(int (*out)[2], int max);
+
 /*
  * Reads one device query by spacec's name ("max_work_group_size",
  * "max_work_item_size_x|y|z", "local_mem_size", "max_compute_units",

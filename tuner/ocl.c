@@ -405,6 +405,30 @@ int ocl_list(FILE *out)
 	return total;
 }
 
+/* Every GPU as (platform index, device index), at most max; the count found. */
+int ocl_gpus(int (*out)[2], int max)
+{
+	cl_platform_id *plats;
+	cl_uint np = get_platforms(&plats);
+	int n = 0;
+	for (cl_uint pi = 0; pi < np; pi++) {
+		cl_device_id *devs;
+		cl_uint nd = get_devices(plats[pi], &devs);
+		for (cl_uint di = 0; di < nd; di++) {
+			cl_device_type type = 0;
+			clGetDeviceInfo(devs[di], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+			if ((type & CL_DEVICE_TYPE_GPU) && n < max) {
+				out[n][0] = (int)pi;
+				out[n][1] = (int)di;
+				n++;
+			}
+		}
+		free(devs);
+	}
+	free(plats);
+	return n;
+}
+
 /* ---- contexts ------------------------------------------------------------- */
 
 int ocl_context_open(struct ocl_context *c, const struct ocl_device *d, char **err)

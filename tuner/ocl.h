@@ -43,6 +43,9 @@ int ocl_query(cl_device_id dev, const char *query, int64_t *value);
 int ocl_query_count(void);
 const char *ocl_query_name(int i);
 
+/* Every GPU of every platform as (platform index, device index), at most max; returns the count. */
+int ocl_gpus(int (*out)[2], int max);
+
 /* Writes the listing of `spacetune devices`; returns the device count or -1. */
 int ocl_list(FILE *out);
 

@@ -1478,6 +1478,30 @@ static void list_in_child(void *arg, int fd)
 	free(text);
 }
 
+static void gpus_in_child(void *arg, int fd)
+{
+	(void)arg;
+	int pairs[TUNE_MAX_GPUS][2];
+	int n = ocl_gpus(pairs, TUNE_MAX_GPUS);
+	tune_write_all(fd, pairs, (size_t)n * sizeof pairs[0]);
+}
+
+int tune_list_gpus(int (*out)[2], int max)
+{
+	char *buf, *err = NULL;
+	size_t len;
+	if (run_in_child(gpus_in_child, NULL, &buf, &len, &err) != 0) {
+		free(err);
+		return -1;
+	}
+	int n = (int)(len / sizeof out[0]);
+	if (n > max)
+		n = max;
+	memcpy(out, buf, (size_t)n * sizeof out[0]);
+	free(buf);
+	return n;
+}
+
 int tune_list_devices(FILE *out)
 {
 	char *buf, *err = NULL;

@@ -170,6 +170,20 @@ check "the rerun times nothing" cmp -s "$T/A.before" "$T/A/default.jsonl"
 check "finished problems are not reopened" test "$(grep -c '^== ' "$T/A/default.log")" -eq 3
 check "the summary counts them" grep -q 'batch: 3 of 3 problems done (3 finished before, 0 failed)' "$T/err"
 
+# ---- two workers (two selections of PoCL's one device): problem i to worker i mod 2
+name=$("$SPACETUNE" devices | sed -n 's/^  device 0: \([^ ]*\).*/\1/p' | head -n 1)
+expect_status "two workers" 0 run_batch "$T/W" --devices "0,$name" --no-progress
+w2=$(ls "$T/W" | grep -v '^device-0\.' | grep '\.jsonl$')
+check "one database per worker" test -s "$T/W/device-0.jsonl" -a -n "$w2"
+check "worker 0 has problems 0 and 2" \
+	test "$(jq -r .problem "$T/W/device-0.jsonl" | sort -u | tr '\n' ' ')" = "N=1024 N=4096 "
+check "worker 1 has problem 1" test "$(jq -r .problem "$T/W/$w2" | sort -u)" = "N=2048"
+cat "$T/W/device-0.jsonl" "$T/W/$w2" >"$T/W.all"
+records "$T/W.all" >"$T/W.got"
+check "two workers evaluate what one does" cmp -s "$T/A.got" "$T/W.got"
+expect_status "two selections with one file name" 1 run_batch "$T/W" --devices "a/b,a_b" --no-progress
+check "are refused" grep -q "would share the database" "$T/err"
+
 # ---- kill -9 midway, rerun: exactly the missing work
 run_batch "$T/K" --no-progress >"$T/k.out" 2>"$T/k.err" &
 pid=$!
