@@ -945,6 +945,8 @@ static int find_workers(const struct tune_batch_run_opts *o, struct worker **out
 
 struct running {
 	bool active;
+	bool finished;              /* reported done, skipped or failed */
+	bool failed;
 	size_t done, planned;
 	double best;
 };
@@ -1123,7 +1125,7 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 		double best;
 		if (sscanf(line, "prog %d %zu %zu %lf", &problem, &done, &planned, &best) == 4 &&
 		    problem >= 0 && problem < b->nproblems) {
-			d.run[problem] = (struct running){ true, done, planned, best };
+			d.run[problem] = (struct running){ .active = true, .done = done, .planned = planned, .best = best };
 			display_running(&d);
 			continue;
 		}
@@ -1131,6 +1133,8 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 		    problem >= b->nproblems)
 			continue;
 		d.run[problem].active = false;
+		d.run[problem].finished = true;
+		d.run[problem].failed = strcmp(what, "fail") == 0;
 		d.done++;
 		char text[96];
 		if (strcmp(what, "skip") == 0) {
@@ -1167,9 +1171,21 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 	free(list);
 	free(pids);
 	free(workers);
-	free(d.run);
 	fprintf(o->err, "spacetune: batch: %d of %d problems done (%d finished before, %d failed) in %.1f s\n",
 	        d.done - d.failed, d.total, d.skipped, d.failed, now_s() - d.start);
+	/* What a rerun of the same command will do: the failed and the unfinished. */
+	int listed = 0;
+	for (int k = 0; k < nlist; k++) {
+		int i = o->subset ? o->subset[k] : k;
+		if (d.run[i].finished && !d.run[i].failed)
+			continue;
+		if (listed++ < 20)
+			fprintf(o->err, "spacetune: batch: %s: %s\n", b->problems[i].key,
+			        d.run[i].failed ? "failed" : "not finished");
+	}
+	if (listed > 20)
+		fprintf(o->err, "spacetune: batch: ... and %d more not done\n", listed - 20);
+	free(d.run);
 	if (interrupted || *o->interrupted) {
 		fprintf(o->err, "spacetune: interrupted; run the same command again to resume\n");
 		return 130;

@@ -361,9 +361,11 @@ static int start(struct run *r)
 	progress_phase(r->progress.line, "loading the space", 0);
 	int rc = tune_job_load(&jo, &r->job);
 	if (rc != 0) {
-		if (rc < 0)
+		/* rc > 0: a user error, already diagnosed */
+		if (rc < 0) {
 			progress_break(&r->progress);
-		fprintf(o->err, "spacetune: error: out of memory loading '%s'\n", o->space_path);
+			fprintf(o->err, "spacetune: error: out of memory loading '%s'\n", o->space_path);
+		}
 		return -1;
 	}
 	size_t n = tune_job_npoints(r->job);

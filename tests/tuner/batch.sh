@@ -184,6 +184,14 @@ check "two workers evaluate what one does" cmp -s "$T/A.got" "$T/W.got"
 expect_status "two selections with one file name" 1 run_batch "$T/W" --devices "a/b,a_b" --no-progress
 check "are refused" grep -q "would share the database" "$T/err"
 
+# ---- a problem that fails is reported with what a rerun would do
+printf 'budget 2\nproblem vadd.space\n  set N = 1024, "abc"\n' >"$T/fail.batch"
+expect_status "a batch with a failing problem" 1 "$SPACETUNE" batch "$T/fail.batch" --db "$T/F" --no-progress
+check "the summary counts it" grep -q 'batch: 1 of 2 problems done (0 finished before, 1 failed)' "$T/err"
+check "and names it" grep -q '^spacetune: batch: vadd.space N="abc": failed$' "$T/err"
+check "the worker's log says why" grep -q 'vadd.space:[0-9]*:[0-9]*: error: ' "$T/F/default.log"
+check "and blames no memory" test -z "$(grep 'out of memory' "$T/F/default.log")"
+
 # ---- kill -9 midway, rerun: exactly the missing work
 run_batch "$T/K" --no-progress >"$T/k.out" 2>"$T/k.err" &
 pid=$!
