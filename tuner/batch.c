@@ -930,6 +930,12 @@ static int find_workers(const struct tune_batch_run_opts *o, struct worker **out
 			snprintf(w[i].name, sizeof w[i].name, "default");
 		}
 	}
+	/* Shards may share one directory (array tasks on a shared file system). */
+	for (int i = 0; i < n && o->nshards > 0; i++) {
+		char name[sizeof w[i].name];
+		snprintf(name, sizeof name, "shard%d-of-%d-%s", o->shard, o->nshards, w[i].name);
+		memcpy(w[i].name, name, sizeof name);
+	}
 	/* Two workers on one file would interleave their databases. */
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++)

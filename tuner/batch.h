@@ -99,6 +99,7 @@ struct tune_batch_run_opts {
 	const char *const *devices;     /* index or name substring each; one worker each */
 	const int *subset;              /* the problems to run (a shard), NULL: all */
 	int nsubset;
+	int shard, nshards;             /* nshards > 0: names get "shardI-of-N-" in front */
 	struct tune_eval_opts eval;     /* jobs, warmup, repeat, timeout; the device is set per worker */
 	bool live_progress, no_progress;
 	FILE *err;

@@ -625,6 +625,8 @@ static int cmd_batch(int argc, char **argv)
 			goto out;
 		}
 		o.subset = subset;
+		o.shard = shard;
+		o.nshards = nshards;
 	}
 	if (list) {
 		list_problems(b, o.subset, o.subset ? o.nsubset : b->nproblems, costs);

@@ -184,6 +184,14 @@ check "two workers evaluate what one does" cmp -s "$T/A.got" "$T/W.got"
 expect_status "two selections with one file name" 1 run_batch "$T/W" --devices "a/b,a_b" --no-progress
 check "are refused" grep -q "would share the database" "$T/err"
 
+# ---- shards sharing one directory: their own files, together the whole batch
+expect_status "shard 0 of 2" 0 run_batch "$T/S" --shard 0/2 --no-progress
+expect_status "shard 1 of 2" 0 run_batch "$T/S" --shard 1/2 --no-progress
+check "each shard its own database" test -s "$T/S/shard0-of-2-default.jsonl" -a -s "$T/S/shard1-of-2-default.jsonl"
+cat "$T/S"/*.jsonl >"$T/S.all"
+records "$T/S.all" >"$T/S.got"
+check "the shards evaluate what one run does" cmp -s "$T/A.got" "$T/S.got"
+
 # ---- a problem that fails is reported with what a rerun would do
 printf 'budget 2\nproblem vadd.space\n  set N = 1024, "abc"\n' >"$T/fail.batch"
 expect_status "a batch with a failing problem" 1 "$SPACETUNE" batch "$T/fail.batch" --db "$T/F" --no-progress
