@@ -600,26 +600,56 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 		cg_line(c, "return SPRT_ETYPE; /* unknown function '%s' */", name);
 }
 
+/* A list display of 16 or more int literals (none INT64_MIN, which C
+ * cannot write as one literal). */
+static bool literal_ints(const struct ast_expr *e)
+{
+	if (e->kind != AST_LIST || e->nitems < 16)
+		return false;
+	for (int i = 0; i < e->nitems; i++)
+		if (e->items[i]->kind != AST_INT || e->items[i]->ival == INT64_MIN)
+			return false;
+	return true;
+}
+
+/*
+ * An and/or or comparison chain is one flat block that its operands leave
+ * by `break` as soon as the value is decided: nesting one `if` per operand
+ * made the C quadratic in the chain's length (indentation) and as deep as
+ * it (10,000 comparisons: 150 MB of C that no compiler took).
+ */
+void cg_open_chain(struct cg *c, bool open)
+{
+	if (!open)
+		return;
+	cg_line(c, "do {");
+	c->indent++;
+}
+
+void cg_close_chain(struct cg *c, bool open)
+{
+	if (!open)
+		return;
+	c->indent--;
+	cg_line(c, "} while (0);");
+}
+
 static void gen_compare(struct cg *c, const struct ast_expr *e, const char *dst)
 {
 	const char *b = cg_temp(c, "bool %s", "false");
 	const char *left = cg_operand(c, e->items[0]);
-	int open = 0;
+	bool chain = e->nitems > 2;
+	cg_open_chain(c, chain);
 	for (int i = 1; i < e->nitems; i++) {
 		const char *right = cg_operand(c, e->items[i]);
 		cg_line(c, "TRY(sprt_cmp(ctx, %s, %s, %s, &%s));", op_char(e->cmp[i - 1]), left, right, b);
 		left = right;
-		if (i + 1 < e->nitems) {
-			/* Later operands run only while the chain holds. */
-			cg_line(c, "if (%s) {", b);
-			c->indent++;
-			open++;
-		}
+		if (i + 1 < e->nitems)
+			cg_line(c, "if (!%s)", b); /* later operands run only while the chain holds */
+		if (i + 1 < e->nitems)
+			cg_line(c, "\tbreak;");
 	}
-	while (open--) {
-		c->indent--;
-		cg_line(c, "}");
-	}
+	cg_close_chain(c, chain);
 	cg_line(c, "%s = sprt_bool(%s);", dst, b);
 }
 
@@ -648,6 +678,25 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 	case AST_LIST:
 	case AST_TUPLE: {
 		const char *s = scratch_ref(c, cg_scratch(c));
+		if (literal_ints(e)) {
+			/* One static array and a loop: a statement per item made
+			 * 300,000 items overflow tcc's stack (a slot per call). */
+			const char *a = cg_fmt(c, "_items%d", ++c->ntemps);
+			cg_line(c, "static const int64_t %s[%d] = {", a, e->nitems);
+			for (int i = 0; i < e->nitems; i += 8) {
+				struct sbuf row = { 0 };
+				for (int k = i; k < e->nitems && k < i + 8; k++)
+					sbuf_printf(&row, "%sINT64_C(%" PRId64 "),", k > i ? " " : "", e->items[k]->ival);
+				cg_line(c, "\t%s", row.s);
+				sbuf_release(&row);
+			}
+			cg_line(c, "};");
+			cg_line(c, "sprt_vec_clear(&%s);", s);
+			cg_line(c, "for (size_t _k = 0; _k < %d; _k++)", e->nitems);
+			cg_line(c, "\tTRY(sprt_vec_push(&%s, sprt_int(%s[_k])));", s, a);
+			cg_line(c, "%s = sprt_vecval(&%s);", dst, s);
+			return;
+		}
 		/* Items first: one of them may fail before the list changes. */
 		const char **items = calloc((size_t)e->nitems + 1, sizeof(*items));
 		for (int i = 0; i < e->nitems; i++) {
@@ -695,15 +744,13 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 	case AST_OR: {
 		/* The deciding operand is the value, as in Python. */
 		cg_expr_into(c, e->items[0], dst);
+		cg_open_chain(c, true);
 		for (int i = 1; i < e->nitems; i++) {
-			cg_line(c, "if (%struthy(ctx, %s)) {", e->kind == AST_AND ? "" : "!", dst);
-			c->indent++;
+			cg_line(c, "if (%struthy(ctx, %s))", e->kind == AST_AND ? "!" : "", dst);
+			cg_line(c, "\tbreak;");
 			cg_expr_into(c, e->items[i], dst);
 		}
-		for (int i = 1; i < e->nitems; i++) {
-			c->indent--;
-			cg_line(c, "}");
-		}
+		cg_close_chain(c, true);
 		return;
 	}
 	case AST_COMPARE:

@@ -252,6 +252,9 @@ void cg_line(struct cg *c, const char *fmt, ...) __attribute__((format(printf, 2
 /* A fresh temporary of C type `type`; the name lives in the arena-less
  * string pool of the cg (freed with it). */
 const char *cg_temp(struct cg *c, const char *type, const char *init);
+/* A block that an and/or or comparison chain leaves by `break` (cg_expr.c). */
+void cg_open_chain(struct cg *c, bool open);
+void cg_close_chain(struct cg *c, bool open);
 int cg_scratch(struct cg *c);
 int cg_string_id(struct cg *c, const char *s);
 void cg_error(struct cg *c, struct srcloc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

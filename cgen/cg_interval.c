@@ -211,6 +211,22 @@ static void int_literal(struct sbuf *b, int64_t v)
 		sbuf_printf(b, "INT64_C(%" PRId64 ")", v);
 }
 
+/* Most items of a list display whose hull the generated code computes. */
+#define IVL_MAX_LIST_ITEMS 64
+
+/* lo<n> = lo; hi<n> = hi; */
+static void line_bounds(struct ivgen *g, int n, int64_t lo, int64_t hi)
+{
+	for (int i = 0; i < g->indent; i++)
+		sbuf_puts(g->out, "\t");
+	sbuf_printf(g->out, "lo%d = ", n);
+	int_literal(g->out, lo);
+	sbuf_printf(g->out, ", hi%d = ", n);
+	int_literal(g->out, hi);
+	sbuf_puts(g->out, ";\n");
+	g->point[n] = lo == hi;
+}
+
 /* A value bound at level <= k. */
 static int num_bound(struct ivgen *g, const struct sema_def *d)
 {
@@ -243,6 +259,23 @@ static int num_bound(struct ivgen *g, const struct sema_def *d)
 static int num_iterable(struct ivgen *g, const struct ast_expr *e, bool scalar_ok)
 {
 	if ((e->kind == AST_LIST || (scalar_ok && e->kind == AST_TUPLE)) && e->nitems > 0) {
+		/* Literal ints: the hull is known here.  Other items cost two
+		 * locals each in run(), which cc took minutes to compile for
+		 * 10,000 of them: a long list gets no bounds. */
+		bool literal = true;
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (int i = 0; i < e->nitems && literal; i++) {
+			literal = e->items[i]->kind == AST_INT;
+			lo = literal && e->items[i]->ival < lo ? e->items[i]->ival : lo;
+			hi = literal && e->items[i]->ival > hi ? e->items[i]->ival : hi;
+		}
+		if (literal) {
+			int n = fresh(g);
+			line_bounds(g, n, lo, hi);
+			return n;
+		}
+		if (e->nitems > IVL_MAX_LIST_ITEMS)
+			return IV_NONE;
 		int acc = num(g, e->items[0]);
 		for (int i = 1; i < e->nitems && acc != IV_NONE; i++) {
 			int b = num(g, e->items[i]);

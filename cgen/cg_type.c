@@ -464,7 +464,7 @@ static const char *typed_compare(struct cg *c, const struct ast_expr *e)
 	const struct ast_expr *prev = e->items[0];
 	bool prev_int = intlike(cg_type_of(c, prev));
 	const char *left = prev_int ? cg_int_operand(c, prev) : cg_operand(c, prev);
-	int open = 0;
+	cg_open_chain(c, t != NULL);
 	for (int i = 1; i < e->nitems; i++) {
 		const struct ast_expr *r = e->items[i];
 		bool r_int = intlike(cg_type_of(c, r));
@@ -486,15 +486,11 @@ static const char *typed_compare(struct cg *c, const struct ast_expr *e)
 		prev_int = r_int;
 		left = right;
 		if (i + 1 < e->nitems) {
-			cg_line(c, "if (%s) {", t);
-			c->indent++;
-			open++;
+			cg_line(c, "if (!%s)", t);
+			cg_line(c, "\tbreak;");
 		}
 	}
-	while (open--) {
-		c->indent--;
-		cg_line(c, "}");
-	}
+	cg_close_chain(c, t != NULL);
 	return t;
 }
 
@@ -585,15 +581,13 @@ const char *cg_int_operand(struct cg *c, const struct ast_expr *e)
 		/* The deciding operand is the value, as in Python. */
 		const char *t = itemp(c);
 		cg_line(c, "%s = %s;", t, cg_int_operand(c, e->items[0]));
+		cg_open_chain(c, true);
 		for (int i = 1; i < e->nitems; i++) {
-			cg_line(c, "if (%s%s) {", e->kind == AST_AND ? "" : "!", t);
-			c->indent++;
+			cg_line(c, "if (%s%s)", e->kind == AST_AND ? "!" : "", t);
+			cg_line(c, "\tbreak;");
 			cg_line(c, "%s = %s;", t, cg_int_operand(c, e->items[i]));
 		}
-		for (int i = 1; i < e->nitems; i++) {
-			c->indent--;
-			cg_line(c, "}");
-		}
+		cg_close_chain(c, true);
 		return t;
 	}
 	case AST_COND: {

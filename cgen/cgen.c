@@ -335,22 +335,45 @@ const char *cg_c_spelling(struct cg *c, const char *want)
 	return name;
 }
 
-static bool taken(struct ptrvec *used, const char *s)
+/*
+ * The member names handed out so far, hashed: a linear scan made naming
+ * quadratic in the definitions (20,000 constants took 6 s to emit).
+ * Open addressing at most half full; it never grows, its size is fixed
+ * by the number of names assign_names can hand out.
+ */
+struct name_set {
+	size_t mask;
+	const char **slot;
+};
+
+static size_t name_hash(const char *s)
 {
-	for (size_t i = 0; i < used->len; i++)
-		if (!strcmp(used->items[i], s))
+	size_t h = 5381;
+	for (; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return h;
+}
+
+/* Looks `s` up; adds it when `add` and absent.  Returns whether it was there. */
+static bool name_set_has(struct name_set *set, const char *s, bool add)
+{
+	size_t j = name_hash(s) & set->mask;
+	for (; set->slot[j]; j = (j + 1) & set->mask)
+		if (!strcmp(set->slot[j], s))
 			return true;
+	if (add)
+		set->slot[j] = s;
 	return false;
 }
 
 /* A unique member name of struct space_state based on `want`. */
-static const char *member_name(struct cg *c, struct ptrvec *used, const char *want)
+static const char *member_name(struct cg *c, struct name_set *used, const char *want)
 {
 	const char *base = cg_c_spelling(c, want);
 	const char *name = base == want ? cg_strdup(c, want) : base;
-	for (int k = 2; taken(used, name); k++)
+	for (int k = 2; name_set_has(used, name, false); k++)
 		name = cg_fmt(c, "%s_%d", base, k);
-	ptrvec_push(used, (void *)name);
+	name_set_has(used, name, true);
 	return name;
 }
 
@@ -373,8 +396,12 @@ const char *cg_internal_prefix(struct cg *c, const char *base)
 static void assign_names(struct cg *c)
 {
 	const struct sema_program *P = c->P;
-	struct ptrvec used = PTRVEC_INIT;
 	int n = P->ndefs;
+	/* Up to five names a definition (member, _iter, _dom, _yields, _scratch). */
+	size_t cap = 16;
+	while (cap < 10 * (size_t)n + 16)
+		cap *= 2;
+	struct name_set used = { cap - 1, xcalloc(cap, sizeof(const char *)) };
 	for (int i = 0; i < n; i++) {
 		const struct sema_def *d = P->defs[i];
 		c->member[d->id] = member_name(c, &used, d->cname);
@@ -390,7 +417,7 @@ static void assign_names(struct cg *c)
 			c->yield_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_yields", m));
 		c->scratch_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_scratch", m));
 	}
-	ptrvec_release(&used);
+	free(used.slot);
 	int rows = 0;
 	for (int i = 0; i < n; i++) {
 		const struct sema_def *d = P->defs[i];

@@ -9,6 +9,9 @@
 #   CLANG          the compiler; none found: the test is skipped (77)
 #   FUZZ_SECONDS   how long to fuzz (default 20; 300 in make check-full)
 #   FUZZ_JOBS      parallel fuzzing processes (default 1)
+#   FUZZ_MAX_LEN   longest input tried (default 4096)
+#   FUZZ_BIN       a fuzz_frontend built already (default: build one)
+#   FUZZ_KEEP      a folder that keeps the grown corpus (default: none)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,10 +19,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${top_builddir:=$top_srcdir}"
 if [ "${CHECK_FULL:-}" = 1 ]; then : "${FUZZ_SECONDS:=300}"; else : "${FUZZ_SECONDS:=20}"; fi
 : "${FUZZ_JOBS:=1}"
+: "${FUZZ_MAX_LEN:=4096}"
+: "${FUZZ_BIN:=}"
+: "${FUZZ_KEEP:=}"
 export top_srcdir top_builddir
 
 CLANG=${CLANG:-}
-if [ -z "$CLANG" ]; then
+if [ -n "$FUZZ_BIN" ]; then
+	CLANG=none
+elif [ -z "$CLANG" ]; then
 	CLANG=$(command -v clang 2>/dev/null || true)
 fi
 if [ -z "$CLANG" ]; then
@@ -31,19 +39,21 @@ export CLANG
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fuzzsmoke.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# A clang without libFuzzer (or its sanitizer runtimes) means skip, not fail.
-echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$tmp/probe.c"
-if ! "$CLANG" -fsanitize=fuzzer,address,undefined "$tmp/probe.c" -o "$tmp/probe" 2>"$tmp/probe.log"; then
-	echo "smoke.sh: $CLANG cannot build a libFuzzer target: skipping"
-	cat "$tmp/probe.log"
-	exit 77
+bin=$FUZZ_BIN
+if [ -z "$bin" ]; then
+	# A clang without libFuzzer (or its sanitizer runtimes) means skip, not fail.
+	echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$tmp/probe.c"
+	if ! "$CLANG" -fsanitize=fuzzer,address,undefined "$tmp/probe.c" -o "$tmp/probe" 2>"$tmp/probe.log"; then
+		echo "smoke.sh: $CLANG cannot build a libFuzzer target: skipping"
+		cat "$tmp/probe.log"
+		exit 77
+	fi
+	if ! sh "$here/build.sh"; then
+		echo "smoke.sh: building the fuzz target failed"
+		exit 1
+	fi
+	bin=$top_builddir/fuzz/fuzz_frontend
 fi
-
-if ! sh "$here/build.sh"; then
-	echo "smoke.sh: building the fuzz target failed"
-	exit 1
-fi
-bin=$top_builddir/fuzz/fuzz_frontend
 
 mkdir -p "$tmp/corpus" "$tmp/artifacts"
 n=0
@@ -70,16 +80,24 @@ jobs=
 [ "$FUZZ_JOBS" -gt 1 ] && jobs="-fork=$FUZZ_JOBS -ignore_crashes=0"
 
 # shellcheck disable=SC2086
-"$bin" $dict $jobs -max_total_time="$FUZZ_SECONDS" -max_len=4096 -timeout=10 \
+"$bin" $dict $jobs -max_total_time="$FUZZ_SECONDS" -max_len="$FUZZ_MAX_LEN" -timeout=10 \
 	-rss_limit_mb=2048 -print_final_stats=1 \
 	-artifact_prefix="$tmp/artifacts/" "$tmp/corpus" >"$tmp/log" 2>&1
 rc=$?
 
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/log" | tail -n 1)
 [ -n "$execs" ] || execs=$(sed -n 's/.*#\([0-9][0-9]*\).*DONE.*/\1/p' "$tmp/log" | tail -n 1)
-echo "fuzzed for ${FUZZ_SECONDS}s: ${execs:-unknown} execs"
+# The last status line carries coverage: "#N DONE cov: C ft: F corp: ..."
+cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$tmp/log" | tail -n 1)
+echo "fuzzed for ${FUZZ_SECONDS}s with $FUZZ_JOBS job(s): ${execs:-unknown} execs, ${cov:-coverage unknown}"
+if [ -n "$FUZZ_KEEP" ]; then
+	mkdir -p "$FUZZ_KEEP" && cp "$tmp"/corpus/* "$FUZZ_KEEP"/ 2>/dev/null
+	echo "corpus: $(ls "$tmp/corpus" | wc -l) inputs, kept in $FUZZ_KEEP"
+fi
 
 found=0
+crashes=$(ls "$tmp"/artifacts 2>/dev/null | wc -l)
+echo "artefacts (crashes, leaks, timeouts, out-of-memory): $crashes"
 for a in "$tmp"/artifacts/*; do
 	[ -e "$a" ] || continue
 	found=1

@@ -32,6 +32,7 @@ struct diag {
 	const char *filename;
 	const char *src; /* whole source, NUL-terminated copy */
 	size_t src_len;
+	size_t *line_start, nlines; /* byte offset of each line, built on first quote */
 	FILE *out; /* NULL: write into buf */
 	char *buf;
 	size_t buf_len, buf_cap;

@@ -149,19 +149,9 @@ static double as_double(struct value v)
 
 /* ---- ranges -------------------------------------------------------------- */
 
-/* Unsigned arithmetic: the length of range(INT64_MIN, INT64_MAX) fits. */
-static uint64_t range_len(int64_t start, int64_t stop, int64_t step)
-{
-	if (step > 0 && start < stop)
-		return ((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1;
-	if (step < 0 && start > stop)
-		return ((uint64_t)start - (uint64_t)stop - 1) / (0 - (uint64_t)step) + 1;
-	return 0;
-}
-
 static uint64_t vrange_len(struct value v)
 {
-	return range_len(v.u.r.start, v.u.r.stop, v.u.r.step);
+	return value_range_len(v);
 }
 
 /* Element i < len: in range by construction, so the wrap-around is exact. */

@@ -17,14 +17,22 @@
 
 /* Deepest expression nesting accepted (later passes recurse on it). */
 #define PARSE_MAX_EXPR_DEPTH 400
+/* Most nodes in one statement's expression (list items, operands...). */
+#define PARSE_MAX_EXPR_NODES 10000
+/* Most statements in a file, def bodies included. */
+#define PARSE_MAX_STATEMENTS 10000
+/* Largest input read (parse_read_file fails with EFBIG beyond it). */
+#define PARSE_MAX_INPUT_BYTES (16u << 20)
 
 /* Returns the number of errors found (0: the module is complete). */
 int parse_source(struct ast_module *mod, struct diag *diag,
 		 const char *src, size_t len);
 
 /*
- * Reads a whole file into a malloc'd, NUL-terminated buffer.  Returns NULL
- * with errno set on failure.
+ * Reads a whole file into a malloc'd, NUL-terminated buffer, up to its
+ * first NUL byte (kept, for the lexer to report).  Returns NULL with errno
+ * set on failure: EISDIR for a directory, EFBIG beyond
+ * PARSE_MAX_INPUT_BYTES.
  */
 char *parse_read_file(const char *path, size_t *len);
 

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 }
 
 %code requires {
@@ -42,6 +43,7 @@ struct chain {
 struct parse_ctx {
 	struct ast_module *mod;
 	struct diag *diag;
+	int nstmts;
 };
 
 #define YYLTYPE struct lex_loc
@@ -136,11 +138,16 @@ static struct ast_expr *mkbool(struct parse_ctx *ctx, enum ast_expr_kind k,
 {
 	if (a->kind != k)
 		return mk2(ctx, k, 0, a, b, loc);
-	struct ast_expr **items = arena_alloc(&M->arena, sizeof(*items) * (size_t)(a->nitems + 1));
-	memcpy(items, a->items, sizeof(*items) * (size_t)a->nitems);
-	items[a->nitems] = b;
-	a->items = items;
-	a->nitems++;
+	/* The items array holds the next power of two (mk2 made it exactly
+	 * 2), so it doubles when full: copying it per operand made long
+	 * chains quadratic in memory (100,000 'and's took 40 GB). */
+	int n = a->nitems;
+	if ((n & (n - 1)) == 0) {
+		struct ast_expr **items = arena_alloc(&M->arena, sizeof(*items) * (size_t)n * 2);
+		memcpy(items, a->items, sizeof(*items) * (size_t)n);
+		a->items = items;
+	}
+	a->items[a->nitems++] = b;
 	a->loc = L(loc);
 	return a;
 }
@@ -157,6 +164,10 @@ static struct ast_expr *from_list(struct parse_ctx *ctx, enum ast_expr_kind k,
 static struct ast_stmt *mks(struct parse_ctx *ctx, enum ast_stmt_kind k, YYLTYPE loc)
 {
 	struct ast_stmt *s = ast_stmt_new(ctx->mod, k, L(loc));
+	/* Every definition becomes C that a compiler must take in one unit:
+	 * 100,000 constants took tcc 30 s and cc minutes. */
+	if (++ctx->nstmts == PARSE_MAX_STATEMENTS + 1)
+		diag_error(ctx->diag, L(loc), "too many statements (more than %d)", PARSE_MAX_STATEMENTS);
 	s->src_begin = loc.begin;
 	s->src_end = loc.end;
 	return s;
@@ -200,6 +211,17 @@ static int expr_depth(const struct ast_expr *e, int limit)
 	return best + 1;
 }
 
+/* The nodes of `e`, counted up to `limit` (its depth is bounded already). */
+static int expr_size(const struct ast_expr *e, int limit)
+{
+	if (!e)
+		return 0;
+	int n = 1;
+	for (int i = 0; i < e->nitems && n <= limit; i++)
+		n += expr_size(e->items[i], limit - n);
+	return n;
+}
+
 static struct ast_expr *checked(struct parse_ctx *ctx, struct ast_expr *e)
 {
 	if (e && expr_depth(e, PARSE_MAX_EXPR_DEPTH + 1) > PARSE_MAX_EXPR_DEPTH) {
@@ -207,6 +229,13 @@ static struct ast_expr *checked(struct parse_ctx *ctx, struct ast_expr *e)
 			   PARSE_MAX_EXPR_DEPTH);
 		struct ast_expr *z = ast_expr_new(M, AST_INT, e->loc);
 		return z;
+	}
+	/* Bounds what one definition costs every later pass and the C
+	 * compilers (a 300,000-item list overflowed tcc's stack). */
+	if (e && expr_size(e, PARSE_MAX_EXPR_NODES) > PARSE_MAX_EXPR_NODES) {
+		diag_error(ctx->diag, e->loc, "expression too large (more than %d operands)",
+			   PARSE_MAX_EXPR_NODES);
+		return ast_expr_new(M, AST_INT, e->loc);
 	}
 	return e;
 }
@@ -1231,23 +1260,42 @@ char *parse_read_file(const char *path, size_t *len)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
 	size_t cap = 4096, n = 0;
 	char *buf = xmalloc(cap);
+	int err = 0;
 	for (;;) {
 		if (n + 1 >= cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap);
 		}
 		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
+		if (got == 0) {
+			err = ferror(f) ? (errno ? errno : EIO) : 0;
 			break;
+		}
+		/* Text ends at a NUL byte, which the lexer reports where it
+		 * is: reading on would take /dev/zero without end. */
+		char *nul = memchr(buf + n, 0, got);
+		if (nul) {
+			n = (size_t)(nul - buf) + 1;
+			break;
+		}
+		n += got;
+		if (n > PARSE_MAX_INPUT_BYTES) {
+			err = EFBIG;
+			break;
+		}
 	}
-	int err = ferror(f);
 	fclose(f);
 	if (err) {
 		free(buf);
-		errno = EIO;
+		errno = err;
 		return NULL;
 	}
 	buf[n] = 0;

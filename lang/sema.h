@@ -45,6 +45,9 @@
 #include "ast.h"
 #include "diag.h"
 
+/* Most iterators (nested loops) in one space. */
+#define SEMA_MAX_ITERATORS 256
+
 enum sema_kind {
 	SEMA_DEVICE,     /* device NAME = default; re-bindable at run time */
 	SEMA_SETTING,    /* setting NAME = default; re-bindable at run time */

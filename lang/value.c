@@ -288,6 +288,17 @@ void value_print(FILE *out, struct value v, bool json)
 	}
 }
 
+/* Unsigned arithmetic: the length of range(INT64_MIN, INT64_MAX) fits. */
+uint64_t value_range_len(struct value v)
+{
+	int64_t start = v.u.r.start, stop = v.u.r.stop, step = v.u.r.step;
+	if (step > 0 && start < stop)
+		return ((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1;
+	if (step < 0 && start > stop)
+		return ((uint64_t)start - (uint64_t)stop - 1) / (0 - (uint64_t)step) + 1;
+	return 0;
+}
+
 /* ---- parsing --set values ------------------------------------------------ */
 
 static bool parse_int(const char *t, int64_t *out)

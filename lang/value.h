@@ -51,7 +51,7 @@ struct vlist {
  * domain error.  The depth bound keeps every recursive walk (equality,
  * printing) off the end of the C stack.
  */
-#define VLIST_MAX_LEN 100000000u
+#define VLIST_MAX_LEN (1u << 22) /* as the runtime's SPRT_MAX_VEC */
 #define VLIST_MAX_DEPTH 64u
 
 static inline struct value value_int(int64_t i)
@@ -106,6 +106,8 @@ static inline struct value value_list(struct vlist *l)
  * `json` is set (true/false, "str", null).
  */
 void value_print(FILE *out, struct value v, bool json);
+/* The number of values of a V_RANGE. */
+uint64_t value_range_len(struct value v);
 
 /*
  * Python's repr of a float into buf (at least VALUE_FLOAT_BUF bytes):

@@ -363,6 +363,22 @@ static int setup_disabled(const struct sprt_space *sp, const struct opts *o, boo
 	return 0;
 }
 
+/* SIGPIPE's action when sprt_main began (it ignores SIGPIPE while running). */
+static bool sigpipe_was_default;
+
+/*
+ * A reader that went away (`list | head`) ends us as it ends cat: by
+ * SIGPIPE, silently, where that is the signal's action we were given.
+ * Returns only where it is not.
+ */
+static void die_of_closed_pipe(void)
+{
+	if (!sigpipe_was_default)
+		return;
+	signal(SIGPIPE, SIG_DFL);
+	raise(SIGPIPE);
+}
+
 static const char *err_word(int e)
 {
 	switch (e) {
@@ -403,8 +419,12 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 			ctx->valid);
 	bool write_failed = sprt_sink_failed(sink);
 	if (sprt_sink_close(sink) || write_failed) {
+		if (errno == EPIPE)
+			die_of_closed_pipe();
 		fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->output ? o->output : "the output",
-			errno == EINVAL ? "a value has no encoding in this format" : strerror(errno));
+			errno == EINVAL ? "a value has no encoding in this format" :
+			errno == E2BIG ? "a range longer than a list may be has no JSON form (csv writes it as a range)" :
+			strerror(errno));
 		status = 1;
 		goto done;
 	}
@@ -421,6 +441,9 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 	else if (o->cmd == CMD_STATS)
 		sprt_stats_print(ctx, out, elapsed);
 done:
+	/* A reader gone: die as it killed us, once the threads have stopped. */
+	if (!status && (fflush(out) || ferror(out)) && errno == EPIPE)
+		die_of_closed_pipe();
 	return sprt_output_close(&output, status);
 }
 
@@ -436,8 +459,10 @@ int sprt_main(const struct sprt_space *space, int argc, char **argv)
 			space->abi_version, SPRT_ABI_VERSION);
 		return 1;
 	}
-	/* A closed pipe must be an error we report, not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
+	/* A closed pipe is seen as EPIPE, after the threads have stopped and
+	 * the files are cleaned up (die_of_closed_pipe). */
+	void (*sigpipe_action)(int) = signal(SIGPIPE, SIG_IGN);
+	sigpipe_was_default = sigpipe_action == SIG_DFL;
 	o.sets = calloc((size_t)argc + 1, sizeof(*o.sets));
 	o.disable = calloc((size_t)argc + 1, sizeof(*o.disable));
 	bool *disabled = calloc((size_t)space->ndefs + 1, sizeof(*disabled));
@@ -472,5 +497,7 @@ out:
 	free(disabled);
 	free(o.sets);
 	free(o.disable);
+	if (sigpipe_action != SIG_ERR)
+		signal(SIGPIPE, sigpipe_action);
 	return status;
 }

@@ -12,6 +12,8 @@
 #include "spacert.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -55,6 +57,50 @@ static FILE *open_beside(const char *path, char **tmp_path)
 	return f;
 }
 
+/*
+ * -o FILE's temporary file, removed by the handler of SIGINT, SIGTERM and
+ * SIGHUP while it exists: an interrupted listing left one of tens of MB.
+ * The handler does only what is async-signal-safe (unlink, raise) and
+ * then dies by the same signal, so the caller still sees it.
+ */
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction tmp_saved[3];
+static bool tmp_guarded[3];
+static char *volatile tmp_to_remove;
+
+static void remove_tmp_and_die(int sig)
+{
+	char *path = tmp_to_remove;
+	if (path)
+		unlink(path);
+	raise(sig); /* the action is the default again (SA_RESETHAND) */
+}
+
+static void guard_tmp(char *path)
+{
+	tmp_to_remove = path;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = remove_tmp_and_die;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	for (int i = 0; i < 3; i++) {
+		/* A signal ignored by whoever started us stays ignored. */
+		tmp_guarded[i] = !sigaction(tmp_signals[i], NULL, &tmp_saved[i]) &&
+				 tmp_saved[i].sa_handler != SIG_IGN &&
+				 !sigaction(tmp_signals[i], &sa, NULL);
+	}
+}
+
+/* After the rename or the unlink: the file is no longer ours to remove. */
+static void unguard_tmp(void)
+{
+	for (int i = 0; i < 3; i++)
+		if (tmp_guarded[i])
+			sigaction(tmp_signals[i], &tmp_saved[i], NULL);
+	tmp_to_remove = NULL;
+}
+
 FILE *sprt_output_open(struct sprt_output *o, const char *path, const char *prog)
 {
 	*o = (struct sprt_output){ .f = stdout, .path = path, .prog = prog };
@@ -72,6 +118,8 @@ FILE *sprt_output_open(struct sprt_output *o, const char *path, const char *prog
 	o->f = open_beside(path, &o->tmp_path);
 	if (!o->f)
 		fprintf(stderr, "%s: error: cannot create a file beside '%s': %s\n", prog, path, strerror(errno));
+	else
+		guard_tmp(o->tmp_path);
 	return o->f;
 }
 
@@ -98,6 +146,7 @@ int sprt_output_close(struct sprt_output *o, int status)
 		}
 		if (status)
 			unlink(o->tmp_path);
+		unguard_tmp();
 		free(o->tmp_path);
 	} else if (o->f != stdout && fclose(o->f) && !status) {
 		fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->path, strerror(errno));

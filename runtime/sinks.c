@@ -186,6 +186,12 @@ static int jsonl_point(void *user, const sprt_val *pt, int n)
 	if (s->failed)
 		return 1;
 	const struct sprt_space *sp = s->ctx->space;
+	/* JSON writes a range's values, as many as a list may hold; beyond
+	 * that the output would grow without bound (a yielded
+	 * range(0, 2**62)).  CSV writes it as a range. */
+	for (int i = 0; i < n; i++)
+		if (pt[i].kind == SPRT_RANGE && sprt_range_len_(pt[i].u.i, pt[i].r_stop, pt[i].r_step) > SPRT_MAX_VEC)
+			return fail(s, E2BIG);
 	fputc('{', s->out);
 	for (int i = 0; i < n; i++) {
 		if (i)
@@ -868,6 +874,13 @@ size_t sprt_sink_buffered_(struct sprt_sink *c)
 int sprt_sink_detach_(struct sprt_sink *c, struct sprt_sink_block **blockp)
 {
 	*blockp = NULL;
+	if (c->failed && c->err != ENOMEM) {
+		/* What the output cannot hold (a range too long for JSON) is
+		 * the output's error, reported as a single thread's would be. */
+		pthread_mutex_lock(&c->parent->lock);
+		fail(c->parent, c->err);
+		pthread_mutex_unlock(&c->parent->lock);
+	}
 	if (c->failed)
 		return 1;
 	FILE *f = child_file(c);

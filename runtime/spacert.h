@@ -295,7 +295,7 @@ int sprt_bindings_load_json(struct sprt_bindings *b, const char *file, const cha
 
 /* ---- vectors ---------------------------------------------------------------- */
 
-#define SPRT_MAX_VEC ((size_t)100000000) /* larger lists are a domain error */
+#define SPRT_MAX_VEC ((size_t)1 << 22) /* larger lists (yields too) are a domain error */
 
 int sprt_vec_push(struct sprt_vec *v, sprt_val x);
 void sprt_vec_clear(struct sprt_vec *v);

@@ -300,7 +300,7 @@ const struct embedded_file spacec_embedded_headers[] = {
 	  "\n"
 	  "/* ---- vectors ---------------------------------------------------------------- */\n"
 	  "\n"
-	  "#define SPRT_MAX_VEC ((size_t)100000000) /* larger lists are a domain error */\n"
+	  "#define SPRT_MAX_VEC ((size_t)1 << 22) /* larger lists (yields too) are a domain error */\n"
 	  "\n"
 	  "int sprt_vec_push(struct sprt_vec *v, sprt_val x);\n"
 	  "void sprt_vec_clear(struct sprt_vec *v);\n"

@@ -204,10 +204,12 @@ static struct json_object *parse_line(struct json_tokener *tok, const char *s, s
 }
 
 /*
- * Calls fn on every well-formed line of f.  A malformed line followed by
- * good ones is reported and skipped; a malformed or unterminated last
- * line is the torn tail of a crash: reported, and *good_end stops before
- * it so the writer can cut it off.  -1 on a read or allocation error.
+ * Calls fn on every well-formed line of f.  A malformed line is reported
+ * with its number and skipped, but kept in the file: it is complete (a
+ * user's note, a line from another tool), so nothing says it is garbage.
+ * Only an unterminated last line is the torn tail of a crash: reported,
+ * and *good_end stops before it so the writer can cut it off.  -1 on a
+ * read or allocation error.
  */
 static int scan_stream(FILE *f, const char *path, FILE *diag, tune_db_line_fn fn, void *user,
                        off_t *good_end)
@@ -219,33 +221,28 @@ static int scan_stream(FILE *f, const char *path, FILE *diag, tune_db_line_fn fn
 	size_t cap = 0;
 	ssize_t len;
 	off_t offset = 0, end = 0;
-	long lineno = 0, bad_line = 0;
+	long lineno = 0, torn_line = 0;
 	int rc = 0;
 	errno = 0;
 	while ((len = getline(&buf, &cap, f)) > 0) {
 		lineno++;
 		bool terminated = buf[len - 1] == '\n';
 		size_t body = (size_t)len - terminated;
-		struct json_object *o = NULL;
-		if (terminated && blank(buf, body)) {
-			offset += len;
-			end = offset;
-			continue;
-		}
-		if (terminated)
-			o = parse_line(tok, buf, body);
-		if (!o) {
-			if (bad_line && diag)
-				fprintf(diag, "%s:%ld: warning: skipping a malformed line\n", path, bad_line);
-			bad_line = lineno;
-			offset += len;
-			continue;
-		}
-		if (bad_line && diag)
-			fprintf(diag, "%s:%ld: warning: skipping a malformed line\n", path, bad_line);
-		bad_line = 0;
 		offset += len;
+		if (!terminated) { /* getline stops only at the end of the file */
+			torn_line = lineno;
+			break;
+		}
 		end = offset;
+		if (blank(buf, body))
+			continue;
+		struct json_object *o = parse_line(tok, buf, body);
+		if (!o) {
+			if (diag)
+				fprintf(diag, "%s:%ld: warning: skipping a malformed line (kept in the file)\n", path,
+				        lineno);
+			continue;
+		}
 		int stop = fn(user, o, lineno);
 		json_object_put(o);
 		if (stop)
@@ -253,9 +250,9 @@ static int scan_stream(FILE *f, const char *path, FILE *diag, tune_db_line_fn fn
 	}
 	if (ferror(f))
 		rc = -1;
-	else if (bad_line && diag)
+	else if (torn_line && diag)
 		fprintf(diag, "%s:%ld: warning: ignoring a torn last line (%lld bytes), left by an "
-		        "interrupted write\n", path, bad_line, (long long)(offset - end));
+		        "interrupted write\n", path, torn_line, (long long)(offset - end));
 	free(buf);
 	json_tokener_free(tok);
 	if (good_end)

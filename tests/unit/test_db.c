@@ -311,25 +311,38 @@ Test(db, malformed_lines, .init = setup, .fini = teardown)
 	char *second = strchr(text, '\n') + 1;
 	FILE *f = fopen(path, "w");
 	/* line 1, a malformed line 2, line 3, a line that is not a result,
-	 * then a complete but malformed last line: torn */
+	 * then a complete (newline-terminated) but malformed last line: a
+	 * user's note, not a torn write */
 	fprintf(f, "%.*snot json\n%s{\"v\":1}\n", (int)(second - text), text, second);
 	fclose(f);
+	append_raw("my note: rerun on the A100\n");
+	char kept[4096];
+	strcpy(kept, slurp());
 	off_t before = file_size();
-	append_raw("{\"v\":1,\n");
 	struct tune_db *db;
 	char *err = NULL;
 	cr_redirect_stderr();
 	cr_assert_eq(tune_db_open(&db, path, &err), 0, "%s", err);
 	cr_expect_eq(tune_db_nrecords(db), 2);
-	cr_expect_eq(file_size(), before, "only the torn line is cut");
+	cr_expect_eq(file_size(), before, "a complete line is never cut");
+	cr_expect_str_eq(slurp(), kept, "every line is kept as it was");
+	const char *c[] = { "3", "2", "\"x\"" };
+	struct tune_variant vc = variant(c);
+	struct tune_result r = ok_result(1);
+	cr_assert_eq(tune_db_append(db, &dev, &vc, &r), 0);
+	tune_db_close(db);
+	cr_expect(!strncmp(slurp(), kept, strlen(kept)), "appending keeps the note");
+	cr_assert_eq(tune_db_open(&db, path, &err), 0, "%s", err);
+	cr_expect_eq(tune_db_nrecords(db), 3, "the record after the note reads back");
 	tune_db_close(db);
 	fflush(stderr);
 	char msg[256] = "";
 	FILE *diag = cr_get_redirected_stderr();
 	cr_expect_not_null(fgets(msg, sizeof msg, diag));
-	cr_expect(strstr(msg, "results.jsonl:2: warning: skipping a malformed line") != NULL, "%s", msg);
+	cr_expect(strstr(msg, "results.jsonl:2: warning: skipping a malformed line (kept") != NULL, "%s", msg);
 	cr_expect_not_null(fgets(msg, sizeof msg, diag));
-	cr_expect(strstr(msg, "results.jsonl:5: warning: ignoring a torn last line") != NULL, "%s", msg);
+	cr_expect(strstr(msg, "results.jsonl:5: warning: skipping a malformed line (kept") != NULL, "%s", msg);
+	cr_expect(fgets(msg, sizeof msg, diag) == NULL || !strstr(msg, "torn"), "nothing is torn: %s", msg);
 }
 
 Test(db, second_writer_is_refused, .init = setup, .fini = teardown)

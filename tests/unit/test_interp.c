@@ -410,7 +410,7 @@ static struct expr_case expr_cases[] = {
 	{ "", "max([])", "ERR" },
 	{ "", "min(range(0))", "ERR" },
 	{ "", "max(1, 'a')", "ERR" },
-	{ "", "range(0, 10, 0)", "ERR" },
+	{ "", "range(0, 10, 1 - 1)", "ERR" }, /* a literal 0 is a compile-time error */
 	{ "", "int('1.5')", "ERR" },
 	{ "", "int('')", "ERR" },
 	{ "", "int('1__0')", "ERR" },

@@ -181,15 +181,17 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	_t2 = sprt_vecval(&st->picked_scratch[0]);
 	TRY(sprt_cmp(ctx, 'i', st->sizes, _t2, &_t3));
 	_t1 = _t3;
-	if (!_t1) {
+	do {
+		if (_t1)
+			break;
 		TRY(sprt_range_i(5, 10, 1, &_t4));
 		TRY(sprt_cmp(ctx, 'i', st->odd, _t4, &_t5));
 		_t1 = _t5;
-	}
+	} while (0);
 	*out = _t1;
 	return 0;
 }
-#line 193 "<stdout>"
+#line 195 "<stdout>"
 
 /*
  * line_8: correctness requirement, at loop level 3
@@ -206,7 +208,9 @@ static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	(void)ctx;
 	(void)st;
 	_t1 = st->picked;
-	if (_t1) {
+	do {
+		if (!_t1)
+			break;
 		/* -O2: common subexpression 3 (line 8, column 25; 1 use, level 2) */
 		if (!st->cse_ok_3) {
 			TRY(sprt_cmp(ctx, '=', st->both, sprt_int(0), &_t3));
@@ -214,16 +218,18 @@ static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 			st->cse_ok_3 = true;
 		}
 		_t2 = st->cse_3;
-		if (_t2) {
+		do {
+			if (!_t2)
+				break;
 			TRY(sprt_cmp(ctx, '=', st->mode, sprt_int(1), &_t4));
 			_t2 = _t4;
-		}
+		} while (0);
 		_t1 = (int64_t)!(_t2);
-	}
+	} while (0);
 	*out = _t1;
 	return 0;
 }
-#line 227 "<stdout>"
+#line 233 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 /*

@@ -467,15 +467,17 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	bool _t2 = false;
 	(void)ctx;
 	(void)st;
-	_t1 = (8 <= st->threads);
-	if (_t1) {
+	do {
+		_t1 = (8 <= st->threads);
+		if (!_t1)
+			break;
 		TRY(sprt_cmp(ctx, 'l', sprt_int(st->threads), st->max_threads, &_t2));
 		_t1 = _t2;
-	}
+	} while (0);
 	*out = _t1;
 	return 0;
 }
-#line 479 "<stdout>"
+#line 481 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -494,7 +496,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 498 "<stdout>"
+#line 500 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -513,7 +515,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 517 "<stdout>"
+#line 519 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -532,7 +534,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 536 "<stdout>"
+#line 538 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -556,7 +558,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 560 "<stdout>"
+#line 562 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -571,7 +573,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 575 "<stdout>"
+#line 577 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)

@@ -291,17 +291,19 @@ static int def_lopsided(struct sprt_ctx *ctx, struct space_state *st, sprt_val *
 		return SPRT_EUNDEF;
 	TRY(sprt_cmp(ctx, '>', ratio, sprt_int(10), &_t4));
 	_t3 = _t4;
-	if (!_t3) {
+	do {
+		if (_t3)
+			break;
 		if (ratio.kind == SPRT_UNDEF)
 			return SPRT_EUNDEF;
 		_t3 = (int64_t)!(truthy(ctx, ratio));
-	}
+	} while (0);
 	*out = sprt_bool(_t3);
 	return 0;
 #line 24 "closure.space"
 	return 0;
 }
-#line 305 "<stdout>"
+#line 307 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)

@@ -236,10 +236,12 @@ static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	(void)st;
 	TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(0), &_t3));
 	_t2 = (int64_t)!(_t3);
-	if (_t2) {
+	do {
+		if (!_t2)
+			break;
 		TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(1), &_t4));
 		_t2 = _t4;
-	}
+	} while (0);
 	if (_t2) {
 		_t1 = 0;
 	} else {
@@ -248,7 +250,7 @@ static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 252 "<stdout>"
+#line 254 "<stdout>"
 
 /*
  * Regs: table, computed once
@@ -284,7 +286,7 @@ static int def_Regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_vecval(&st->Regs_scratch[0]);
 	return 0;
 }
-#line 288 "<stdout>"
+#line 290 "<stdout>"
 
 /*
  * regs: derived, at loop level 1
@@ -312,7 +314,7 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_index(_t1, sprt_int(_t2), &(*out)));
 	return 0;
 }
-#line 316 "<stdout>"
+#line 318 "<stdout>"
 
 /*
  * scale__v3: constant, computed once
@@ -332,10 +334,12 @@ static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	(void)st;
 	TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(0), &_t3));
 	_t2 = (int64_t)!(_t3);
-	if (_t2) {
+	do {
+		if (!_t2)
+			break;
 		TRY(sprt_cmp(ctx, '=', st->precision, sprt_str(1), &_t4));
 		_t2 = (int64_t)!(_t4);
-	}
+	} while (0);
 	if (_t2) {
 		TRY(sprt_i_add(st->scale__v2, 1, &_t5));
 		_t1 = _t5;
@@ -345,7 +349,7 @@ static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 349 "<stdout>"
+#line 353 "<stdout>"
 
 /*
  * wide: soft constraint, at loop level 1
@@ -366,7 +370,7 @@ static int def_wide(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 370 "<stdout>"
+#line 374 "<stdout>"
 
 /*
  * bytes: derived, at loop level 1
@@ -409,7 +413,7 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_op(ctx, '*', _t1, sprt_int(st->width), &(*out), &st->bytes_scratch[1]));
 	return 0;
 }
-#line 413 "<stdout>"
+#line 417 "<stdout>"
 
 /*
  * fits: hard requirement, at loop level 1
@@ -426,14 +430,16 @@ static int def_fits(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	(void)st;
 	TRY(sprt_cmp(ctx, 'l', st->bytes, sprt_int(256), &_t2));
 	_t1 = _t2;
-	if (_t1) {
+	do {
+		if (!_t1)
+			break;
 		TRY(sprt_cmp(ctx, 'g', st->regs, sprt_int(64), &_t3));
 		_t1 = _t3;
-	}
+	} while (0);
 	*out = _t1;
 	return 0;
 }
-#line 437 "<stdout>"
+#line 443 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 /*
