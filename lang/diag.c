@@ -91,6 +91,9 @@ static void index_lines(struct diag *d)
 		d->line_start[d->nlines++] = (size_t)(p + 1 - d->src);
 }
 
+/* Longest part of a source line quoted. */
+#define QUOTE_MAX 200
+
 /* Prints the quoted source line and a caret line under the span. */
 static void quote_source(struct diag *d, struct srcloc loc)
 {
@@ -110,23 +113,37 @@ static void quote_source(struct diag *d, struct srcloc loc)
 		p += 3; /* the byte order mark: the columns start after it */
 		len -= 3;
 	}
-	emit(d, "%5d | ", loc.line);
-	/* Non-printable bytes are shown as '?' so the caret stays aligned. */
-	for (int i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)p[i];
-		emit(d, "%c", (c == '\t' || (c >= 0x20 && c < 0x7f) || c >= 0x80) ? (char)c : '?');
-	}
-	emit(d, "\n      | ");
 	int col = loc.col < 1 ? 1 : loc.col;
-	for (int i = 1; i < col && i <= len; i++)
-		emit(d, "%c", p[i - 1] == '\t' ? '\t' : ' ');
-	emit(d, "^");
 	int stop = (loc.end_line == loc.line && loc.end_col > col) ? loc.end_col : col + 1;
 	if (stop > len + 1)
 		stop = len + 1;
-	for (int i = col + 1; i < stop; i++)
-		emit(d, "~");
-	emit(d, "\n");
+	/* A long line is quoted around the caret only: a 60 KB list on one
+	 * line made every diagnostic about it 120 KB. */
+	int from = 0, to = len;
+	if (len > QUOTE_MAX) {
+		from = col - 1 > QUOTE_MAX / 4 ? col - 1 - QUOTE_MAX / 4 : 0;
+		if (from > len - QUOTE_MAX)
+			from = len - QUOTE_MAX;
+		to = from + QUOTE_MAX;
+	}
+	const char *more_left = from > 0 ? "..." : "", *more_right = to < len ? "..." : "";
+	char *text = xmalloc(2 * (size_t)(to - from) + 8), *q = text;
+	/* Non-printable bytes are shown as '?' so the caret stays aligned. */
+	for (int i = from; i < to; i++) {
+		unsigned char c = (unsigned char)p[i];
+		*q++ = (c == '\t' || (c >= 0x20 && c < 0x7f) || c >= 0x80) ? (char)c : '?';
+	}
+	*q = 0;
+	emit(d, "%5d | %s%s%s\n", loc.line, more_left, text, more_right);
+	q = text;
+	for (int i = from + 1; i < col && i <= to; i++)
+		*q++ = p[i - 1] == '\t' ? '\t' : ' ';
+	*q++ = '^';
+	for (int i = col + 1; i < stop && i <= to + 1; i++)
+		*q++ = '~';
+	*q = 0;
+	emit(d, "      | %*s%s\n", (int)strlen(more_left), "", text);
+	free(text);
 }
 
 bool diag_warning_disabled(const struct diag *d, const char *wname)
