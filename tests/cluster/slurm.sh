@@ -7,8 +7,9 @@
 # job.  The oracle is the same batch run by 'spacetune batch' without
 # shards: the merged database must hold exactly its problems and
 # configurations, each once, all ok; each task's database exactly the
-# problems of its shard ('--list --shard I/4').  Then an array whose tasks
-# fail: the merge job must be cancelled, and submit.sh must say so.
+# problems of its shard ('--list --shard I/4').  Submitted again, the tasks
+# resume and time nothing.  Then an array whose tasks fail: the merge job
+# must be cancelled, and submit.sh must say so.
 # Skipped (77) only where the daemons cannot start: not root, or the
 # Debian packages not installed (./bootstrap installs them as root).
 . "${top_srcdir:-.}/tests/tuner/lib.sh"
@@ -112,6 +113,16 @@ print("    | %d evaluations of %d problems in %d task databases"
       % (len(merged), len({r["problem"] for r in merged}), tasks))
 sys.exit(1 if failures else 0)
 PY
+
+# ---- the same submission again: every task resumes from its database,
+# finds its shard finished and times nothing; the merge is the same bytes.
+cat db/task-*/*.jsonl | wc -l >records.before
+cp db/merged.jsonl merged.before
+expect_status "the same submission again" 0 sh "$CONTRIB/submit.sh" --wait tiny.batch db "$TASKS"
+cat db/task-*/*.jsonl | wc -l >records.after
+check "no evaluation was timed again ($(cat records.before) records before and after)" \
+	cmp -s records.before records.after
+check "the merged database is the same, byte for byte" cmp -s merged.before db/merged.jsonl
 
 # ---- a failing array: the dependent merge never runs
 SPACETUNE=false sh "$CONTRIB/submit.sh" --wait tiny.batch faildb "$TASKS" >"$T/out" 2>"$T/err"
