@@ -121,6 +121,79 @@ static bool ready(struct fplan *f, int x)
 
 static void plan_component(struct fplan *f, const bool *set, bool top);
 
+/* Iterators, derived values and constraints: what runs per point. */
+static bool per_point(const struct sema_def *d)
+{
+	return d->kind == SEMA_ITER || d->kind == SEMA_DERIVED || d->kind == SEMA_CONSTRAINT;
+}
+
+/* Whether two sets of iterators meet. */
+static bool meets(const bool *a, const bool *b, int n)
+{
+	for (int x = 0; x < n; x++)
+		if (a[x] && b[x])
+			return true;
+	return false;
+}
+
+/* How many bound iterators the definitions touching `set` read: the key
+ * of a sub-nest made of `set`. */
+static int key_size(struct fplan *f, const bool *set)
+{
+	const struct sema_program *P = f->P;
+	bool *key = xcalloc((size_t)f->n, sizeof(bool));
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		const bool *s = supp_of(f, d);
+		if (!per_point(d) || !meets(s, set, f->n))
+			continue;
+		for (int x = 0; x < f->n; x++)
+			key[x] |= s[x] && f->bound[x];
+	}
+	int k = 0;
+	for (int x = 0; x < f->n; x++)
+		k += key[x];
+	free(key);
+	return k;
+}
+
+/*
+ * A component about to become a sub-nest whose key is every iterator
+ * bound so far can never be found in its memo table (the chain visits
+ * each prefix once).  Binding one of its iterators in the chain instead
+ * may leave a rest that can: gemm_beast's {blk_n, dim_m_b, dim_n_b} reads
+ * blk_m through the register and shared-memory limits, but with blk_n in
+ * the chain, {dim_m_b, dim_n_b} is keyed without blk_m, so it is counted
+ * once per blk_m loop (near counts) instead of once per point.  Returns
+ * the ready iterator whose rest has the smallest key, where that is
+ * smaller than the chain; else -1 (a sub-nest as planned).
+ */
+static int never_reused(struct fplan *f, const bool *set)
+{
+	int nbound = 0;
+	for (int x = 0; x < f->n; x++)
+		nbound += f->bound[x];
+	if (nbound == 0 || key_size(f, set) < nbound)
+		return -1;
+	bool *rest = xcalloc((size_t)f->n, sizeof(bool));
+	int best = -1, best_key = nbound + 1; /* the chain and x */
+	for (int x = 0; x < f->n; x++) {
+		if (!set[x] || !ready(f, x))
+			continue;
+		memcpy(rest, set, sizeof(bool) * (size_t)f->n);
+		rest[x] = false;
+		f->bound[x] = true;
+		int k = key_size(f, rest);
+		f->bound[x] = false;
+		if (k < best_key || (k == best_key && best >= 0 && f->orig_pos[x] < f->orig_pos[best])) {
+			best = x;
+			best_key = k;
+		}
+	}
+	free(rest);
+	return best_key <= nbound ? best : -1;
+}
+
 /* Plans each component of `set` (given the bound chain) in turn. */
 static void plan_components(struct fplan *f, const bool *set, bool top)
 {
@@ -193,10 +266,19 @@ static void plan_component(struct fplan *f, const bool *set, bool alone)
 		/* A sub-nest: nothing of it stays bound. */
 		for (int i = 0; i < npulled; i++)
 			f->bound[pulled[i]] = false;
-		for (int x = 0; x < n; x++)
-			if (set[x])
-				f->block_of[x] = f->nblocks;
-		f->nblocks++;
+		int pull = npulled > 1 ? never_reused(f, set) : -1;
+		if (pull >= 0) {
+			f->bound[pull] = true;
+			f->chain[f->nchain++] = pull;
+			memcpy(rest, set, sizeof(bool) * (size_t)n);
+			rest[pull] = false;
+			plan_components(f, rest, false);
+		} else {
+			for (int x = 0; x < n; x++)
+				if (set[x])
+					f->block_of[x] = f->nblocks;
+			f->nblocks++;
+		}
 	}
 	free(pulled);
 	free(comp);

@@ -22,6 +22,7 @@
 #include "cgen.h"
 
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -471,7 +472,13 @@ static void gen_def(struct cg *c, struct sbuf *out, const struct sema_def *d)
 	if (d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING)
 		sbuf_printf(out, d->level < 0 ? ", computed once" : ", at loop level %d", d->level);
 	if (d->version > 0)
-		sbuf_printf(out, "\n * (version %d of '%s', assigned inside a top-level 'if')", d->version, d->name);
+		sbuf_printf(out, d->replaces ? "\n * (version %d of '%s', an update of the previous one)"
+					     : "\n * (version %d of '%s', assigned inside a top-level 'if')",
+			    d->version, d->name);
+	if (d->specialized && d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING)
+		sbuf_printf(out, "\n * -O%d: specialization: %s", c->opt->opt_level,
+			    !d->written ? "the def body is the expression it returns, for the run's bindings"
+					: "the run's bindings folded in");
 	sbuf_puts(out, "\n");
 	quote_source(c, out, d->stmt);
 	sbuf_puts(out, " */\n");
@@ -529,6 +536,26 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 		}
 		cg_line(c, "if (!found && def_%s(ctx, st, &st->%s))", m, m);
 		cg_line(c, "\t%s", skip);
+		if (d->assumed) {
+			/* The program was specialized to this value (lang/specialize.c):
+			 * another one is refused, never enumerated wrongly. */
+			cg_line(c, "/* -O%d: specialized to %s's value: another binding is refused */",
+				c->opt->opt_level, d->name);
+			if (c->ctype[d->id] != CG_T_VAL) {
+				cg_line(c, "if (st->%s != %" PRId64 ")", m, d->assumed->ival);
+				cg_line(c, "\treturn -SPRT_EVALUE;");
+			} else {
+				cg_line(c, "{");
+				c->indent++;
+				cg_line(c, "bool same_ = false;");
+				cg_line(c, "sprt_val assumed_;");
+				cg_expr_into(c, d->assumed, "assumed_");
+				cg_line(c, "if (sprt_cmp(ctx, '=', st->%s, assumed_, &same_) || !same_)", m);
+				cg_line(c, "\treturn -SPRT_EVALUE;");
+				c->indent--;
+				cg_line(c, "}");
+			}
+		}
 		return;
 	case SEMA_CONST:
 	case SEMA_TABLE:

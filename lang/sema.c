@@ -2310,7 +2310,9 @@ static bool set_empty(const uint64_t *set, size_t words)
 /* The number of values of an iterable written with literals only, or -1. */
 static int64_t literal_size(const struct sema_def *it)
 {
-	const struct ast_expr *e = it->expr;
+	/* As written: a range that specialization made literal
+	 * (range(1, max_threads_dim_x + 1)) is not one the user wrote. */
+	const struct ast_expr *e = it->specialized ? it->written : it->expr;
 	if (it->form != SEMA_FORM_EXPR || !e)
 		return -1;
 	if (e->kind == AST_LIST || e->kind == AST_TUPLE)

@@ -106,6 +106,8 @@ struct sema_def {
 	bool used;             /* referenced by some other definition */
 	struct sema_def *replaces; /* unconditional `x = f(x)`: the version it updates */
 	bool specialized;      /* rewritten for known bindings (specialize.c) */
+	struct ast_expr *written; /* specialized: the expression as written (NULL: a def body) */
+	struct ast_expr *assumed; /* bindables of a specialized program: the value it assumes */
 	/* SEMA_DEVICE bound by `query("NAME", DEFAULT)`: the query's name
 	 * and where it is written (expr is then the DEFAULT); else NULL. */
 	const char *query;

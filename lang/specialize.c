@@ -553,6 +553,7 @@ static void lower_def(struct spec *s, struct sema_def *d)
 		return;
 	d->form = SEMA_FORM_EXPR;
 	d->expr = e;
+	d->written = NULL;
 	d->specialized = true;
 }
 
@@ -589,6 +590,8 @@ void sema_specialize_defs(struct ast_module *mod, struct sema_def **defs, int n,
 		struct ast_expr *e = simplify(&s, d->expr, d->kind == SEMA_CONSTRAINT);
 		if (e == d->expr && !d->specialized)
 			continue;
+		if (!d->specialized)
+			d->written = d->expr;
 		d->expr = e;
 		d->specialized = true;
 		struct sema_def **deps = NULL;
@@ -598,6 +601,11 @@ void sema_specialize_defs(struct ast_module *mod, struct sema_def **defs, int n,
 		d->deps = arena_memdup(&mod->arena, deps, sizeof(*deps) * (size_t)(nd ? nd : 1));
 		free(deps);
 	}
+	/* What the program now assumes of each binding: the generated code
+	 * checks the run's bindings against it. */
+	for (int i = 0; i < n; i++)
+		if (defs[i]->kind == SEMA_DEVICE || defs[i]->kind == SEMA_SETTING)
+			defs[i]->assumed = known_value(&s, defs[i]);
 	free(s.state);
 	free(s.value);
 }

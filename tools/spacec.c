@@ -58,6 +58,7 @@ struct cli {
 	const char **disabled;
 	const char *threads, *shard; /* passed on to the runtime, which checks them */
 	bool ordered;
+	bool specialize; /* emit: for the given bindings only (count/list/stats always are) */
 };
 
 static void usage(FILE *out)
@@ -95,6 +96,9 @@ static void usage(FILE *out)
 	      "                      switch one loop transformation off\n"
 	      "  -fno-typed-values   hold every value tagged (no int64_t state)\n"
 	      "  -o FILE             output of 'emit' and 'list' (written beside, then renamed)\n"
+	      "  --specialize        emit: specialize to --set, --device-profile and the\n"
+	      "                      defaults, as count, list and stats do (the program\n"
+	      "                      then refuses other bindings)\n"
 	      "  -v, --verbose       say how the enumerator was built and how long it ran\n"
 	      "  --progress, --no-progress\n"
 	      "                      a progress line with an ETA on stderr for long builds\n"
@@ -113,7 +117,8 @@ static void usage(FILE *out)
 static int parse_args(struct cli *cli, int argc, char **argv)
 {
 	enum { OPT_SET = 256, OPT_NO_SOFT, OPT_FORMAT, OPT_INTERPRET, OPT_VERSION, OPT_DISABLE,
-	       OPT_PROFILE, OPT_JIT, OPT_THREADS, OPT_ORDERED, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS };
+	       OPT_PROFILE, OPT_JIT, OPT_THREADS, OPT_ORDERED, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
+	       OPT_SPECIALIZE };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "no-soft", no_argument, NULL, OPT_NO_SOFT },
@@ -124,6 +129,7 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		{ "jit", required_argument, NULL, OPT_JIT },
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "ordered", no_argument, NULL, OPT_ORDERED },
+		{ "specialize", no_argument, NULL, OPT_SPECIALIZE },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -184,6 +190,9 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		case OPT_PROGRESS:
 		case OPT_NO_PROGRESS:
 			cli->progress = c == OPT_PROGRESS;
+			break;
+		case OPT_SPECIALIZE:
+			cli->specialize = true;
 			break;
 		case OPT_SHARD:
 			cli->shard = optarg;
@@ -928,7 +937,15 @@ int main(int argc, char **argv)
 		goto flush;
 	}
 	if (!strcmp(cli.command, "emit")) {
-		rc = emit_file(&cli, &prog, &diag, src_copy, len);
+		struct ast_module smod;
+		struct sema_program sprog;
+		if (cli.specialize && cli.opt_level > 0 && !cli.no_specialize &&
+		    analyze_specialized(&cli, src_copy, len, &smod, &sprog)) {
+			rc = emit_file(&cli, &sprog, &diag, src_copy, len);
+			ast_module_release(&smod);
+		} else {
+			rc = emit_file(&cli, &prog, &diag, src_copy, len);
+		}
 		goto out;
 	}
 	if (check_binding_types(&cli, &prog, &diag)) {
