@@ -61,6 +61,14 @@ struct cg_level_plan {
 	int pin_kind;                   /* CG_SRC_PIN: see cg_opt.c */
 	const char *fn_a, *fn_c;        /* value functions of the invariants */
 	const struct sema_def *partner; /* CG_SRC_DIV from X * Y == c: Y (else NULL) */
+	/* Range clipping (part of bound tightening): necessary conditions
+	 * `X <= e`, `X >= e` (and < >) with e computed before the loop. */
+	int nclip;
+	const struct sema_def *clip_con[4];
+	const char *clip_fn[4];         /* e's value function */
+	const struct ast_expr *clip_e[4];
+	int clip_side[4];               /* +1: X <= e + clip_adj, -1: X >= e + clip_adj */
+	int clip_adj[4];
 	bool any;                       /* some transformation applies here */
 	bool filter;                    /* domain filtering: X's values filtered once, before the nest */
 };

@@ -50,6 +50,13 @@
  *     every later X has f at least as large in exact arithmetic, so it is
  *     rejected or overflows (a domain error, rejected too).
  *
+ *     Range clipping (with bound tightening): D is `X op e` (< <= > >=),
+ *     e invariant: at loop entry an ascending range of X is narrowed to
+ *     the side of e that survives, before any source above; where X is
+ *     the partner Y of divisor iteration from X' * Y == c and e is known
+ *     at X''s loop too, Y's clip narrows X' there (Kernel Tuner's flat
+ *     `dim_n_a in 1..1024` with `dim_n_a <= blk_k`).
+ *
  *  4. Domain filtering: D is a whole constraint at level k that reads only
  *     X and values computed once (a "unary" constraint), and X's iterable
  *     is computed once too.  Before the nest, X's values are filtered by
@@ -457,6 +464,44 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 	return true;
 }
 
+/*
+ * Range clipping: a condition D (a rejecting disjunct or a kept conjunct)
+ * of the form `X op e`, e computed before X's loop: the survivors lie on
+ * one side of e, so X's ascending range is narrowed to it at loop entry,
+ * before any source (Kernel Tuner writes BEAST's dependent ranges as a
+ * flat range and `dim_m_a <= blk_m // dim_vec`: clipped, divisor
+ * iteration walks only the divisors up to the bound).
+ */
+static void plan_clip(struct cg *c, const struct sema_def *d, const struct ast_expr *D, const struct sema_def *x,
+		      int k)
+{
+	struct cg_level_plan *p = &c->plan[k];
+	if (p->nclip == 4 || D->kind != AST_COMPARE || D->nitems != 2)
+		return;
+	enum ast_op op = D->cmp[0];
+	if (op != AST_OP_LT && op != AST_OP_LE && op != AST_OP_GT && op != AST_OP_GE)
+		return;
+	const struct ast_expr *e = D->items[1];
+	if (!is_x(D->items[0], x)) {
+		if (!is_x(D->items[1], x))
+			return;
+		e = D->items[0];
+		op = op == AST_OP_LT ? AST_OP_GT : op == AST_OP_LE ? AST_OP_GE : op == AST_OP_GT ? AST_OP_LT : AST_OP_LE;
+	}
+	if (uses(e, x, k) != USE_INV)
+		return;
+	/* What survives: X op e where kept, its negation where rejected. */
+	if (!d->require)
+		op = op == AST_OP_LT ? AST_OP_GE : op == AST_OP_LE ? AST_OP_GT : op == AST_OP_GT ? AST_OP_LE : AST_OP_LT;
+	int i = p->nclip++;
+	p->clip_con[i] = d;
+	p->clip_fn[i] = value_fn(c, d, e);
+	p->clip_e[i] = e;
+	p->clip_side[i] = op == AST_OP_LT || op == AST_OP_LE ? 1 : -1;
+	p->clip_adj[i] = op == AST_OP_LT ? -1 : op == AST_OP_GT ? 1 : 0;
+	p->any = true;
+}
+
 /* Whether d rejects values of x by itself (domain filtering). */
 static bool unary_on(const struct sema_def *d, const struct sema_def *x, int k)
 {
@@ -491,21 +536,23 @@ void cg_opt_plan(struct cg *c)
 		return;
 	for (int k = 0; k < P->niters; k++) {
 		const struct sema_def *x = P->loop_order[k];
-		/* Sources: the first constraint (in evaluation order) that gives one. */
-		for (int i = 0; i < P->ndefs && c->plan[k].src == CG_SRC_PLAIN; i++) {
+		/* Sources: the first constraint (in evaluation order) that gives
+		 * one; clips: every condition of the right shape. */
+		bool sources = !o->no_equality || !o->no_divisors, clips = !o->no_bounds && is_range_iter(x);
+		for (int i = 0; i < P->ndefs && (sources || clips); i++) {
 			const struct sema_def *d = P->defs[i];
 			if (d->kind != SEMA_CONSTRAINT || d->level < k)
 				continue;
-			if (o->no_equality && o->no_divisors)
-				break;
 			struct ast_expr *E = cg_opt_constraint_expr(c, d, k);
 			if (!E)
 				continue;
 			const struct ast_expr *conds[16];
 			int nc = conditions(d, E, conds, 16);
-			for (int j = 0; j < nc; j++)
+			for (int j = 0; j < nc && sources && c->plan[k].src == CG_SRC_PLAIN; j++)
 				if (plan_source(c, d, conds[j], x, k))
 					break;
+			for (int j = 0; j < nc && clips; j++)
+				plan_clip(c, d, conds[j], x, k);
 		}
 		if (c->plan[k].src != CG_SRC_PLAIN)
 			c->plan[k].any = true;
@@ -550,6 +597,32 @@ static const char *level_word(struct cg *c)
 	return c->opt->opt_level >= 2 ? "-O2" : "-O1";
 }
 
+/*
+ * The partner Y's clips that X's loop can already compute narrow Y's
+ * values for divisor iteration too: with Y <= e (Kernel Tuner's
+ * `dim_n_a <= blk_k`), X * Y == c needs X >= c / e.
+ */
+static void partner_clips(struct cg *c, int k)
+{
+	const struct sema_def *x = c->P->loop_order[k], *y = c->plan[k].partner;
+	const struct cg_level_plan *q = &c->plan[y->loop_pos];
+	for (int i = 0; i < q->nclip; i++) {
+		if (uses(q->clip_e[i], x, k) != USE_INV)
+			continue;
+		cg_line(c, "/* %s: %s clips '%s' here too */", level_word(c), q->clip_con[i]->cname, y->cname);
+		cg_line(c, "if (wlo <= whi && (%s)) {", cg_opt_enabled_test(c, q->clip_con[i]));
+		c->indent++;
+		cg_line(c, "sprt_val e_;");
+		cg_line(c, "int64_t b_;");
+		cg_line(c, "if (!%s(ctx, st, &e_) && e_.kind == SPRT_INT && !SPRT_ADD_OVERFLOW(e_.u.i, (int64_t)%d, &b_)) {",
+			q->clip_fn[i], q->clip_adj[i]);
+		cg_line(c, q->clip_side[i] > 0 ? "\twhi = b_ < whi ? b_ : whi;" : "\twlo = b_ > wlo ? b_ : wlo;");
+		cg_line(c, "}");
+		c->indent--;
+		cg_line(c, "}");
+	}
+}
+
 void cg_opt_loop_open(struct cg *c, int k)
 {
 	const struct sema_program *P = c->P;
@@ -559,6 +632,17 @@ void cg_opt_loop_open(struct cg *c, int k)
 	c->helpers |= CG_H_OPT | CG_H_ITER;
 	cg_line(c, "struct opt_it o_%s;", m);
 	cg_line(c, "opt_plain(&o_%s, st->%s);", m, it);
+	for (int i = 0; i < p->nclip; i++) {
+		const struct sema_def *d = p->clip_con[i];
+		cg_line(c, "/* %s: bound tightening: %s clips the range of '%s' */", level_word(c), d->cname, x->cname);
+		cg_line(c, "if (%s) {", cg_opt_enabled_test(c, d));
+		c->indent++;
+		cg_line(c, "sprt_val e_;");
+		cg_line(c, "if (!%s(ctx, st, &e_))", p->clip_fn[i]);
+		cg_line(c, "	opt_clip(&o_%s, e_, %d, %d);", m, p->clip_side[i], p->clip_adj[i]);
+		c->indent--;
+		cg_line(c, "}");
+	}
 	if (p->src != CG_SRC_PLAIN) {
 		const struct sema_def *d = p->src_con;
 		if (p->src == CG_SRC_PIN && p->pin_kind == 5)
@@ -585,6 +669,7 @@ void cg_opt_loop_open(struct cg *c, int k)
 			if (p->partner) {
 				cg_line(c, "int64_t wlo = 1, whi = 0; /* Y's values: unknown */");
 				cg_interval_partner(c, k);
+				partner_clips(c, k);
 				cg_line(c, "opt_partner(&o_%s, c_, wlo, whi);", m);
 			}
 			cg_line(c, "opt_divisors(&o_%s, c_, &st->%s[%d]);", m, c->divs_array, c->ndivs++);

@@ -25,6 +25,13 @@ class Gen:
         # math) draw from a stream of their own, so the spaces the other
         # forms make, seed by seed, stay the same.
         self.idiom = random.Random(seed * 7919 + 17)
+        # BEAST's own shapes (defs that branch on settings, the or/and of
+        # divisibility tests of its cant_reshape constraints) likewise; their
+        # iterators join a pool of their own (self.sints), so they never
+        # change what the other forms draw.
+        self.spec = random.Random(seed * 104729 + 3)
+        self.sints = []
+        self.sn = 0
         self.math = False
         self.shape_r = random.Random(seed * 1000003 + 17)  # the shapes added later
         self.first_param = None
@@ -617,12 +624,105 @@ class Gen:
         self.lines.append("soft keep_all = %s == -12345" % used)
         return "\n".join(self.lines) + "\n"
 
+    # ---- BEAST's shapes (self.spec's stream) ---------------------------
+    def sfresh(self, prefix):
+        self.sn += 1
+        return "%s%d" % (prefix, self.sn)
+
+    def spec_atom(self):
+        q = self.spec
+        pool = self.sints + self.ints
+        return q.choice(pool) if pool and q.random() < 0.7 else str(q.randint(1, 6))
+
+    def setting_iterator(self):
+        """A deferred iterator whose branches test settings (tr, mode), as
+        BEAST's dim_m_a does: specialized, it is one range."""
+        q = self.spec
+        name = self.sfresh("sit")
+        a, b = self.spec_atom(), self.spec_atom()
+        params = ", ".join(sorted({x for x in (a, b) if not x.isdigit()}))
+        self.features.add("setting_iterator")
+        k = q.randrange(3)
+        body = ["@iterator", "def %s(%s):" % (name, params)]
+        if k == 0:
+            body += ["    if tr == 0:",
+                     "        return range(1, min(%s, 6) // %d + 2)" % (a, q.choice([1, 2])),
+                     "    else:",
+                     "        return range(1, min(%s, 5) + 2)" % b]
+        elif k == 1:
+            body += ['    if mode == "a":',
+                     "        return %d" % q.randint(0, 3),
+                     "    elif tr != 0:",
+                     "        return range(0, max(%s, 0) %% 5 + 2)" % a,
+                     "    else:",
+                     "        return [1, %d, 4]" % q.randint(2, 3)]
+        else:
+            body += ["    if tr == 0 and mode == \"b\":",
+                     "        return range(%d, %d)" % (q.randint(-1, 1), q.randint(3, 7)),
+                     "    return range(1, min(%s, 4) + 3, %d)" % (b, q.choice([1, 2]))]
+        self.lines += body + [""]
+        self.sints.append(name)
+        return name
+
+    def setting_constraint(self, it):
+        """Constraint defs over `it` whose bodies branch on settings and
+        hold the shapes the transformations look for: X * Y != c (divisor
+        iteration, equality solving), the or/and of divisibility tests of
+        BEAST's cant_reshape_a2, monotone bounds."""
+        q = self.spec
+        cls = q.choice(["hard", "soft", "correct"])
+        name = self.sfresh("sd")
+        o = self.spec_atom()
+        k = q.randrange(4)
+        if k == 0:
+            # a deeper range pinned by a product, as dim_n_a by cant_reshape_a1
+            self.features.add("setting_product")
+            y = self.sfresh("sit")
+            self.lines.append("%s = range(1, min(%s, 8) + 3)" % (y, it))
+            self.sints.append(y)
+            c = q.choice(["12", "24", "6", o])
+            body = ["    if tr == 0:",
+                    "        return (%s * %s != %s)" % (it, y, c),
+                    "    else:",
+                    "        return %s + %s != %s" % (y, it, c)]
+            params = [it, y] + ([o] if not o.isdigit() else [])
+        elif k == 1:
+            # BEAST's cant_reshape_a2: an or of and-ed divisibility tests
+            self.features.add("setting_divisibility")
+            y = self.sfresh("sit")
+            self.lines.append("%s = range(1, %d)" % (y, q.randint(4, 9)))
+            self.sints.append(y)
+            c1, c2 = q.choice(["12", "24", "36", o]), q.choice(["8", "18", o])
+            body = ["    return (tr == 0 and \\",
+                    "            ((%s %% (%s * %d) != 0) or (%s %% %s != 0))) \\" % (c1, it, q.choice([1, 2]), c2, y),
+                    "        or \\",
+                    "        (tr != 0 and ((%s %% (%s * %d) != 0) or \\" % (c2, y, q.choice([1, 2])),
+                    "            (%s %% %s != 0)))" % (c1, it)]
+            params = [it, y] + ([o] if not o.isdigit() else [])
+        elif k == 2:
+            self.features.add("setting_bound")
+            body = ['    if mode == "a":',
+                    "        return %s * %d > %s" % (it, q.choice([2, 3]), q.randint(2, 12)),
+                    "    else:",
+                    "        return %s + %s >= %d" % (it, o, q.randint(3, 12))]
+            params = [it] + ([o] if not o.isdigit() else [])
+        else:
+            # a body with a local: stays a def (nothing to specialize away)
+            self.features.add("setting_local")
+            body = ["    v = %s %% 4" % it,
+                    "    if tr == 0:",
+                    "        return v == %d" % q.randint(0, 3),
+                    "    return v + %s == %d" % (o, q.randint(0, 5))]
+            params = [it] + ([o] if not o.isdigit() else [])
+        self.lines += ["@%s" % cls, "def %s(%s):" % (name, ", ".join(dict.fromkeys(params)))] + body + [""]
+
     def space(self):
         r = self.r
         self.lines.append('"""random space"""')
         self.dv = r.randint(1, 4)
         self.lines.append("device dv = %d" % self.dv)
         self.lines.append('setting mode = "%s"' % r.choice(["a", "b"]))
+        self.lines.append("setting tr = %d" % self.spec.randint(0, 1))
         self.ints.append("dv")
         if self.shape_r.random() < 0.2:
             return self.tuning_space()
@@ -660,6 +760,8 @@ class Gen:
                 self.constraint()
             if self.idiom.random() < 0.25:
                 self.idiom_constraint()
+            if self.spec.random() < 0.3:
+                self.setting_constraint(self.setting_iterator())
             if r.random() < 0.5:
                 self.opt_constraint(name)
         if self.shape_r.random() < 0.4:

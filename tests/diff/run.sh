@@ -186,7 +186,9 @@ while [ "$s" -le "$last" ]; do
 		cp "$T/r.space" "diff-fail-seed-$s.space" 2>/dev/null || true
 	fi
 	# Which transformations fired: the generated C says so in a comment.
-	"$SPACEC" emit -w -O2 "$T/r.space" -o - 2>/dev/null > "$T/r.c"
+	# count, list and stats run the program specialized to the bindings,
+	# so that is the C to read.
+	"$SPACEC" emit --specialize -w -O2 "$T/r.space" -o - 2>/dev/null > "$T/r.c"
 	sed -n 's,.*/\* -O2: \(equality solving\|divisor iteration\|bound tightening\|factorization\|common subexpression\|congruence stepping\|domain filtering\|interval pruning\).*,\1,p' \
 		"$T/r.c" | tr ' ' '_' >> "$T/fired"
 	# Typed values: checked int64 arithmetic instead of tagged sprt_op.
@@ -196,6 +198,14 @@ while [ "$s" -le "$last" ]; do
 	awk '/domain filtering: the values of/ { in_filter = 1 } in_filter && /sprt_vecval/ { in_filter = 0 }
 	     in_filter && /cse_ok_[0-9]+ = false/ { found = 1 } END { exit !found }' "$T/r.c" &&
 		echo cse_in_domain_filtering >> "$T/fired"
+	# The defs that branch on settings (gen_space.py's sit*, sd*), made
+	# expressions by specialization, take part in every transformation.
+	grep -q 'specialization: the def body is the expression' "$T/r.c" && echo specialization >> "$T/fired"
+	grep -q "equality solving pins '[^']*' (from sd" "$T/r.c" && echo def_equality_solving >> "$T/fired"
+	grep -q "divisor iteration over '[^']*' (from sd" "$T/r.c" && echo def_divisor_iteration >> "$T/fired"
+	grep -q "bound tightening: a rejection by sd" "$T/r.c" && echo def_bound_tightening >> "$T/fired"
+	grep -q "no completion escapes sd" "$T/r.c" && echo def_interval_pruning >> "$T/fired"
+	grep -q "clips the range of" "$T/r.c" && echo range_clipping >> "$T/fired"
 	# interval tails: a check over every later value of the loop, which
 	# ends it; after a rejection at the constraint's own level; and a
 	# product's partner narrowing divisor iteration
@@ -238,7 +248,8 @@ if [ "$SEEDS" -lt "${DIFF_COVERAGE_SEEDS:-250}" ]; then
 fi
 for t in equality_solving divisor_iteration bound_tightening typed_values congruence_stepping domain_filtering \
 	factorization common_subexpression interval_pruning interval_skips interval_subnest near_counts \
-	interval_tail interval_bound_tightening divisor_partner cse_in_domain_filtering; do
+	interval_tail interval_bound_tightening divisor_partner cse_in_domain_filtering specialization \
+	def_equality_solving def_divisor_iteration def_bound_tightening def_interval_pruning range_clipping; do
 	if ! grep -qx "$t" "$T/fired" 2>/dev/null; then
 		fail=$((fail + 1))
 		echo "FAIL no random space made -O2 apply '$t'"
@@ -249,7 +260,8 @@ for feat in dependent_range negative_step algebra cond_iterable list_repeat clos
 	    ssa require constraint_def class_hard class_soft class_correct truediv floordiv mod pow \
 	    overflow short_circuit chained_compare in \
 	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat opt_congruence \
-	    opt_filter factor_subnest factor_free cse_error opt_interval shared_filter long_literal; do
+	    opt_filter factor_subnest factor_free cse_error opt_interval shared_filter long_literal \
+	    setting_iterator setting_product setting_divisibility setting_bound setting_local; do
 	case " $all " in
 	*" $feat "*) ;;
 	*) fail=$((fail + 1)); echo "FAIL the generator never produced '$feat'" ;;

@@ -198,12 +198,35 @@ static void opt_divs_fill(struct opt_divs *dv, int64_t c)
  * [ylo, yhi], ylo >= 1, X = c / Y lies in [ceil(c / yhi), c / ylo].
  * A positive range of X is narrowed to that.
  */
+static inline void opt_narrow(struct opt_it *o, int64_t lo, int64_t hi);
+
 static inline void opt_partner(struct opt_it *o, sprt_val c, int64_t ylo, int64_t yhi)
 {
-	if (c.kind != SPRT_INT || c.u.i <= 0 || ylo < 1 || ylo > yhi || o->it.kind != SPRT_RANGE ||
-	    o->it.r_step <= 0 || o->n == 0)
+	if (c.kind != SPRT_INT || c.u.i <= 0 || ylo < 1 || ylo > yhi)
 		return;
-	const int64_t lo = (c.u.i - 1) / yhi + 1, hi = c.u.i / ylo;
+	opt_narrow(o, (c.u.i - 1) / yhi + 1, c.u.i / ylo);
+}
+
+/*
+ * Range clipping: only X <= e + adj (side 1) or X >= e + adj (side -1)
+ * can survive (an int e; anything else keeps the range).
+ */
+static inline void opt_clip(struct opt_it *o, sprt_val e, int side, int adj)
+{
+	int64_t b;
+	if (e.kind != SPRT_INT || SPRT_ADD_OVERFLOW(e.u.i, (int64_t)adj, &b))
+		return;
+	if (side > 0)
+		opt_narrow(o, INT64_MIN, b);
+	else
+		opt_narrow(o, b, INT64_MAX);
+}
+
+/* An ascending range of X narrowed to [lo, hi]. */
+static inline void opt_narrow(struct opt_it *o, int64_t lo, int64_t hi)
+{
+	if (o->it.kind != SPRT_RANGE || o->it.r_step <= 0 || o->n == 0 || o->mode != 5 || o->c != 0)
+		return;
 	const uint64_t s = (uint64_t)o->it.r_step;
 	uint64_t first = 0; /* index of the first value >= lo */
 	if (lo > o->it.u.i) {
@@ -213,13 +236,14 @@ static inline void opt_partner(struct opt_it *o, sprt_val c, int64_t ylo, int64_
 	const int64_t a = first < o->n ? (int64_t)((uint64_t)o->it.u.i + first * s) : 0;
 	if (first >= o->n || hi < a) {
 		o->n = 0;
+		o->it.r_stop = o->it.u.i; /* empty for the sources too */
 		return;
 	}
-	const uint64_t n = ((uint64_t)hi - (uint64_t)a) / s + 1;
+	const uint64_t span = ((uint64_t)hi - (uint64_t)a) / s; /* values after a, up to hi */
 	o->it.u.i = a;
 	if (hi < o->it.r_stop - 1)
 		o->it.r_stop = hi + 1;
-	o->n = n < o->n - first ? n : o->n - first;
+	o->n = span < o->n - first - 1 ? span + 1 : o->n - first;
 }
 
 /* Divisor iteration: only X dividing c (c != 0) can survive. */
@@ -398,7 +422,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_val *o
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 402 "<stdout>"
+#line 426 "<stdout>"
 
 /*
  * dim_m: iterator, at loop level 0
@@ -413,7 +437,7 @@ static int def_dim_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 417 "<stdout>"
+#line 441 "<stdout>"
 
 /*
  * dim_n: iterator, at loop level 2
@@ -428,7 +452,7 @@ static int def_dim_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 432 "<stdout>"
+#line 456 "<stdout>"
 
 /*
  * size: derived, at loop level 2
@@ -445,7 +469,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 449 "<stdout>"
+#line 473 "<stdout>"
 
 /*
  * too_many: hard constraint, at loop level 2
@@ -462,7 +486,7 @@ static int def_too_many(struct sprt_ctx *ctx, struct space_state *st, int64_t *o
 	*out = _t1;
 	return 0;
 }
-#line 466 "<stdout>"
+#line 490 "<stdout>"
 
 /*
  * blk: iterator, at loop level 1
@@ -477,7 +501,7 @@ static int def_blk(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(1, 49, 1, &(*out)));
 	return 0;
 }
-#line 481 "<stdout>"
+#line 505 "<stdout>"
 
 /*
  * uneven: correctness constraint, at loop level 1
@@ -494,7 +518,7 @@ static int def_uneven(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t1 != 0);
 	return 0;
 }
-#line 498 "<stdout>"
+#line 522 "<stdout>"
 
 /*
  * read_m: iterator, at loop level 3
@@ -509,7 +533,7 @@ static int def_read_m(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 513 "<stdout>"
+#line 537 "<stdout>"
 
 /*
  * read_n: iterator, at loop level 4
@@ -524,7 +548,7 @@ static int def_read_n(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	TRY(sprt_range_i(1, 65, 1, &(*out)));
 	return 0;
 }
-#line 528 "<stdout>"
+#line 552 "<stdout>"
 
 /*
  * cant_reshape: correctness constraint, at loop level 4
@@ -541,7 +565,7 @@ static int def_cant_reshape(struct sprt_ctx *ctx, struct space_state *st, int64_
 	*out = (_t1 != st->size);
 	return 0;
 }
-#line 545 "<stdout>"
+#line 569 "<stdout>"
 
 /*
  * pad: iterator, at loop level 5
@@ -556,7 +580,7 @@ static int def_pad(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	TRY(sprt_range_i(0, 16, 1, &(*out)));
 	return 0;
 }
-#line 560 "<stdout>"
+#line 584 "<stdout>"
 
 /*
  * line_24: correctness requirement, at loop level 5
@@ -585,7 +609,7 @@ static int def_line_24(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = (st->pad == st->cse_7);
 	return 0;
 }
-#line 589 "<stdout>"
+#line 613 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_value_1(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
