@@ -198,12 +198,35 @@ static void opt_divs_fill(struct opt_divs *dv, int64_t c)
  * [ylo, yhi], ylo >= 1, X = c / Y lies in [ceil(c / yhi), c / ylo].
  * A positive range of X is narrowed to that.
  */
+static inline void opt_narrow(struct opt_it *o, int64_t lo, int64_t hi);
+
 static inline void opt_partner(struct opt_it *o, sprt_val c, int64_t ylo, int64_t yhi)
 {
-	if (c.kind != SPRT_INT || c.u.i <= 0 || ylo < 1 || ylo > yhi || o->it.kind != SPRT_RANGE ||
-	    o->it.r_step <= 0 || o->n == 0)
+	if (c.kind != SPRT_INT || c.u.i <= 0 || ylo < 1 || ylo > yhi)
 		return;
-	const int64_t lo = (c.u.i - 1) / yhi + 1, hi = c.u.i / ylo;
+	opt_narrow(o, (c.u.i - 1) / yhi + 1, c.u.i / ylo);
+}
+
+/*
+ * Range clipping: only X <= e + adj (side 1) or X >= e + adj (side -1)
+ * can survive (an int e; anything else keeps the range).
+ */
+static inline void opt_clip(struct opt_it *o, sprt_val e, int side, int adj)
+{
+	int64_t b;
+	if (e.kind != SPRT_INT || SPRT_ADD_OVERFLOW(e.u.i, (int64_t)adj, &b))
+		return;
+	if (side > 0)
+		opt_narrow(o, INT64_MIN, b);
+	else
+		opt_narrow(o, b, INT64_MAX);
+}
+
+/* An ascending range of X narrowed to [lo, hi]. */
+static inline void opt_narrow(struct opt_it *o, int64_t lo, int64_t hi)
+{
+	if (o->it.kind != SPRT_RANGE || o->it.r_step <= 0 || o->n == 0 || o->mode != 5 || o->c != 0)
+		return;
 	const uint64_t s = (uint64_t)o->it.r_step;
 	uint64_t first = 0; /* index of the first value >= lo */
 	if (lo > o->it.u.i) {
@@ -213,13 +236,14 @@ static inline void opt_partner(struct opt_it *o, sprt_val c, int64_t ylo, int64_
 	const int64_t a = first < o->n ? (int64_t)((uint64_t)o->it.u.i + first * s) : 0;
 	if (first >= o->n || hi < a) {
 		o->n = 0;
+		o->it.r_stop = o->it.u.i; /* empty for the sources too */
 		return;
 	}
-	const uint64_t n = ((uint64_t)hi - (uint64_t)a) / s + 1;
+	const uint64_t span = ((uint64_t)hi - (uint64_t)a) / s; /* values after a, up to hi */
 	o->it.u.i = a;
 	if (hi < o->it.r_stop - 1)
 		o->it.r_stop = hi + 1;
-	o->n = n < o->n - first ? n : o->n - first;
+	o->n = span < o->n - first - 1 ? span + 1 : o->n - first;
 }
 
 /* Divisor iteration: only X dividing c (c != 0) can survive. */
@@ -389,7 +413,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 393 "<stdout>"
+#line 417 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -404,7 +428,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 408 "<stdout>"
+#line 432 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -419,7 +443,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_range_i(1, 33, 1, &(*out)));
 	return 0;
 }
-#line 423 "<stdout>"
+#line 447 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -436,7 +460,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 440 "<stdout>"
+#line 464 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -453,7 +477,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 457 "<stdout>"
+#line 481 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -477,7 +501,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 481 "<stdout>"
+#line 505 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -496,7 +520,7 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 	(*out) = sprt_vecval(&st->unroll_scratch[0]);
 	return 0;
 }
-#line 500 "<stdout>"
+#line 524 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -515,7 +539,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 519 "<stdout>"
+#line 543 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -534,7 +558,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 538 "<stdout>"
+#line 562 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -558,7 +582,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 562 "<stdout>"
+#line 586 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -573,7 +597,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 577 "<stdout>"
+#line 601 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
