@@ -11,9 +11,9 @@
 # KEEP_DIR keeps the grown corpus, to add what is new to fuzz/corpus.
 #
 # FUZZ_BIN names a fuzz_frontend built elsewhere (fuzz/build.sh, `make
-# fuzz`): it needs only the sanitizer runtimes that clang links in
-# statically and libc, libm and libstdc++, so it runs on any machine with
-# the same Debian release.
+# fuzz`): clang links the sanitizer runtimes in statically; it needs
+# libc, libm, libstdc++ and ICU's libicuuc and libicudata (`ldd` lists
+# them), so it runs on any machine of the same Debian release with ICU.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 if [ $# -lt 2 ]; then

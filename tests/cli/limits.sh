@@ -12,7 +12,7 @@ pass=0 fail=0
 # Address space is the limit, except under sanitizers, which reserve
 # terabytes of it: there their own RSS limit stands in.
 mem=1500000
-if ! (ulimit -v $mem; exec "$SPACEC" --version) >/dev/null 2>&1; then
+if ! sh -c 'ulimit -v "$0"; "$1" --version' "$mem" "$SPACEC" >/dev/null 2>&1; then # not exec: its shell reports the abort
 	mem=unlimited
 	ASAN_OPTIONS=${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}hard_rss_limit_mb=1500
 	export ASAN_OPTIONS
