@@ -104,8 +104,45 @@ static void *tick(void *arg)
 	return NULL;
 }
 
+/* fork() while the ticker is inside fprintf (and the sanitizers'
+ * interceptors around it) can hand the child a lock nobody will release:
+ * spacetune forks its device reader and workers with the line open.  The
+ * ticker draws only with its mutex held, so holding the mutex across fork
+ * parks it in pthread_cond_timedwait, between draws. */
+static pthread_mutex_t atfork_registry = PTHREAD_MUTEX_INITIALIZER;
+static struct progress_line *atfork_line;
+
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&atfork_registry);
+	if (atfork_line)
+		pthread_mutex_lock(&atfork_line->lock);
+}
+
+static void atfork_parent(void)
+{
+	if (atfork_line)
+		pthread_mutex_unlock(&atfork_line->lock);
+	pthread_mutex_unlock(&atfork_registry);
+}
+
+static void atfork_child(void)
+{
+	/* The child has no ticker: it must never draw the parent's line. */
+	if (atfork_line)
+		pthread_mutex_unlock(&atfork_line->lock);
+	atfork_line = NULL;
+	pthread_mutex_unlock(&atfork_registry);
+}
+
+static void atfork_register(void)
+{
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
+
 struct progress_line *progress_open(int mode)
 {
+	static pthread_once_t registered = PTHREAD_ONCE_INIT;
 	bool asked = mode > 0;
 	if (mode < 0)
 		mode = isatty(STDERR_FILENO) && !getenv("CI");
@@ -125,6 +162,11 @@ struct progress_line *progress_open(int mode)
 		free(p);
 		return NULL;
 	}
+	pthread_once(&registered, atfork_register);
+	pthread_mutex_lock(&atfork_registry);
+	if (!atfork_line)
+		atfork_line = p;
+	pthread_mutex_unlock(&atfork_registry);
 	return p;
 }
 
@@ -138,6 +180,10 @@ void progress_phase(struct progress_line *p, const char *label, double expected_
 	p->fraction = -1;
 	p->expected_s = expected_s;
 	p->phase_start = now_s();
+	/* Asked for (--progress), each phase shows as it starts, however
+	 * quickly it ends: the ticker alone would miss phases under 0.25 s. */
+	if (p->quiet_s <= 0)
+		draw(p);
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -164,6 +210,10 @@ void progress_close(struct progress_line *p)
 {
 	if (!p)
 		return;
+	pthread_mutex_lock(&atfork_registry);
+	if (atfork_line == p)
+		atfork_line = NULL;
+	pthread_mutex_unlock(&atfork_registry);
 	pthread_mutex_lock(&p->lock);
 	p->stopping = true;
 	pthread_cond_signal(&p->wake);
