@@ -30,6 +30,11 @@ py_compared=0 py_skipped=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
+STEP_LABEL="differential test"
+# step TEXT: a line for this test's log, and one for the terminal of
+# whoever runs make check, where the automake driver shows nothing until
+# the test ends (no terminal, as in CI: the log only).
+step() { echo "$*"; { echo "  $STEP_LABEL: $*" >/dev/tty; } 2>/dev/null || true; }
 
 # run_points OUT JIT OPTS... -- ARGS: the sorted points of one variant
 points() {
@@ -146,6 +151,7 @@ for f in "$top_srcdir"/spaces/*.space "$top_srcdir"/spaces/examples/*.space \
 	 "$top_srcdir"/tests/golden/*/*.space "$top_srcdir"/tests/diff/cases/*.space; do
 	[ -f "$f" ] || continue
 	"$SPACEC" check -w "$f" >/dev/null 2>&1 || continue
+	step "${f#"$top_srcdir"/}: $pass passed, $fail failed so far"
 	werror "$f"
 	case $f in
 	*gemm_beast*)
@@ -225,7 +231,7 @@ while [ "$s" -le "$last" ]; do
 		[ -n "$with" ] && [ -n "$without" ] && [ "$with" -lt "$without" ] && echo interval_skips >> "$T/fired"
 	fi
 	# where a long run is, in its log
-	[ $(((s - FIRST + 1) % 25)) -eq 0 ] && echo "seeds $FIRST-$s of $FIRST-$last: $pass passed, $fail failed"
+	[ $(((s - FIRST + 1) % 25)) -eq 0 ] && step "seeds $FIRST-$s of $FIRST-$last: $pass passed, $fail failed"
 	s=$((s + 1))
 done
 # The Python oracle must have compared some random space.

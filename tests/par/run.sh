@@ -25,6 +25,11 @@ if [ "${CHECK_FULL:-0}" = 1 ]; then SEEDS=${PAR_SEEDS:-10}; else SEEDS=${PAR_SEE
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
+STEP_LABEL="par"
+# step TEXT: a line for this test's log, and one for the terminal of
+# whoever runs make check, where the automake driver shows nothing until
+# the test ends (no terminal, as in CI: the log only).
+step() { echo "$*"; { echo "  $STEP_LABEL: $*" >/dev/tty; } 2>/dev/null || true; }
 bad() {
 	fail=$((fail + 1))
 	echo "FAIL $*"
@@ -113,7 +118,7 @@ check() {
 	sc list --shard 1/3 --threads 3 --ordered "$f" "$@" > "$T/d2"
 	sc list --shard 1/3 --threads 1 "$f" "$@" > "$T/d3"
 	cmp -s "$T/d1" "$T/d2" && cmp -s "$T/d1" "$T/d3" || bad "$name: shard 1/3 is not deterministic"
-	[ "$fail" -eq "$before" ] && pass=$((pass + 1)) && echo "ok   $name"
+	[ "$fail" -eq "$before" ] && pass=$((pass + 1)) && step "ok   $name"
 }
 
 ALL_SHARDS="1 2 3 4 5 6 7 8 13"
