@@ -12,9 +12,6 @@
 #include <string.h>
 #include <fcntl.h>
 #include <math.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1094,14 +1091,8 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 			break;
 		}
 		if (pids[w] == 0) {
-#ifdef __linux__
 			/* A batch killed with -9 must not leave workers tuning on. */
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != parent)
-				_exit(1);
-#else
-			(void)parent;
-#endif
+			tune_die_with_parent(parent);
 			close(pipefd[0]);
 			FILE *log = fopen(logp, "a");
 			if (!log) {

@@ -14,6 +14,7 @@
 #ifndef SPACEC_TUNER_EVAL_H
 #define SPACEC_TUNER_EVAL_H
 
+#include <sys/types.h>
 #include <signal.h>
 #include <stdio.h>
 
@@ -68,6 +69,10 @@ int tune_list_devices(FILE *out);
  * Returns the count, 0 with no GPU or no platform, -1 when the child failed. */
 enum { TUNE_MAX_GPUS = 64 };
 int tune_list_gpus(int (*out)[2], int max);
+
+/* For a just-forked child of `parent`: die with SIGKILL when the parent
+ * dies (Linux), so a tuner killed with -9 leaves no child tuning on. */
+void tune_die_with_parent(pid_t parent);
 
 /*
  * Reads one device query by spacec's name ("max_work_group_size",

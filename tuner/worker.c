@@ -341,17 +341,22 @@ static _Noreturn void child_exit(int code)
 	_exit(code);
 }
 
-/* What every forked child does first. */
-static void child_setup(pid_t parent)
+void tune_die_with_parent(pid_t parent)
 {
 #ifdef __linux__
-	/* A worker stuck in a kernel must not outlive a parent killed with -9. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
-		_exit(1);
+		_exit(1);  /* it died before the request took hold */
 #else
 	(void)parent;
 #endif
+}
+
+/* What every forked child does first. */
+static void child_setup(pid_t parent)
+{
+	/* A worker stuck in a kernel must not outlive a parent killed with -9. */
+	tune_die_with_parent(parent);
 	/* A group of its own: the terminal's ^C reaches only the parent, which
 	 * decides what to keep, and killing the group also ends what the
 	 * worker started (the C compiler of a reference). */
