@@ -113,25 +113,44 @@ static void key_head(struct keybuf *k, const char *device, const char *platform,
 	key_sep(k);
 }
 
+/* name=value\x1f... of a variant's parameters, appended to k. */
+static void key_params_of_variant(struct keybuf *k, const struct tune_variant *v)
+{
+	for (int p = 0; p < v->nparams; p++) {
+		struct json_object *o = param_json(v->param_values[p]);
+		key_add(k, v->param_names[p]);
+		key_add(k, "=");
+		key_add(k, o ? canonical(o) : "null");
+		key_sep(k);
+		json_object_put(o);
+	}
+}
+
+/* The key built so far, or NULL (freed) when memory ran out. */
+static char *key_done(struct keybuf *k)
+{
+	if (k->failed) {
+		free(k->s);
+		return NULL;
+	}
+	return k->s ? k->s : strdup("");
+}
+
 /* Caller frees; NULL on allocation failure. */
 static char *key_of_variant(const struct tune_device_info *dev, const char *hash, const char *problem,
                             const struct tune_variant *v)
 {
 	struct keybuf k = { 0 };
 	key_head(&k, dev->name, dev->platform, dev->driver, hash ? hash : "", problem);
-	for (int p = 0; p < v->nparams; p++) {
-		struct json_object *o = param_json(v->param_values[p]);
-		key_add(&k, v->param_names[p]);
-		key_add(&k, "=");
-		key_add(&k, o ? canonical(o) : "null");
-		key_sep(&k);
-		json_object_put(o);
-	}
-	if (k.failed) {
-		free(k.s);
-		return NULL;
-	}
-	return k.s;
+	key_params_of_variant(&k, v);
+	return key_done(&k);
+}
+
+char *tune_db_variant_params_key(const struct tune_variant *v)
+{
+	struct keybuf k = { 0 };
+	key_params_of_variant(&k, v);
+	return key_done(&k);
 }
 
 static const char *get_string(struct json_object *line, const char *field)
@@ -142,29 +161,46 @@ static const char *get_string(struct json_object *line, const char *field)
 	return json_object_get_string(o);
 }
 
+/* name=value\x1f... of a line's "params", appended to k; false without them. */
+static bool key_params_of_line(struct keybuf *k, struct json_object *line)
+{
+	struct json_object *params;
+	if (!json_object_object_get_ex(line, "params", &params) ||
+	    !json_object_is_type(params, json_type_object))
+		return false;
+	json_object_object_foreach(params, name, value) {
+		key_add(k, name);
+		key_add(k, "=");
+		key_add(k, value ? canonical(value) : "null");
+		key_sep(k);
+	}
+	return true;
+}
+
 /* NULL if the line lacks what a key needs (it is then not a result line). */
 static char *key_of_line(struct json_object *line)
 {
 	const char *device = get_string(line, "device"), *platform = get_string(line, "platform");
 	const char *driver = get_string(line, "driver"), *hash = get_string(line, "source_hash");
-	struct json_object *params;
-	if (!device || !platform || !driver || !hash ||
-	    !json_object_object_get_ex(line, "params", &params) ||
-	    !json_object_is_type(params, json_type_object))
+	if (!device || !platform || !driver || !hash)
 		return NULL;
 	struct keybuf k = { 0 };
 	key_head(&k, device, platform, driver, hash, get_string(line, "problem"));
-	json_object_object_foreach(params, name, value) {
-		key_add(&k, name);
-		key_add(&k, "=");
-		key_add(&k, value ? canonical(value) : "null");
-		key_sep(&k);
-	}
-	if (k.failed) {
+	if (!key_params_of_line(&k, line)) {
 		free(k.s);
 		return NULL;
 	}
-	return k.s;
+	return key_done(&k);
+}
+
+char *tune_db_line_params_key(struct json_object *line)
+{
+	struct keybuf k = { 0 };
+	if (!key_params_of_line(&k, line)) {
+		free(k.s);
+		return NULL;
+	}
+	return key_done(&k);
 }
 
 /* ---- reading ---------------------------------------------------------------- */
@@ -258,6 +294,11 @@ static int scan_stream(FILE *f, const char *path, FILE *diag, tune_db_line_fn fn
 	if (good_end)
 		*good_end = end;
 	return rc;
+}
+
+int tune_db_scan_stream(FILE *f, const char *name, FILE *diag, tune_db_line_fn fn, void *user)
+{
+	return scan_stream(f, name, diag, fn, user, NULL);
 }
 
 int tune_db_scan(const char *path, FILE *diag, tune_db_line_fn fn, void *user, char **err)
@@ -569,6 +610,8 @@ static struct json_object *line_of(const struct tune_db *db, const struct tune_d
 	/* A program from the cache was not built: no time, and it says so. */
 	json_object_object_add(o, "build_s", r->build_cached ? NULL : tune_db_json_number(r->build_s));
 	json_object_object_add(o, "build_cached", json_object_new_boolean(r->build_cached));
+	if (r->device_s > 0)
+		json_object_object_add(o, "device_s", tune_db_json_number(r->device_s));
 	if (r->log && r->status == TUNE_BUILD_ERROR)
 		json_object_object_add(o, "log", truncated_log(r->log));
 	return o;

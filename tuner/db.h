@@ -69,6 +69,20 @@ struct json_object;
 typedef int (*tune_db_line_fn)(void *user, struct json_object *line, long lineno);
 int tune_db_scan(const char *path, FILE *diag, tune_db_line_fn fn, void *user, char **err);
 
+/* The same over an open stream (a decompressor's pipe, say), named
+ * `name` in messages.  0, or -1 on a read or allocation error. */
+int tune_db_scan_stream(FILE *f, const char *name, FILE *diag, tune_db_line_fn fn, void *user);
+
+/*
+ * The parameters' part of a resume key ("NAME=VALUE\x1f..." with each value
+ * in canonical JSON), of a variant or of a line's "params" object: equal
+ * for the same configuration whatever its spelling, so a line read back
+ * finds the point it was recorded for (spacetune run --replay).  Caller
+ * frees; NULL when memory runs out or the line has no "params" object.
+ */
+char *tune_db_variant_params_key(const struct tune_variant *v);
+char *tune_db_line_params_key(struct json_object *line);
+
 /* A JSON number in the shortest text that reads back exactly; null (NULL)
  * for NaN and infinities, which JSON cannot express. */
 struct json_object *tune_db_json_number(double x);

@@ -788,6 +788,7 @@ static void time_runs(struct exec_worker *w, cl_kernel k, const struct tune_vari
 		free(times);
 		return;
 	}
+	double held_since = tune_now();
 	cl_int rc = upload_inputs(w);
 	for (int run = 0; run < total && rc == CL_SUCCESS; run++) {
 		cl_event ev = NULL;
@@ -812,6 +813,7 @@ static void time_runs(struct exec_worker *w, cl_kernel k, const struct tune_vari
 		set_launch_error(r, rc, NULL);
 		clFinish(w->cl.queue);
 	}
+	r->device_s = tune_now() - held_since;
 	if (w->hooks.release)
 		w->hooks.release(w->hooks.user);
 	if (r->runs > 0) {

@@ -41,6 +41,10 @@ struct tune_result {
 	uint64_t nonfinite;                  /* NaN/Inf elements in compared outputs */
 	double build_s;                      /* wall time of the build (0 if cached) */
 	bool build_cached;                   /* the program came from the cache, unbuilt */
+	/* Wall time the evaluation held the device: inputs up, warm-up and
+	 * timed runs, outputs back (0: it never got there).  A replay's clock
+	 * (replay.h) charges it. */
+	double device_s;
 	char *error;                         /* short message, malloc'd or NULL */
 	char *log;                           /* build log, malloc'd or NULL */
 };
@@ -120,6 +124,11 @@ struct tune_eval_opts {
 	/* Set asynchronously (SIGINT/SIGTERM), or NULL: the start gives up at
 	   once, and wait_any gives what is in flight a short grace. */
 	volatile sig_atomic_t *interrupted;
+	/* Not a device but a recorded database (a file, NAME.xz or a
+	   directory; replay.h): spacetune run and batch replay it on a
+	   virtual clock, really waiting it out with replay_sleep. */
+	const char *replay;
+	bool replay_sleep;
 };
 
 #define TUNE_RUN_LIMIT_AUTO (-1.0)

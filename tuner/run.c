@@ -10,13 +10,16 @@
 
 #include "tuner/db.h"
 #include "tuner/job.h"
+#include "tuner/replay.h"
 #include "tuner/run.h"
 #include "tools/progress.h"
 
 /* Plain progress lines (not a terminal) at most this often. */
 static const double plain_interval_s = 5.0, live_interval_s = 0.2;
 
-enum { NSTATUS = TUNE_SKIPPED + 1 };
+/* NSTATUS: a failure of unknown kind (from the database); MISSING: not
+ * in a replayed database (trace lines only). */
+enum { NSTATUS = TUNE_SKIPPED + 1, MISSING };
 
 struct progress {
 	FILE *err;
@@ -28,6 +31,7 @@ struct progress {
 	size_t planned, done, reused;
 	size_t by_status[NSTATUS];
 	double best_ms;          /* the best cost (see cost_of) */
+	double best_time_ms;     /* the median time of that point */
 	long best_point;
 	const char *unit;        /* of the objective: "ms" or a metric's name */
 	bool negate;             /* a maximised objective: its value is -cost */
@@ -113,13 +117,14 @@ static void progress_break(struct progress *p)
 
 /* status: an enum tune_status, or NSTATUS for a failure of unknown kind
  * (one taken from the database). */
-static void progress_count(struct progress *p, long point, int status, double ms)
+static void progress_count(struct progress *p, long point, int status, double ms, double time_ms)
 {
 	p->done++;
 	if (status >= 0 && status < NSTATUS)
 		p->by_status[status]++;
 	if (status == TUNE_OK && ms < p->best_ms) {
 		p->best_ms = ms;
+		p->best_time_ms = time_ms;
 		p->best_point = point;
 	}
 	if (p->o && p->o->on_count)
@@ -145,9 +150,10 @@ static long job_find(void *user, const double *values)
 
 /* ---- device queries during loading ------------------------------------------------ */
 
+/* In a replay there is no device: every query keeps its default. */
 static int query_device(void *user, const char *query, int64_t *value)
 {
-	return tune_device_props_get(user, query, value);
+	return user ? tune_device_props_get(user, query, value) : 1;
 }
 
 /* ---- the run ---------------------------------------------------------------------- */
@@ -157,7 +163,9 @@ struct run {
 	struct tune_device_props *props;
 	struct tune_job *job;
 	struct tune_evaluator *ev;
-	struct tune_db *db;
+	struct tune_replay *replay;  /* instead of ev */
+	struct tune_db *db;          /* NULL: nothing recorded */
+	FILE *trace;
 	struct tune_space space;
 	struct tune_strategy *strategy;
 	struct tune_search search;
@@ -166,10 +174,32 @@ struct run {
 	size_t inflight;
 	int status;
 	int metric;              /* the objective's metric in each variant, or -1 (time) */
+	/* Proposed configurations the replayed database lacks: the count and
+	 * the first few, for the summary. */
+	size_t missing;
+	size_t missing_listed[5];
 	/* Identity of a point the job could not even evaluate (see identify()). */
 	const char **names, **texts;
 	char (*text_buf)[32];
 };
+
+/* Seconds of tuning so far: the replay's virtual clock, or the wall clock. */
+static double run_clock(const struct run *r)
+{
+	return r->replay ? tune_replay_clock(r->replay) : now_s() - r->progress.start;
+}
+
+/* One trace line per evaluation counted (see run.h). */
+static void trace_line(struct run *r, size_t point, int status, double cost)
+{
+	if (!r->trace)
+		return;
+	double best = r->progress.best_ms;
+	fprintf(r->trace, "%zu,%.6f,%zu,%s,%.9g,%.9g\n", r->progress.done, run_clock(r), point,
+	        status >= 0 && status < NSTATUS ? tune_status_name((enum tune_status)status)
+	        : status == MISSING ? "missing" : "unknown",
+	        r->o->maximize ? -cost : cost, r->o->maximize ? -best : best);
+}
 
 /*
  * A variant the job rejects early may come back without its identity;
@@ -212,16 +242,34 @@ static double cost_of(const struct run *r, const struct tune_variant *v, int sta
 static int record(struct run *r, size_t point, const struct tune_variant *v,
                   const struct tune_result *res)
 {
-	if (tune_db_append(r->db, &r->info, v, res) != 0) {
+	if (r->db && tune_db_append(r->db, &r->info, v, res) != 0) {
 		progress_break(&r->progress);
 		fprintf(r->o->err, "spacetune: error: %s: cannot write: %s\n", r->o->db_path,
 		        strerror(errno));
 		return -1;
 	}
 	double cost = cost_of(r, v, (int)res->status, res->time_median_ms);
-	progress_count(&r->progress, (long)point, (int)res->status, cost);
+	progress_count(&r->progress, (long)point, (int)res->status, cost, res->time_median_ms);
+	trace_line(r, point, (int)res->status, cost);
 	tune_search_report(&r->search, point, cost);
 	return 0;
+}
+
+/* A configuration the replayed database lacks: counted, listed, and a
+ * failure to the strategy (it must hear back), but never recorded. */
+static void replay_missing(struct run *r, size_t point)
+{
+	size_t max = sizeof r->missing_listed / sizeof *r->missing_listed;
+	if (r->missing < max)
+		r->missing_listed[r->missing] = point;
+	if (r->missing++ == 0) {
+		progress_break(&r->progress);
+		fprintf(r->o->err, "spacetune: warning: %s has no record of configuration %zu (and "
+		        "maybe others: see the summary); not evaluated\n", r->o->eval.replay, point);
+	}
+	progress_count(&r->progress, (long)point, NSTATUS, INFINITY, INFINITY);
+	trace_line(r, point, MISSING, INFINITY);
+	tune_search_report(&r->search, point, INFINITY);
 }
 
 /* Hands one proposed point to the evaluator, or settles it at once. */
@@ -234,13 +282,35 @@ static int dispatch(struct run *r, size_t point)
 		identify(r, point, &v);
 	double known;
 	int known_status;
-	if (tune_db_lookup(r->db, &r->info, tune_job_source_hash(r->job), &v, &known, &known_status)) {
-		tune_evaluator_observe(r->ev, known);  /* INFINITY unless ok */
+	if (r->db &&
+	    tune_db_lookup(r->db, &r->info, tune_job_source_hash(r->job), &v, &known, &known_status)) {
+		if (r->ev)
+			tune_evaluator_observe(r->ev, known);  /* INFINITY unless ok */
 		r->progress.reused++;
 		double cost = cost_of(r, &v, known_status, known);
-		progress_count(&r->progress, (long)point, known_status < 0 ? NSTATUS : known_status, cost);
+		progress_count(&r->progress, (long)point, known_status < 0 ? NSTATUS : known_status, cost,
+		               known);
+		trace_line(r, point, known_status < 0 ? NSTATUS : known_status, cost);
 		tune_search_report(&r->search, point, cost);
 		return 0;
+	}
+	if (r->replay) {
+		/* What the device did, recorded, even for a point the job cannot
+		 * launch (the record says how it was skipped). */
+		int rc = tune_replay_submit(r->replay, &v);
+		if (rc == 0) {
+			r->inflight++;
+			return 0;
+		}
+		if (rc > 0 && launchable == 0) {
+			replay_missing(r, point);
+			return 0;
+		}
+		if (rc < 0) {
+			progress_break(&r->progress);
+			fprintf(r->o->err, "spacetune: error: the replay refused a configuration\n");
+			return -1;
+		}
 	}
 	if (launchable != 0) {
 		/* Recorded, so a resumed run skips it too and the count adds up. */
@@ -262,7 +332,7 @@ static int collect(struct run *r)
 {
 	struct tune_result res;
 	memset(&res, 0, sizeof res);
-	long point = tune_evaluator_wait_any(r->ev, &res);
+	long point = r->replay ? tune_replay_wait_any(r->replay, &res) : tune_evaluator_wait_any(r->ev, &res);
 	if (point == TUNE_EVAL_ABANDONED)
 		return 1;
 	if (point < 0) {
@@ -274,7 +344,8 @@ static int collect(struct run *r)
 	r->inflight--;
 	struct tune_variant v;
 	const char *why;
-	tune_job_variant(r->job, (size_t)point, &v, &why);
+	if (tune_job_variant(r->job, (size_t)point, &v, &why) != 0)
+		identify(r, (size_t)point, &v);  /* a replayed record of a skip */
 	int rc = record(r, (size_t)point, &v, &res);
 	tune_result_release(&res);
 	return rc;
@@ -285,7 +356,7 @@ static int search_loop(struct run *r)
 	const struct tune_run_opts *o = r->o;
 	size_t capacity = o->eval.jobs > 0 ? (size_t)o->eval.jobs : 1;
 	for (;;) {
-		double elapsed = now_s() - r->progress.start;
+		double elapsed = run_clock(r);
 		while (!*o->interrupted && r->inflight < capacity) {
 			size_t point;
 			if (tune_search_next(&r->search, elapsed, &point, 1) == 0)
@@ -311,7 +382,25 @@ static void print_summary(struct run *r, double elapsed)
 	fprintf(out, "%s: %zu configurations", tune_job_name(r->job), p->done);
 	if (p->reused)
 		fprintf(out, " (%zu already in %s)", p->reused, r->o->db_path);
-	fprintf(out, ", %zu evaluated in %.1f s on %s\n", evaluated, elapsed, r->info.name);
+	if (r->replay)
+		fprintf(out, ", %zu replayed from %s in %.1f s of %s's recorded time (%.2f s real)\n",
+		        evaluated - r->missing, r->o->eval.replay, elapsed, r->info.name,
+		        now_s() - p->start);
+	else
+		fprintf(out, ", %zu evaluated in %.1f s on %s\n", evaluated, elapsed, r->info.name);
+	if (r->missing) {
+		size_t max = sizeof r->missing_listed / sizeof *r->missing_listed;
+		fprintf(out, "missing: %zu configuration%s not in %s, not evaluated (failures to the "
+		        "strategy):", r->missing, r->missing == 1 ? "" : "s", r->o->eval.replay);
+		for (size_t i = 0; i < r->missing && i < max; i++) {
+			fprintf(out, "%s point %zu", i ? ";" : "", r->missing_listed[i]);
+			int np = tune_job_nparams(r->job);
+			for (int k = 0; k < np; k++)
+				fprintf(out, " %s=%.17g", tune_job_param_name(r->job, k),
+				        tune_job_point_value(r->job, r->missing_listed[i], k));
+		}
+		fputs(r->missing > max ? "; ...\n" : "\n", out);
+	}
 	fprintf(out, "status:");
 	for (int s = 0; s < NSTATUS; s++)
 		if (p->by_status[s])
@@ -325,10 +414,7 @@ static void print_summary(struct run *r, double elapsed)
 	const char *why;
 	if (tune_job_variant(r->job, (size_t)p->best_point, &v, &why) != 0)
 		return;
-	/* The best point's time: the database has it whatever the objective. */
-	double ms = INFINITY;
-	int st;
-	tune_db_lookup(r->db, &r->info, tune_job_source_hash(r->job), &v, &ms, &st);
+	double ms = p->best_time_ms;
 	fprintf(out, "best: %.4g ms", ms);
 	for (int m = 0; m < v.nmetrics; m++)
 		fprintf(out, ", %s %.4g", v.metrics[m].name, v.metrics[m].per_run / (ms * 1e-3) * 1e-9);
@@ -347,7 +433,7 @@ static int start(struct run *r)
 	/* The device first: a missing one is the commonest failure, and the
 	 * job's `query(...)` parameters are bound from it. */
 	progress_phase(r->progress.line, "reading the device", 0);
-	if (tune_device_props_read(&o->eval.device, &r->props, &err) != 0) {
+	if (!o->eval.replay && tune_device_props_read(&o->eval.device, &r->props, &err) != 0) {
 		progress_break(&r->progress);
 		fprintf(o->err, "spacetune: error: %s (see 'spacetune devices')\n",
 		        err ? err : "no OpenCL device");
@@ -404,8 +490,26 @@ static int start(struct run *r)
 		fputs(proto.nmetrics ? ")\n" : "; it has no 'metric' line)\n", o->err);
 		return -1;
 	}
-	progress_phase(r->progress.line, "starting the workers and the reference", 0);
-	if (tune_evaluator_start(&r->ev, &o->eval, tune_job_reference(r->job), &proto, &r->info,
+	if (o->eval.replay) {
+		progress_phase(r->progress.line, "reading the recorded database", 0);
+		struct tune_replay_opts ro = {
+			.path = o->eval.replay, .space = tune_job_name(r->job), .problem = o->problem,
+			.device = o->eval.device.device, .source_hash = tune_job_source_hash(r->job),
+			.jobs = o->eval.jobs, .warmup = o->eval.warmup, .sleep = o->eval.replay_sleep,
+			.err = o->err,
+		};
+		if (tune_replay_open(&r->replay, &ro, &err) != 0) {
+			progress_break(&r->progress);
+			fprintf(o->err, "spacetune: error: %s\n", err ? err : "out of memory");
+			free(err);
+			return -1;
+		}
+		r->info = *tune_replay_device(r->replay);
+	} else {
+		progress_phase(r->progress.line, "starting the workers and the reference", 0);
+	}
+	if (!o->eval.replay &&
+	    tune_evaluator_start(&r->ev, &o->eval, tune_job_reference(r->job), &proto, &r->info,
 	                         &err) != 0) {
 		progress_break(&r->progress);
 		if (*o->interrupted)
@@ -416,19 +520,30 @@ static int start(struct run *r)
 		r->ev = NULL;
 		return -1;
 	}
-	if (tune_db_open(&r->db, o->db_path, &err) != 0) {
+	if (o->db_path && tune_db_open(&r->db, o->db_path, &err) != 0) {
 		progress_break(&r->progress);
 		fprintf(o->err, "spacetune: error: %s\n", err ? err : o->db_path);
 		free(err);
 		return -1;
 	}
-	if (tune_db_set_space(r->db, tune_job_name(r->job)) != 0)
-		return -1;
 	char objective[300];
 	snprintf(objective, sizeof objective, "%s:%s", o->maximize ? "max" : "min",
 	         o->objective_metric ? o->objective_metric : "time");
-	if (tune_db_set_run(r->db, o->problem, objective) != 0)
+	if (r->db && (tune_db_set_space(r->db, tune_job_name(r->job)) != 0 ||
+	              tune_db_set_run(r->db, o->problem, objective) != 0))
 		return -1;
+	if (o->trace_path) {
+		/* Appended: a --set list's problems share one trace, each with its header. */
+		if (!(r->trace = fopen(o->trace_path, "a"))) {
+			progress_break(&r->progress);
+			fprintf(o->err, "spacetune: error: %s: cannot write: %s\n", o->trace_path,
+			        strerror(errno));
+			return -1;
+		}
+		fprintf(r->trace, "# %s %s seed %llu problem '%s'\neval,clock_s,point,status,cost,best\n",
+		        tune_job_name(r->job), o->strategy, (unsigned long long)o->seed,
+		        o->problem ? o->problem : "");
+	}
 	r->progress.unit = r->metric >= 0 ? o->objective_metric : "ms";
 	r->progress.negate = o->maximize;
 	r->space = (struct tune_space){ n, tune_job_nparams(r->job), r->job, job_value, job_values,
@@ -449,7 +564,8 @@ int tune_run(const struct tune_run_opts *o)
 {
 	struct run r = { .o = o, .status = 0 };
 	r.progress = (struct progress){ .err = o->err, .live = o->live_progress && !o->no_progress,
-	                                .quiet = o->no_progress, .best_ms = INFINITY, .best_point = -1,
+	                                .quiet = o->no_progress, .best_ms = INFINITY,
+	                                .best_time_ms = INFINITY, .best_point = -1,
 	                                .unit = "ms", .o = o };
 	r.progress.line = progress_open(r.progress.live);
 	if (start(&r) != 0) {
@@ -470,7 +586,7 @@ int tune_run(const struct tune_run_opts *o)
 		progress_close(r.progress.line);
 		r.progress.line = NULL;
 		progress_print(&r.progress, r.search.seconds, true);
-		print_summary(&r, now_s() - r.progress.start);
+		print_summary(&r, run_clock(&r));
 		if (o->best)
 			*o->best = best_value(&r.progress);
 		if (r.status == 0 && *o->interrupted) {
@@ -484,6 +600,11 @@ int tune_run(const struct tune_run_opts *o)
 	progress_close(r.progress.line);
 	tune_strategy_free(r.strategy);
 	tune_db_close(r.db);
+	tune_replay_close(r.replay);
+	if (r.trace && fclose(r.trace) != 0 && r.status == 0) {
+		fprintf(o->err, "spacetune: error: %s: cannot write: %s\n", o->trace_path, strerror(errno));
+		r.status = 1;
+	}
 	if (r.ev)
 		tune_evaluator_stop(r.ev);
 	tune_job_free(r.job);

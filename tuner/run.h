@@ -10,6 +10,13 @@
  * evaluated again: their recorded cost is fed to the strategy, and they
  * count towards an evaluation budget, so re-running an interrupted
  * command completes the original plan.
+ *
+ * With eval.replay set, a recorded database stands in for the device
+ * (replay.h): the device is not read (the space's device parameters keep
+ * their query() defaults unless --set), and the clock of budgets, progress
+ * and summary is the replay's.  Proposed configurations the database
+ * lacks are counted, listed in the summary and reported to the strategy
+ * as failures; nothing is invented for them.
  */
 #ifndef SPACEC_TUNER_RUN_H
 #define SPACEC_TUNER_RUN_H
@@ -24,7 +31,10 @@
 
 struct tune_run_opts {
 	const char *space_path;
-	const char *db_path;
+	const char *db_path;          /* NULL: none (a replay need not record) */
+	/* When set, one CSV line per evaluation counted: its number, the
+	 * clock (virtual in a replay), point, status, cost and best so far. */
+	const char *trace_path;
 	const char *strategy;
 	struct tune_budget budget;
 	uint64_t seed;

@@ -77,6 +77,13 @@ static void usage(FILE *out)
 	      "  --progress, --no-progress\n"
 	      "                      redraw one status line with an ETA (default: when stderr\n"
 	      "                      is a terminal; else a plain line every 5 s)\n"
+	      "  --replay DB         no device: each evaluation returns what DB (a .jsonl,\n"
+	      "                      .jsonl.xz or a directory of them) recorded, on a virtual\n"
+	      "                      clock of recorded build and device times (--jobs builds\n"
+	      "                      in parallel); nothing is written unless --db is given\n"
+	      "  --replay-sleep      really wait the recorded times out\n"
+	      "  --trace FILE        append one CSV line per evaluation: eval, clock_s, point,\n"
+	      "                      status, cost, best so far\n"
 	      "\n"
 	      "Options of 'best':\n"
 	      "  --db FILE           results database to read (default " DEFAULT_DB ")\n"
@@ -95,7 +102,7 @@ static void usage(FILE *out)
 	      "  --list              print the problems, one a line, and run nothing\n"
 	      "  --shard I/N         only shard I (0-based) of N, balanced by estimated cost\n"
 	      "  --repeat, --warmup, --jobs, --build-timeout, --run-timeout, --progress,\n"
-	      "  --no-progress: as for 'run'\n"
+	      "  --no-progress, --replay, --replay-sleep: as for 'run'\n"
 	      "\n"
 	      "'merge' writes the records of the databases DB... to FILE (which may be one of\n"
 	      "them), each evaluation once: the better status, then the earlier record.\n"
@@ -162,7 +169,8 @@ enum {
 	OPT_PLATFORM = 256, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_BUILD_TIMEOUT, OPT_RUN_TIMEOUT, OPT_HEADER, OPT_JSON,
 	OPT_SPACE, OPT_VERSION, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES,
-	OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C
+	OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C, OPT_REPLAY, OPT_REPLAY_SLEEP, OPT_TRACE, OPT_KT_CACHE,
+	OPT_T4
 };
 
 /* Seconds >= 0 (or "auto" where `can_auto`: TUNE_RUN_LIMIT_AUTO); -1 if malformed. */
@@ -205,6 +213,12 @@ static int parse_eval_option(int c, const char *arg, struct tune_eval_opts *e)
 		if (parse_seconds(arg, true, &e->run_timeout_s) != 0)
 			return bad_usage("bad --run-timeout '%s': want 'auto' or seconds >= 0", arg);
 		return 0;
+	case OPT_REPLAY:
+		e->replay = arg;
+		return 0;
+	case OPT_REPLAY_SLEEP:
+		e->replay_sleep = true;
+		return 0;
 	default: /* OPT_TIMEOUT */
 		if (parse_seconds(arg, false, &e->run_timeout_s) != 0)
 			return bad_usage("bad --timeout '%s': want seconds >= 0", arg);
@@ -226,6 +240,8 @@ static int parse_eval_option(int c, const char *arg, struct tune_eval_opts *e)
 	{ "run-timeout", required_argument, NULL, OPT_RUN_TIMEOUT }, \
 	{ "progress", no_argument, NULL, OPT_PROGRESS }, \
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS }, \
+	{ "replay", required_argument, NULL, OPT_REPLAY }, \
+	{ "replay-sleep", no_argument, NULL, OPT_REPLAY_SLEEP }, \
 	{ "help", no_argument, NULL, 'h' }
 
 static const struct option run_options[] = {
@@ -237,6 +253,7 @@ static const struct option run_options[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "objective", required_argument, NULL, OPT_OBJECTIVE },
+	{ "trace", required_argument, NULL, OPT_TRACE },
 	EVAL_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -389,6 +406,7 @@ static int cmd_run(int argc, char **argv)
 		.out = stdout, .err = stderr, .interrupted = &interrupted,
 	};
 	int progress = -1; /* --progress 1, --no-progress 0 */
+	bool db_given = false;
 	struct set_values *sets = calloc((size_t)argc + 1, sizeof *sets);
 	int nsets = 0;
 	if (!sets) {
@@ -401,7 +419,8 @@ static int cmd_run(int argc, char **argv)
 		switch (c) {
 		case OPT_PLATFORM: o.eval.device.platform = optarg; break;
 		case OPT_DEVICE: o.eval.device.device = optarg; break;
-		case OPT_DB: o.db_path = optarg; break;
+		case OPT_DB: o.db_path = optarg; db_given = true; break;
+		case OPT_TRACE: o.trace_path = optarg; break;
 		case OPT_STRATEGY:
 			if (!known_strategy(optarg)) {
 				bad_usage("unknown strategy '%s'", optarg);
@@ -449,6 +468,8 @@ static int cmd_run(int argc, char **argv)
 		case OPT_TIMEOUT:
 		case OPT_BUILD_TIMEOUT:
 		case OPT_RUN_TIMEOUT:
+		case OPT_REPLAY:
+		case OPT_REPLAY_SLEEP:
 			if (parse_eval_option(c, optarg, &o.eval) != 0)
 				goto out;
 			break;
@@ -469,6 +490,14 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	o.space_path = argv[optind];
+	/* A replay records nothing unless asked: the database it would resume
+	 * from would make a second run with another seed a different search. */
+	if (o.eval.replay && !db_given)
+		o.db_path = NULL;
+	if (o.eval.replay_sleep && !o.eval.replay) {
+		bad_usage("%s", "--replay-sleep needs --replay DB");
+		goto out;
+	}
 	o.live_progress = live_stderr = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
 	o.no_progress = progress == 0;
 	catch_signals();
@@ -584,6 +613,8 @@ static int cmd_batch(int argc, char **argv)
 		case OPT_TIMEOUT:
 		case OPT_BUILD_TIMEOUT:
 		case OPT_RUN_TIMEOUT:
+		case OPT_REPLAY:
+		case OPT_REPLAY_SLEEP:
 			if (parse_eval_option(c, optarg, &o.eval) != 0)
 				goto out;
 			break;

@@ -245,6 +245,7 @@ static void encode_result(struct wbuf *b, const struct tune_result *r)
 	wb_f64(b, r->max_rel_err);
 	wb_u64(b, r->nonfinite);
 	wb_f64(b, r->build_s);
+	wb_f64(b, r->device_s);
 	wb_u64(b, r->build_cached);
 	wb_str(b, r->error);
 	wb_str(b, r->log);
@@ -263,6 +264,7 @@ static int decode_result(struct rbuf *b, struct tune_result *r)
 	r->max_rel_err = rb_f64(b);
 	r->nonfinite = rb_u64(b);
 	r->build_s = rb_f64(b);
+	r->device_s = rb_f64(b);
 	r->build_cached = rb_u64(b) != 0;
 	const char *error = rb_str(b), *log = rb_str(b);
 	if (b->bad || r->status > TUNE_SKIPPED)

@@ -1,0 +1,175 @@
+#!/bin/sh
+# spacetune run/batch --replay against a database made here by Python
+# from `spacec list` (random times, some failures): the oracles are
+# Python's own minimum, the clock's closed forms (one worker: the sum of
+# build and device times; many workers, equal builds shorter than the
+# device queue: one build plus the device times), the evaluations a time
+# budget allows (the durations summed in the order the replay wrote
+# them), and the trace of a second run with the same seed.  No OpenCL:
+# a replay reads no device.
+. "${top_srcdir:-.}/tests/tuner/lib.sh"
+
+SP=$(cd "$top_srcdir" && pwd)/spaces/conv2d.space
+"$SPACEC" list "$SP" --set filter_size=3 >"$T/points.csv" || { echo "FAIL spacec list"; exit 1; }
+
+cat >"$T/make_db.py" <<'EOF'
+import csv, json, random, sys
+# make_db.py POINTS.csv OUT.jsonl SEED [build_s device_s] [--drop K] [--device NAME]
+args = sys.argv[1:]
+drop = int(args[args.index('--drop') + 1]) if '--drop' in args else -1
+device = args[args.index('--device') + 1] if '--device' in args else 'Replay GPU'
+rng = random.Random(int(args[2]))
+fixed = [float(x) for x in args[3:5]] if len(args) > 4 and not args[3].startswith('--') else None
+rows = list(csv.DictReader(open(args[0])))
+with open(args[1], 'a') as out:
+    for i, row in enumerate(rows):
+        if i == drop:
+            continue
+        params = {k: int(v) for k, v in row.items()}
+        u = rng.random()
+        status = 'build_error' if u < 0.04 else 'wrong_result' if u < 0.07 else 'ok'
+        median = round(rng.uniform(0.05, 3.0), 6)
+        rec = {'v': 1, 'space': 'conv2d', 'kernel': 'conv2d', 'device': device,
+               'platform': 'Replay', 'driver': '1.0', 'source_hash': 'recorded',
+               'problem': 'filter_size=3', 'objective': 'min:time', 'params': params,
+               'status': status, 'runs': 0 if status == 'build_error' else 10,
+               'time_ms': None if status == 'build_error' else {'median': median, 'min': median},
+               'build_s': fixed[0] if fixed else round(rng.uniform(0.05, 0.3), 6),
+               'device_s': (fixed[1] if fixed else round(rng.uniform(0.001, 0.05), 6))
+                           if status != 'build_error' else None,
+               'error': 'CL_BUILD_PROGRAM_FAILURE' if status == 'build_error' else None}
+        out.write(json.dumps(rec) + '\n')
+EOF
+
+cat >"$T/oracle.py" <<'EOF'
+import json, sys
+# oracle.py best DB: the fastest ok record's params as "K=V ..." (spacetune's order)
+# oracle.py clock1 DB: sum of build_s + device_s (one worker, every record)
+# oracle.py budget DB REPLAYED SECONDS: evaluations a time budget allows with one worker
+def load(path):
+    recs = {}
+    for line in open(path):
+        r = json.loads(line)
+        recs[json.dumps(r['params'], sort_keys=True)] = r
+    return recs
+def dur(r):
+    return (r['build_s'] or 0) + (r['device_s'] or 0)
+what = sys.argv[1]
+recs = load(sys.argv[2])
+if what == 'best':
+    ok = [r for r in recs.values() if r['status'] == 'ok']
+    b = min(ok, key=lambda r: r['time_ms']['median'])
+    print(' '.join('%s=%s' % kv for kv in b['params'].items()), b['time_ms']['median'])
+elif what == 'clock1':
+    print('%.6f' % sum(dur(r) for r in recs.values()))
+elif what == 'budget':
+    order = [json.dumps(json.loads(l)['params'], sort_keys=True) for l in open(sys.argv[3])]
+    seconds, t, n = float(sys.argv[4]), 0.0, 0
+    for key in order:
+        if t >= seconds:
+            break
+        n += 1
+        t += dur(recs[key])
+    print(n)
+EOF
+
+python3 "$T/make_db.py" "$T/points.csv" "$T/db.jsonl" 11 || { echo "FAIL make_db"; exit 1; }
+# A second problem and device in the same file must not be mixed in.
+python3 "$T/make_db.py" "$T/points.csv" "$T/db.jsonl" 12 --device "Other GPU" >/dev/null
+sed 's/filter_size=3/filter_size=7/' "$T/db.jsonl" | head -50 >>"$T/db.jsonl"
+run() { "$SPACETUNE" run "$SP" --set filter_size=3 --no-progress "$@"; }
+
+expect_status "two devices need --device" 1 run --replay "$T/db.jsonl"
+check "... and the message says so" grep -q "records of several devices.*--device" "$T/err"
+
+# Exhaustive replay: Python's best, every configuration once, no file written.
+SPT=$(cd "$(dirname "$SPACETUNE")" && pwd)/$(basename "$SPACETUNE")
+(cd "$T" && "$SPT" run "$SP" --set filter_size=3 --no-progress --replay db.jsonl \
+	--device replay --jobs 4 --trace ex.csv >ex.out 2>ex.err)
+check "exhaustive replay exits 0" test $? -eq 0
+grep '"Replay GPU"' "$T/db.jsonl" | grep '"filter_size=3"' >"$T/one.jsonl"
+want=$(python3 "$T/oracle.py" best "$T/one.jsonl")
+want_params=${want% *} want_ms=${want##* }
+got_params=$(sed -n 's/^  //p' "$T/ex.out")
+check "exhaustive replay finds Python's best ($want_params)" test "$got_params" = "$want_params"
+check "... with its time" grep -q "^best: $(printf '%.4g' "$want_ms") ms" "$T/ex.out"
+check "... every configuration once" test "$(grep -c ',ok,\|,build_error,\|,wrong_result,' "$T/ex.csv")" -eq "$(($(wc -l <"$T/points.csv") - 1))"
+check "... nothing missing" sh -c "! grep -q '^missing' '$T/ex.out'"
+check "... and no database written" test ! -e "$T/results.jsonl"
+
+# The clock: one worker sums builds and device times.
+run --replay "$T/one.jsonl" --jobs 1 --trace "$T/j1.csv" >"$T/j1.out" 2>"$T/j1.err"
+want=$(python3 "$T/oracle.py" clock1 "$T/one.jsonl")
+got=$(tail -1 "$T/j1.csv" | cut -d, -f2)
+check "one worker: clock $got = sum of recorded times $want" \
+	python3 -c "import sys; sys.exit(abs($got - $want) > 1e-6 * $want)"
+
+# Many workers, builds 0.5 s, device 0.01 s: the device is the bottleneck
+# from the first build on, so the clock is 0.5 + n * 0.01 (not 0.5 * n / 64).
+python3 "$T/make_db.py" "$T/points.csv" "$T/flat.jsonl" 3 0.5 0.01
+grep -v build_error "$T/flat.jsonl" >"$T/flat2.jsonl"
+run --replay "$T/flat2.jsonl" --jobs 64 --trace "$T/j64.csv" >"$T/j64.out" 2>"$T/j64.err"
+n=$(grep -c ',ok,\|,wrong_result,' "$T/j64.csv")
+got=$(tail -1 "$T/j64.csv" | cut -d, -f2)
+check "64 workers: clock $got = 0.5 + $n x 0.01 (the device queue)" \
+	python3 -c "import sys; sys.exit(abs($got - (0.5 + $n * 0.01)) > 1e-6)"
+check "... and the $(grep -c build_error "$T/flat.jsonl") build errors left out reported missing" \
+	grep -q "^missing: $(grep -c build_error "$T/flat.jsonl") configurations not in" "$T/j64.out"
+
+# A time budget stops where the recorded run would have: evaluations are
+# proposed while the clock is under it (the durations in replay order).
+run --replay "$T/one.jsonl" --jobs 1 --budget 20s --db "$T/b.jsonl" >"$T/b.out" 2>"$T/b.err"
+want=$(python3 "$T/oracle.py" budget "$T/one.jsonl" "$T/b.jsonl" 20)
+check "--budget 20s on one worker: $want evaluations" test "$(wc -l <"$T/b.jsonl")" -eq "$want"
+check "... the written database has the replayed device" grep -q '"device":"Replay GPU"' "$T/b.jsonl"
+
+# Determinism: the same seed twice gives the same trace; another seed not.
+for s in 5 5 6; do
+	run --replay "$T/one.jsonl" --jobs 8 --strategy random --budget 200 --seed $s \
+		--trace "$T/r$s.csv" >/dev/null 2>&1
+done
+check "random --seed 5 twice: identical traces" test "$(head -n 202 "$T/r5.csv" | md5sum)" = "$(tail -n 202 "$T/r5.csv" | md5sum)"
+check "... 200 evaluations each" test "$(wc -l <"$T/r5.csv")" -eq 404
+check "... seed 6 differs" sh -c "! cmp -s '$T/r6.csv' '$T/r5.csv'"
+for s in anneal genetic pso local; do
+	run --replay "$T/one.jsonl" --strategy $s --budget 2% --seed 9 --trace "$T/$s-a.csv" >/dev/null 2>&1
+	run --replay "$T/one.jsonl" --strategy $s --budget 2% --seed 9 --trace "$T/$s-b.csv" >/dev/null 2>&1
+	check "$s --seed 9 twice: identical traces" cmp -s "$T/$s-a.csv" "$T/$s-b.csv"
+done
+
+# A configuration missing from the database is reported, never invented.
+python3 "$T/make_db.py" "$T/points.csv" "$T/hole.jsonl" 11 --drop 17
+run --replay "$T/hole.jsonl" >"$T/h.out" 2>"$T/h.err"
+check "missing configuration: exit 0" test $? -eq 0
+check "... counted in the summary" grep -q '^missing: 1 configuration not in' "$T/h.out"
+want=$(python3 -c "import csv, sys; r = list(csv.DictReader(open(sys.argv[1])))[17]; print(' '.join('%s=%s' % kv for kv in r.items()))" "$T/points.csv")
+check "... listed with its parameters ($want)" grep -q "point [0-9]* $want" "$T/h.out"
+check "... and warned about" grep -q 'warning: .*has no record of configuration' "$T/h.err"
+check "... the status line has no invented result" grep -q "^status: ok $(grep -c '"ok"' "$T/hole.jsonl") " "$T/h.out"
+
+# Nothing for the problem: an error, not an empty search.
+expect_status "no records of the problem" 1 "$SPACETUNE" run "$SP" --set filter_size=11 --no-progress --replay "$T/one.jsonl"
+check "... says so" grep -q "no records of space 'conv2d' for the problem (filter_size=11)" "$T/err"
+
+# Compressed databases and directories of them.
+mkdir "$T/dir" && cp "$T/one.jsonl" "$T/dir/a.jsonl" && xz -k "$T/dir/a.jsonl" && rm "$T/dir/a.jsonl"
+run --replay "$T/dir" --jobs 4 --trace "$T/xz.csv" >"$T/xz.out" 2>"$T/xz.err"
+check "a directory of .jsonl.xz replays like the file" cmp -s "$T/xz.csv" "$T/ex.csv"
+
+# --replay-sleep waits the virtual clock out.
+start=$(date +%s.%N)
+run --replay "$T/one.jsonl" --jobs 1 --budget 4 --replay-sleep --trace "$T/s.csv" >"$T/s.out" 2>&1
+end=$(date +%s.%N)
+virt=$(tail -1 "$T/s.csv" | cut -d, -f2)
+check "--replay-sleep: wall $(python3 -c "print(round($end - $start, 2))") s >= virtual $virt s" \
+	python3 -c "import sys; sys.exit(not $end - $start >= $virt)"
+
+# batch --replay: each problem replayed into the worker's database.
+printf 'strategy random\nbudget 30\nproblem %s\n  set filter_size = 3\n' "$SP" >"$T/r.batch"
+"$SPACETUNE" batch "$T/r.batch" --db "$T/bdb" --replay "$T/one.jsonl" --devices replay --no-progress >"$T/bt.out" 2>"$T/bt.err"
+check "batch --replay exits 0" test $? -eq 0
+check "... and records 30 replayed evaluations" test "$(cat "$T"/bdb/*.jsonl | wc -l)" -eq 30
+check "... of the recorded device" sh -c "grep -c '\"device\":\"Replay GPU\"' '$T'/bdb/*.jsonl | grep -qx 30"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
