@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct json_object;
+
 struct tune_best_opts {
 	const char *db_path;
 	const char *space;        /* NULL: the only space in the file */
@@ -31,6 +33,8 @@ struct tune_best_opts {
 	bool maximize;
 	const char *header_path;  /* NULL: none */
 	const char *json_path;    /* NULL: none */
+	/* When set, receives a reference to the best line (json_object_put it). */
+	struct json_object **best_line;
 	FILE *out, *err;
 };
 
@@ -39,5 +43,18 @@ int tune_objective_parse(const char *spec, const char **metric, bool *maximize);
 
 /* 0; 1 on an error or when no configuration ran correctly (reported on err). */
 int tune_best(const struct tune_best_opts *o);
+
+/*
+ * Shared with tuner/host.c.  tune_write_whole writes a file through a
+ * temporary name and a rename (0, or -1 reported on err).
+ * tune_comment_text writes a string into a C comment with whatever could
+ * end it escaped.  tune_defines_to_c appends "#define NAME VALUE" for each
+ * -DNAME[=VALUE] of a build-options string and returns the other options
+ * (caller frees); NULL with *bad (caller frees) naming an option that
+ * cannot be a #define.
+ */
+int tune_write_whole(const char *path, const char *text, FILE *err);
+void tune_comment_text(FILE *f, const char *s);
+char *tune_defines_to_c(FILE *f, const char *options, char **bad);
 
 #endif

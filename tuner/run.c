@@ -548,7 +548,10 @@ static int start(struct run *r)
 	r->progress.negate = o->maximize;
 	r->space = (struct tune_space){ n, tune_job_nparams(r->job), r->job, job_value, job_values,
 	                                job_find };
-	struct tune_strategy_opts so = { o->seed, tune_budget_evals(&o->budget, n), o->eval.jobs };
+	struct tune_strategy_opts so = {
+		.seed = o->seed, .budget = tune_budget_evals(&o->budget, n), .batch = o->eval.jobs,
+		.bfs_filters = o->bfs_filters, .bfs_tolerance = o->bfs_tolerance, .bfs_number = o->bfs_number,
+	};
 	rc = tune_strategy_new(&r->strategy, o->strategy, &r->space, &so);
 	if (rc != 0) {
 		progress_break(&r->progress);

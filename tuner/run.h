@@ -47,6 +47,11 @@ struct tune_run_opts {
 	const char *problem;
 	const char *objective_metric;
 	bool maximize;
+	/* --strategy bfs: the filters of its levels (strategy.h); when
+	 * bfs_filters is false, the one best version goes on. */
+	bool bfs_filters;
+	double bfs_tolerance;         /* per cent; < 0: none */
+	size_t bfs_number;            /* 0: no cap */
 	struct tune_eval_opts eval;   /* device, jobs, warmup, repeat, timeout */
 	bool live_progress;           /* redraw one line (a terminal) or print plain lines */
 	bool no_progress;             /* neither (--no-progress) */

@@ -24,12 +24,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "config.h"
 #include "tools/cache.h"
 #include "tuner/batch.h"
 #include "tuner/best.h"
 #include "tuner/eval.h"
 #include "tuner/export.h"
+#include "tuner/host.h"
 #include "tuner/merge.h"
 #include "tuner/run.h"
 #include "tuner/strategy.h"
@@ -47,6 +50,7 @@ static void usage(FILE *out)
 	fputs("usage: spacetune devices\n"
 	      "       spacetune run FILE.space [OPTIONS]\n"
 	      "       spacetune best [--db FILE] [--space NAME] [--device D] [--header FILE.h] [--json FILE.json]\n"
+	      "                      [--host OUT.c] [--source OUT.cl] [FILE.space]\n"
 	      "       spacetune batch FILE --db DIR [--devices D,...] [--shard I/N] [--list] [OPTIONS]\n"
 	      "       spacetune merge --out FILE DB...\n"
 	      "       spacetune export DB|DIR... [--c OUT.h] [--json OUT.json]\n"
@@ -56,7 +60,11 @@ static void usage(FILE *out)
 	      "  --platform P        OpenCL platform, by index or name substring\n"
 	      "  --device D          device, by index or name substring (default: the first GPU)\n"
 	      "  --db FILE           results database, appended to (default " DEFAULT_DB ")\n"
-	      "  --strategy NAME     exhaustive (default), random, anneal, pso, genetic, local\n"
+	      "  --strategy NAME     exhaustive (default), random, anneal, pso, genetic, local,\n"
+	      "                      bfs (OCLoptimizer's breadth-first search)\n"
+	      "  --bfs-tolerance T   bfs: versions within T per cent of a level's best go on\n"
+	      "  --bfs-number N      bfs: at most N versions go on (0: no cap); with neither\n"
+	      "                      option the one best goes on\n"
 	      "  --budget B          N evaluations, Ns/Nm/Nh of wall time, or P% of the space\n"
 	      "                      (default: the whole space)\n"
 	      "  --seed S            seed of the randomised strategies (default 1)\n"
@@ -93,6 +101,10 @@ static void usage(FILE *out)
 	      "  --objective OBJ     as for 'run' (default: the one the records were run with)\n"
 	      "  --header FILE.h     write the best configuration as #defines\n"
 	      "  --json FILE.json    write it as a JSON record (CLTune's fields where they fit)\n"
+	      "  --host OUT.c        write a standalone OpenCL program that builds, sets up and\n"
+	      "                      launches the best configuration (needs FILE.space)\n"
+	      "  --source OUT.cl     write the kernel source with its tuned defines written in\n"
+	      "                      (needs FILE.space)\n"
 	      "\n"
 	      "Options of 'batch' (the file's format: TUNING.md, section Batches):\n"
 	      "  --db DIR            one database per worker in DIR (required unless --list)\n"
@@ -170,7 +182,7 @@ enum {
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_BUILD_TIMEOUT, OPT_RUN_TIMEOUT, OPT_HEADER, OPT_JSON,
 	OPT_SPACE, OPT_VERSION, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES,
 	OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C, OPT_REPLAY, OPT_REPLAY_SLEEP, OPT_TRACE, OPT_KT_CACHE,
-	OPT_T4
+	OPT_T4, OPT_HOST, OPT_SOURCE, OPT_BFS_TOLERANCE, OPT_BFS_NUMBER
 };
 
 /* Seconds >= 0 (or "auto" where `can_auto`: TUNE_RUN_LIMIT_AUTO); -1 if malformed. */
@@ -254,6 +266,8 @@ static const struct option run_options[] = {
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "objective", required_argument, NULL, OPT_OBJECTIVE },
 	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "bfs-tolerance", required_argument, NULL, OPT_BFS_TOLERANCE },
+	{ "bfs-number", required_argument, NULL, OPT_BFS_NUMBER },
 	EVAL_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -462,6 +476,25 @@ static int cmd_run(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case OPT_BFS_TOLERANCE:
+		case OPT_BFS_NUMBER: {
+			errno = 0;
+			double x = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(x >= 0 && x <= 1e9) ||
+			    (c == OPT_BFS_NUMBER && x != floor(x))) {
+				bad_usage(c == OPT_BFS_NUMBER ? "bad --bfs-number '%s': want a whole number >= 0"
+				          : "bad --bfs-tolerance '%s': want a number of per cent >= 0", optarg);
+				goto out;
+			}
+			if (!o.bfs_filters)
+				o.bfs_tolerance = -1, o.bfs_number = 0;
+			o.bfs_filters = true;
+			if (c == OPT_BFS_NUMBER)
+				o.bfs_number = (size_t)x;
+			else
+				o.bfs_tolerance = x;
+			break;
+		}
 		case OPT_REPEAT:
 		case OPT_WARMUP:
 		case OPT_JOBS:
@@ -515,6 +548,8 @@ static const struct option best_options[] = {
 	{ "objective", required_argument, NULL, OPT_OBJECTIVE },
 	{ "header", required_argument, NULL, OPT_HEADER },
 	{ "json", required_argument, NULL, OPT_JSON },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -522,6 +557,7 @@ static const struct option best_options[] = {
 static int cmd_best(int argc, char **argv)
 {
 	struct tune_best_opts o = { .db_path = DEFAULT_DB, .out = stdout, .err = stderr };
+	struct tune_host_opts host = { .host_path = NULL };
 	int c;
 	while ((c = getopt_long(argc, argv, "h", best_options, NULL)) != -1) {
 		switch (c) {
@@ -537,13 +573,35 @@ static int cmd_best(int argc, char **argv)
 			break;
 		case OPT_HEADER: o.header_path = optarg; break;
 		case OPT_JSON: o.json_path = optarg; break;
+		case OPT_HOST: host.host_path = optarg; break;
+		case OPT_SOURCE: host.source_path = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
-	if (optind != argc)
-		return bad_usage("'best' takes no file argument: '%s' (use --db)", argv[optind]);
-	return tune_best(&o);
+	bool emit = host.host_path || host.source_path;
+	if (optind + (emit ? 1 : 0) != argc) {
+		if (!emit)
+			return bad_usage("'best' takes a file argument only with --host or --source: '%s' "
+			                 "(use --db)", argv[optind]);
+		return bad_usage("--host and --source need the tuned .space file, once%s", "");
+	}
+	if (!emit)
+		return tune_best(&o);
+	/* The database line names the parameters; the arguments and sizes
+	 * come from the .space file, evaluated at that point (host.h). */
+	struct json_object *line = NULL;
+	o.best_line = &line;
+	int rc = tune_best(&o);
+	if (rc == 0) {
+		host.space_path = argv[optind];
+		host.best = line;
+		host.db_path = o.db_path;
+		host.err = stderr;
+		rc = tune_host_emit(&host);
+	}
+	json_object_put(line);
+	return rc;
 }
 
 static const struct option batch_options[] = {

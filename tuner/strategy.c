@@ -3,7 +3,7 @@
  * generator, neighbourhoods, snapping to valid points, budgets and the
  * budgeted search (see strategy.h).  The strategies themselves live in
  * strategy_basic.c, strategy_anneal.c, strategy_pso.c,
- * strategy_genetic.c and strategy_local.c.
+ * strategy_genetic.c, strategy_local.c and strategy_bfs.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,12 +15,12 @@
 /* ORDER STRATEGIES */
 static const struct strategy_ops *const all_strategies[] = {
 	&strategy_exhaustive, &strategy_random, &strategy_anneal, &strategy_pso,
-	&strategy_genetic, &strategy_local,
+	&strategy_genetic, &strategy_local, &strategy_bfs,
 };
 
 /* ORDER STRATEGIES */
 const char *const tune_strategy_names[] = {
-	"exhaustive", "random", "anneal", "pso", "genetic", "local", NULL
+	"exhaustive", "random", "anneal", "pso", "genetic", "local", "bfs", NULL
 };
 
 /* ---- random numbers ---------------------------------------------------------- */
@@ -276,7 +276,7 @@ size_t tune_strategy_propose(struct tune_strategy *s, size_t *points, size_t max
 	/* A strategy that waits for nothing and offers nothing would end the
 	 * search early; it is topped up at random so every strategy covers
 	 * the space when the budget allows. */
-	if (n == 0 && s->npending == 0) {
+	if (n == 0 && s->npending == 0 && !s->ops->ends) {
 		long i = strategy_random_unseen(s);
 		if (i >= 0)
 			strategy_take(s, (size_t)i, points, &n);

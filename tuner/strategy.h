@@ -39,10 +39,34 @@ struct tune_space {
 	long (*find)(void *user, const double *values);
 };
 
+/*
+ * One level of the breadth-first search ("bfs"): the parameters varied
+ * together (one annotation's), and which of the versions measured at that
+ * level go on to the next: those within `tolerance` per cent of the
+ * level's best time (< 0: no such filter), at most `number` of them (0:
+ * no cap).  With neither filter every correct version goes on, as in
+ * OCLoptimizer.
+ */
+struct tune_stage {
+	int nparams;
+	const int *params;
+	double tolerance;
+	size_t number;
+};
+
 struct tune_strategy_opts {
 	uint64_t seed;
 	size_t budget;  /* evaluations planned, for schedules (annealing); 0: the whole space */
 	int batch;      /* evaluations the caller keeps in flight; >= 1 */
+	/* bfs: its levels, in order, after one level per parameter that no
+	 * stage names (in parameter order).  The filters of those levels are
+	 * bfs_tolerance and bfs_number when bfs_filters is set, else "the one
+	 * best" (number 1). */
+	int nstages;
+	const struct tune_stage *stages;
+	bool bfs_filters;
+	double bfs_tolerance;
+	size_t bfs_number;
 };
 
 struct tune_strategy;

@@ -26,6 +26,9 @@ struct strategy_ops {
 	/* A reported cost; s->cost[point] is already set. */
 	void (*report)(struct tune_strategy *s, size_t point, double cost);
 	void (*release)(struct tune_strategy *s);
+	/* The strategy has an end of its own (bfs after its last level): no
+	 * random top-up once it proposes nothing with nothing in flight. */
+	bool ends;
 };
 
 struct tune_strategy {
@@ -75,6 +78,6 @@ int strategy_neighbours(struct tune_strategy *s, size_t point, size_t *out);
 long strategy_nearest_unseen(struct tune_strategy *s, const double *position);
 
 extern const struct strategy_ops strategy_exhaustive, strategy_random, strategy_anneal,
-	strategy_pso, strategy_genetic, strategy_local;
+	strategy_pso, strategy_genetic, strategy_local, strategy_bfs;
 
 #endif

@@ -132,7 +132,7 @@ static struct outcome drive(const char *name, uint64_t seed, int batch,
                             const struct tune_budget *budget, double seconds_per_eval)
 {
 	struct tune_strategy *s;
-	struct tune_strategy_opts o = { seed, tune_budget_evals(budget, space.npoints), batch };
+	struct tune_strategy_opts o = { .seed = seed, .budget = tune_budget_evals(budget, space.npoints), .batch = batch };
 	cr_assert_eq(tune_strategy_new(&s, name, &space, &o), 0, "strategy %s", name);
 	struct tune_search q;
 	tune_search_init(&q, s, budget, space.npoints);
@@ -171,6 +171,7 @@ static struct outcome drive(const char *name, uint64_t seed, int batch,
 	return r;
 }
 
+/* Not bfs, which ends after its levels (tested below against its oracle). */
 static const char *const names[] = { "exhaustive", "random", "anneal", "pso", "genetic", "local" };
 
 /* Criterion runs each parameterised case in a fresh process, so cases hold
@@ -359,7 +360,7 @@ Test(budget, evaluations)
 Test(strategy, unknown_name, .init = setup)
 {
 	struct tune_strategy *s;
-	struct tune_strategy_opts o = { 1, 0, 1 };
+	struct tune_strategy_opts o = { .seed = 1, .batch = 1 };
 	cr_expect_eq(tune_strategy_new(&s, "bogus", &space, &o), 1);
 	cr_expect_null(s);
 	for (const char *const *n = tune_strategy_names; *n; n++) {
@@ -375,7 +376,7 @@ Test(strategy, unknown_name, .init = setup)
 Test(strategy, neighbours_are_nearest_valid_along_each_axis, .init = setup)
 {
 	struct tune_strategy *s;
-	struct tune_strategy_opts o = { 1, 0, 1 };
+	struct tune_strategy_opts o = { .seed = 1, .batch = 1 };
 	cr_assert_eq(tune_strategy_new(&s, "local", &space, &o), 0);
 	size_t got[2 * NP];
 	for (size_t i = 0; i < space.npoints; i++) {
@@ -397,4 +398,145 @@ Test(strategy, neighbours_are_nearest_valid_along_each_axis, .init = setup)
 			cr_assert_eq((long)got[k], want[k], "point %zu neighbour %d", i, k);
 	}
 	tune_strategy_free(s);
+}
+
+/* ---- breadth-first search (OCLoptimizer) ------------------------------------------ */
+
+/* A bowl that never fails, so the search starts at point 0; minimum at (5, 7, 2). */
+static double bowl2(size_t point)
+{
+	const int *c = space_data.coords[point];
+	double a = c[0] - 5, b = c[1] - 7, d = c[2] - 2;
+	return 1 + a * a + 2 * b * b + 3 * d * d;
+}
+
+struct bfs_case {
+	int groups[NP];    /* the level of each parameter (levels run 0, 1, ...) */
+	int nlevels;
+	double tolerance;  /* per cent; < 0 none */
+	size_t number;     /* 0: no cap */
+	bool as_stages;    /* given as stages (else: the defaults' filters) */
+};
+
+/*
+ * The oracle: the level-by-level procedure of OCLoptimizer written out
+ * over the synthetic space's own coordinates, independent of the
+ * strategy's bookkeeping.  Returns the set of points measured.
+ */
+static bool *bfs_oracle(const struct bfs_case *c)
+{
+	size_t n = space.npoints;
+	bool *measured = calloc(n, 1), *surv = calloc(n, 1), *member = calloc(n, 1);
+	measured[0] = surv[0] = true;
+	for (int level = 0; level < c->nlevels; level++) {
+		memset(member, 0, n);
+		for (size_t i = 0; i < n; i++)
+			for (size_t q = 0; q < n && !member[i]; q++) {
+				if (!surv[q])
+					continue;
+				bool same = true;
+				for (int p = 0; p < NP; p++)
+					if (c->groups[p] != level && space_data.coords[i][p] != space_data.coords[q][p])
+						same = false;
+				member[i] = same;
+			}
+		double best = INFINITY;
+		for (size_t i = 0; i < n; i++)
+			if (member[i]) {
+				measured[i] = true;
+				if (bowl2(i) < best)
+					best = bowl2(i);
+			}
+		memset(surv, 0, n);
+		/* keep the `number` best within the tolerance: repeatedly the cheapest left */
+		size_t kept = 0;
+		for (;;) {
+			long pick = -1;
+			for (size_t i = 0; i < n; i++)
+				if (member[i] && !surv[i] && (pick < 0 || bowl2(i) < bowl2((size_t)pick)))
+					pick = (long)i;
+			if (pick < 0 || (c->number && kept >= c->number) ||
+			    (c->tolerance >= 0 && bowl2((size_t)pick) > best * (1 + c->tolerance / 100)))
+				break;
+			surv[pick] = true;
+			kept++;
+		}
+	}
+	free(surv);
+	free(member);
+	return measured;
+}
+
+ParameterizedTestParameters(bfs, levels_match_the_oracle)
+{
+	static struct bfs_case cases[] = {
+		{ { 0, 1, 2 }, 3, -1, 1, false },   /* the default: one parameter a level, the best goes on */
+		{ { 0, 1, 2 }, 3, 20, 0, false },   /* within 20% of each level's best */
+		{ { 0, 1, 2 }, 3, -1, 3, false },   /* the three best */
+		{ { 0, 1, 2 }, 3, 100, 2, false },  /* both filters */
+		{ { 0, 1, 1 }, 2, -1, 2, true },    /* parameters 1 and 2 as one annotation */
+		{ { 0, 1, 1 }, 2, 50, 0, true },
+	};
+	return cr_make_param_array(struct bfs_case, cases, sizeof cases / sizeof *cases);
+}
+
+/*
+ * Without a budget the search measures exactly the oracle's points and
+ * then ends, whatever the batch; and its best is the oracle's best.
+ */
+ParameterizedTest(struct bfs_case *c, bfs, levels_match_the_oracle, .init = setup)
+{
+	bool *want = bfs_oracle(c);
+	size_t nwant = 0;
+	double want_best = INFINITY;
+	for (size_t i = 0; i < space.npoints; i++)
+		if (want[i]) {
+			nwant++;
+			if (bowl2(i) < want_best)
+				want_best = bowl2(i);
+		}
+	int p1[] = { 1, 2 };
+	struct tune_stage stage = { 2, p1, c->tolerance, c->number };
+	for (int batch = 1; batch <= 8; batch += 7) {
+		struct tune_strategy *s;
+		struct tune_strategy_opts o = { .seed = 1, .batch = batch };
+		if (c->as_stages) {
+			o.nstages = 1;
+			o.stages = &stage;
+		}
+		o.bfs_filters = true;
+		o.bfs_tolerance = c->tolerance;
+		o.bfs_number = c->number;
+		cr_assert_eq(tune_strategy_new(&s, "bfs", &space, &o), 0);
+		struct tune_budget budget = { TUNE_BUDGET_NONE, 0 };
+		struct tune_search q;
+		tune_search_init(&q, s, &budget, space.npoints);
+		bool *got = calloc(space.npoints, 1);
+		size_t flight[16], nflight = 0, buf[16], ngot = 0;
+		double best = INFINITY;
+		for (;;) {
+			size_t n = tune_search_next(&q, 0, buf, (size_t)batch - nflight);
+			for (size_t i = 0; i < n; i++) {
+				cr_assert(!got[buf[i]], "point %zu proposed twice", buf[i]);
+				got[buf[i]] = true;
+				ngot++;
+				flight[nflight++] = buf[i];
+			}
+			if (nflight == 0)
+				break;
+			/* report the oldest last: out of order */
+			size_t point = flight[nflight - 1];
+			nflight--;
+			if (bowl2(point) < best)
+				best = bowl2(point);
+			tune_search_report(&q, point, bowl2(point));
+		}
+		cr_expect_eq(ngot, nwant, "batch %d: %zu points measured, the oracle %zu", batch, ngot, nwant);
+		for (size_t i = 0; i < space.npoints; i++)
+			cr_expect_eq(got[i], want[i], "batch %d: point %zu", batch, i);
+		cr_expect_eq(best, want_best);
+		free(got);
+		tune_strategy_free(s);
+	}
+	free(want);
 }

@@ -1,0 +1,240 @@
+/*
+ * strategy_bfs.c - OCLoptimizer's breadth-first search ("bfs"; Fabeiro
+ * et al., seed 003, Section 2.2 and Fig. 6).
+ *
+ * The search goes level by level.  Level 0 measures one starting point
+ * (the space's first, or a random one while the start fails).  Each
+ * later level takes one parameter, or the parameters of one annotation
+ * (struct tune_stage), and, for every version that survived the level
+ * before, measures every valid point that differs from it only in those
+ * parameters.  Of all the versions of the level, those that pass its
+ * filters (within `tolerance` per cent of the level's best, at most
+ * `number`) survive.  After the last level the best survivor is the
+ * result and the search ends, as OCLoptimizer's does: unlike the other
+ * strategies it is not topped up with random points (strategy_ops.ends).
+ *
+ * Levels whose points are all measured already (a resumed run, or
+ * points shared with an earlier level) pass without waiting.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/strategy_int.h"
+
+struct ranked {
+	double cost;
+	size_t point;
+};
+
+struct level {
+	int nparams;
+	int *params;
+	double tolerance;   /* < 0: none */
+	size_t number;      /* 0: no cap */
+};
+
+struct bfs {
+	int nlevels;
+	struct level *levels;
+	int current;        /* -1: the start; nlevels: done */
+	long start;         /* the starting point being measured, or -1 */
+	size_t *survivors, nsurvivors;
+	size_t *members, nmembers;  /* the versions of the current level */
+	struct ranked *ranked;      /* scratch: the members sorted by cost */
+	uint32_t *mark;     /* per point: 1 + the level it was made a member of */
+	bool *varied;       /* per parameter: varied by the current level */
+	bool started;
+};
+
+static int bfs_init(struct tune_strategy *s)
+{
+	struct bfs *b = calloc(1, sizeof *b);
+	if (!b)
+		return -1;
+	s->impl = b;
+	int np = s->space->nparams;
+	size_t n = s->space->npoints;
+	bool *named = calloc((size_t)np + 1, sizeof *named);
+	b->levels = calloc((size_t)np + (size_t)s->opts.nstages + 1, sizeof *b->levels);
+	b->survivors = calloc(n + 1, sizeof *b->survivors);
+	b->members = calloc(n + 1, sizeof *b->members);
+	b->mark = calloc(n + 1, sizeof *b->mark);
+	b->varied = calloc((size_t)np + 1, sizeof *b->varied);
+	b->ranked = calloc(n + 1, sizeof *b->ranked);
+	if (!named || !b->levels || !b->survivors || !b->members || !b->mark || !b->varied ||
+	    !b->ranked) {
+		free(named);
+		return -1;
+	}
+	for (int k = 0; k < s->opts.nstages; k++)
+		for (int j = 0; j < s->opts.stages[k].nparams; j++)
+			if (s->opts.stages[k].params[j] >= 0 && s->opts.stages[k].params[j] < np)
+				named[s->opts.stages[k].params[j]] = true;
+	/* The parameters no annotation names (the work-group shape, the
+	 * hand-written ones) first, one level each, as OCLoptimizer searches
+	 * the workspace before the annotations. */
+	double tol = s->opts.bfs_filters ? s->opts.bfs_tolerance : -1;
+	size_t number = s->opts.bfs_filters ? s->opts.bfs_number : 1;
+	for (int p = 0; p < np; p++) {
+		if (named[p])
+			continue;
+		struct level *l = &b->levels[b->nlevels++];
+		l->params = malloc(sizeof *l->params);
+		if (!l->params) {
+			free(named);
+			return -1;
+		}
+		l->nparams = 1;
+		l->params[0] = p;
+		l->tolerance = tol;
+		l->number = number;
+	}
+	free(named);
+	for (int k = 0; k < s->opts.nstages; k++) {
+		const struct tune_stage *st = &s->opts.stages[k];
+		struct level *l = &b->levels[b->nlevels++];
+		l->params = calloc((size_t)st->nparams + 1, sizeof *l->params);
+		if (!l->params)
+			return -1;
+		for (int j = 0; j < st->nparams; j++)
+			if (st->params[j] >= 0 && st->params[j] < np)
+				l->params[l->nparams++] = st->params[j];
+		l->tolerance = st->tolerance;
+		l->number = st->number;
+	}
+	b->current = -1;
+	b->start = -1;
+	return 0;
+}
+
+/* True when points i and j agree on every parameter the level does not vary. */
+static bool same_elsewhere(struct tune_strategy *s, struct bfs *b, size_t i, size_t j)
+{
+	const struct tune_space *sp = s->space;
+	for (int p = 0; p < sp->nparams; p++)
+		if (!b->varied[p] && sp->value(sp->user, i, p) != sp->value(sp->user, j, p))
+			return false;
+	return true;
+}
+
+/* The members of level k: every point that differs from a survivor only
+ * in the level's parameters (the survivors included). */
+static void open_level(struct tune_strategy *s, struct bfs *b, int k)
+{
+	const struct level *l = &b->levels[k];
+	memset(b->varied, 0, (size_t)s->space->nparams * sizeof *b->varied);
+	for (int j = 0; j < l->nparams; j++)
+		b->varied[l->params[j]] = true;
+	b->nmembers = 0;
+	uint32_t stamp = (uint32_t)k + 2;
+	for (size_t i = 0; i < s->space->npoints; i++)
+		for (size_t q = 0; q < b->nsurvivors; q++)
+			if (b->mark[i] != stamp && same_elsewhere(s, b, i, b->survivors[q])) {
+				b->mark[i] = stamp;
+				b->members[b->nmembers++] = i;
+				break;
+			}
+}
+
+static int by_cost(const void *x, const void *y)
+{
+	const struct ranked *a = x, *c = y;
+	if (a->cost != c->cost)
+		return a->cost < c->cost ? -1 : 1;
+	/* equal times: the earlier point, so the order is deterministic */
+	return (a->point > c->point) - (a->point < c->point);
+}
+
+/* The level is measured: the versions that pass its filters survive.
+ * When every version failed none does, and the search ends. */
+static void close_level(struct tune_strategy *s, struct bfs *b, int k)
+{
+	const struct level *l = &b->levels[k];
+	size_t n = 0;
+	for (size_t m = 0; m < b->nmembers; m++)
+		if (isfinite(s->cost[b->members[m]]))
+			b->ranked[n++] = (struct ranked){ s->cost[b->members[m]], b->members[m] };
+	qsort(b->ranked, n, sizeof *b->ranked, by_cost);
+	b->nsurvivors = 0;
+	for (size_t m = 0; m < n; m++) {
+		if (l->number && b->nsurvivors >= l->number)
+			break;
+		if (l->tolerance >= 0 && b->ranked[m].cost > b->ranked[0].cost * (1 + l->tolerance / 100))
+			break;
+		b->survivors[b->nsurvivors++] = b->ranked[m].point;
+	}
+}
+
+static size_t bfs_propose(struct tune_strategy *s, size_t *out, size_t max)
+{
+	struct bfs *b = s->impl;
+	size_t n = 0;
+	for (;;) {
+		if (b->current < 0) {
+			if (b->start >= 0 && s->state[b->start] == POINT_UNSEEN && n < max)
+				strategy_take(s, (size_t)b->start, out, &n);
+			if (b->start >= 0 && s->state[b->start] != POINT_DONE)
+				return n;  /* waiting for the start */
+			if (b->start >= 0 && isfinite(s->cost[b->start])) {
+				b->survivors[0] = (size_t)b->start;
+				b->nsurvivors = 1;
+				b->current = 0;
+				if (b->nlevels > 0)
+					open_level(s, b, 0);
+				continue;
+			}
+			/* no start yet, or it failed: the first point, then random ones */
+			long q = !b->started ? 0 : strategy_random_unseen(s);
+			b->started = true;
+			if (q < 0 || (size_t)q >= s->space->npoints) {
+				b->current = b->nlevels;
+				return n;
+			}
+			b->start = q;
+			continue;
+		}
+		if (b->current >= b->nlevels)
+			return n;
+		bool waiting = false;
+		for (size_t m = 0; m < b->nmembers; m++) {
+			size_t q = b->members[m];
+			if (s->state[q] == POINT_UNSEEN && n < max)
+				strategy_take(s, q, out, &n);
+			if (s->state[q] != POINT_DONE)
+				waiting = true;
+		}
+		if (waiting)
+			return n;
+		close_level(s, b, b->current);
+		b->current++;
+		if (b->nsurvivors == 0)
+			b->current = b->nlevels;
+		if (b->current < b->nlevels)
+			open_level(s, b, b->current);
+	}
+}
+
+static void bfs_release(struct tune_strategy *s)
+{
+	struct bfs *b = s->impl;
+	if (!b)
+		return;
+	for (int k = 0; b->levels && k < b->nlevels; k++)
+		free(b->levels[k].params);
+	free(b->levels);
+	free(b->survivors);
+	free(b->members);
+	free(b->mark);
+	free(b->varied);
+	free(b->ranked);
+	free(b);
+}
+
+const struct strategy_ops strategy_bfs = {
+	.name = "bfs",
+	.init = bfs_init,
+	.propose = bfs_propose,
+	.release = bfs_release,
+	.ends = true,
+};
