@@ -31,6 +31,7 @@
 #include "sema.h"
 #include "spacert.h"
 #include "tools/jit.h"
+#include "optimizer/kopt.h"
 
 /* One parameter (iterator): its distinct values, sorted once enumerated. */
 struct param {
@@ -81,6 +82,10 @@ struct tune_job {
 	size_t options_cap;
 	char why[256];
 	const char *enumerator;
+	/* The kernel optimizer, when the kernel carries #pragma spacetune lines. */
+	struct kopt *kopt;
+	char *variant_source;
+	uint64_t *arg_counts;
 };
 
 /* ---- small helpers --------------------------------------------------------------- */
@@ -861,6 +866,54 @@ static void compute_hash(struct tune_job *job)
 
 /* ---- loading -------------------------------------------------------------------------- */
 
+/*
+ * The kernel optimizer's parameters join the space here: when the kernel
+ * source has `#pragma spacetune` lines, optimizer/kopt.h checks them and
+ * writes them as .space statements, which are appended to the file's text
+ * before it is parsed again; from then on they are iterators like any
+ * other (enumerated, searched, recorded), and tune_job_variant() hands
+ * their values back to the optimizer for the per-variant source.
+ */
+static int optimizer_params(struct tune_job *job, const struct tune_job_opts *o)
+{
+	const struct ast_tune_line *kernel = NULL;
+	for (int i = 0; job->mod.tune && i < job->mod.tune->n; i++)
+		if (job->mod.tune->lines[i]->kind == AST_T_KERNEL)
+			kernel = job->mod.tune->lines[i];
+	if (!kernel)
+		return 0;   /* sema reports it */
+	char *text = read_sources(job, kernel);
+	if (!text)
+		return 1;
+	size_t n = strlen(text);
+	if (!kopt_has_pragmas(text, n)) {
+		free(text);
+		return 0;
+	}
+	/* Diagnostics name the first file; pragmas belong in one file. */
+	char *path = resolve_path(job, kernel->words[0].text);
+	struct kopt_input in = { .filename = path, .source = text, .len = n, .kernel = kernel->name.text,
+				 .diag = job->diag_out };
+	int rc = kopt_load(&in, &job->kopt);
+	free(path);
+	free(text);
+	if (rc)
+		return 1;
+	const char *frag = kopt_space(job->kopt);
+	size_t fl = strlen(frag);
+	job->src = xrealloc(job->src, job->len + fl + 2);
+	if (job->len && job->src[job->len - 1] != '\n')
+		job->src[job->len++] = '\n';
+	memcpy(job->src + job->len, frag, fl + 1);
+	job->len += fl;
+	ast_module_release(&job->mod);
+	diag_release(&job->diag);
+	diag_init(&job->diag, o->space_path, job->src, job->len, job->diag_out);
+	job->diag.program = "spacetune";
+	ast_module_init(&job->mod, o->space_path);
+	return parse_source(&job->mod, &job->diag, job->src, job->len) ? 1 : 0;
+}
+
 static int load(struct tune_job *job, const struct tune_job_opts *o)
 {
 	job->src = parse_read_file(o->space_path, &job->len);
@@ -871,8 +924,12 @@ static int load(struct tune_job *job, const struct tune_job_opts *o)
 	diag_init(&job->diag, o->space_path, job->src, job->len, job->diag_out);
 	job->diag.program = "spacetune";
 	ast_module_init(&job->mod, o->space_path);
-	if (parse_source(&job->mod, &job->diag, job->src, job->len) ||
-	    sema_analyze(&job->mod, &job->diag, &job->prog) || job->diag.errors)
+	if (parse_source(&job->mod, &job->diag, job->src, job->len))
+		return 1;
+	int rc = optimizer_params(job, o);
+	if (rc)
+		return rc;
+	if (sema_analyze(&job->mod, &job->diag, &job->prog) || job->diag.errors)
 		return 1;
 	job->tune = job->mod.tune;
 	if (!job->tune) {
@@ -880,7 +937,7 @@ static int load(struct tune_job *job, const struct tune_job_opts *o)
 		diag_error(&job->diag, top, "'%s' has no tune: section; see docs/TUNING.md", o->space_path);
 		return 1;
 	}
-	int rc = bind_all(job, o);
+	rc = bind_all(job, o);
 	if (rc)
 		return rc;
 	struct interp_options opt = { .nbindings = job->nbindings, .bindings = job->bindings };
@@ -934,6 +991,9 @@ void tune_job_free(struct tune_job *job)
 	if (!job)
 		return;
 	interp_point_close(job->at);
+	kopt_free(job->kopt);
+	free(job->variant_source);
+	free(job->arg_counts);
 	for (int p = 0; p < job->nparams; p++) {
 		struct param *pr = &job->params[p];
 		for (int i = 0; pr->text && i < pr->n; i++)
@@ -1325,6 +1385,33 @@ static int arguments(struct tune_job *job, const char **why)
 	return 0;
 }
 
+/* The kernel optimizer's source and geometry for this point (see optimizer_params). */
+static int optimize(struct tune_job *job, struct tune_variant *v, const char **why)
+{
+	if (!job->arg_counts) {
+		job->arg_counts = xcalloc((size_t)job->nargs + 1, sizeof(*job->arg_counts));
+		for (int a = 0; a < job->nargs; a++)
+			if (job->args[a].kind == TUNE_ARG_BUFFER)
+				job->arg_counts[a] = job->args[a].count;
+	}
+	struct kopt_variant kv = { .nparams = job->nparams, .names = job->param_names,
+				   .values = job->value_texts, .work_dim = v->work_dim,
+				   .nargs = job->nargs, .arg_counts = job->arg_counts };
+	memcpy(kv.global, v->global, sizeof(kv.global));
+	memcpy(kv.local, v->local, sizeof(kv.local));
+	free(job->variant_source);
+	job->variant_source = NULL;
+	if (kopt_apply(job->kopt, &kv, &job->variant_source, job->why, sizeof(job->why))) {
+		*why = job->why;
+		return 1;
+	}
+	v->source = job->variant_source;
+	v->work_dim = kv.work_dim;
+	memcpy(v->global, kv.global, sizeof(v->global));
+	memcpy(v->local, kv.local, sizeof(v->local));
+	return 0;
+}
+
 int tune_job_variant(struct tune_job *job, size_t i, struct tune_variant *v, const char **why)
 {
 	memset(v, 0, sizeof(*v));
@@ -1357,5 +1444,5 @@ int tune_job_variant(struct tune_job *job, size_t i, struct tune_variant *v, con
 	v->args = job->args;
 	v->nmetrics = job->nmetrics;
 	v->metrics = job->metrics;
-	return 0;
+	return job->kopt ? optimize(job, v, why) : 0;
 }

@@ -31,6 +31,7 @@
 #include "tuner/batch.h"
 #include "tuner/best.h"
 #include "tuner/eval.h"
+#include "tuner/job.h"
 #include "tuner/export.h"
 #include "tuner/host.h"
 #include "tuner/merge.h"
@@ -55,6 +56,7 @@ static void usage(FILE *out)
 	      "       spacetune merge --out FILE DB...\n"
 	      "       spacetune export DB|DIR... [--c OUT.h] [--json OUT.json]\n"
 	      "       spacetune cache path|clear\n"
+	      "       spacetune variant FILE.space [--set NAME=VALUE]... [PARAM=VALUE]...\n"
 	      "\n"
 	      "Options of 'run':\n"
 	      "  --platform P        OpenCL platform, by index or name substring\n"
@@ -121,6 +123,10 @@ static void usage(FILE *out)
 	      "\n"
 	      "'export' writes, for each space, device and problem, the best verified\n"
 	      "configuration: a C header with a lookup function per space, and JSON.\n"
+	      "\n"
+	      "'variant' prints the kernel source, build options and sizes of the first\n"
+	      "valid point with the given parameter values (the kernel optimizer's\n"
+	      "transformed source, for #pragma spacetune kernels); no device is used.\n"
 	      "\n"
 	      "'cache path' prints where built kernels are cached ($XDG_CACHE_HOME/spacetune,\n"
 	      "else ~/.cache/spacetune); 'cache clear' deletes them.\n"
@@ -866,6 +872,95 @@ static int cmd_cache(int argc, char **argv)
 	return failed ? EXIT_INPUT : EXIT_OK;
 }
 
+/* spacetune variant: one point's source and launch, as the evaluator would get them. */
+static int cmd_variant(int argc, char **argv)
+{
+	const char *path = NULL;
+	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
+	const char **want = calloc((size_t)argc + 1, sizeof(*want));
+	int nsets = 0, nwant = 0, rc = EXIT_USAGE;
+	if (!sets || !want) {
+		fputs("spacetune: out of memory\n", stderr);
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--set") && i + 1 < argc)
+			sets[nsets++] = argv[++i];
+		else if (!strncmp(argv[i], "--set=", 6))
+			sets[nsets++] = argv[i] + 6;
+		else if (argv[i][0] == '-') {
+			bad_usage("'variant': unknown option '%s'", argv[i]);
+			goto out;
+		} else if (strchr(argv[i], '=') && path)
+			want[nwant++] = argv[i];
+		else if (!path)
+			path = argv[i];
+		else {
+			bad_usage("'variant' takes one .space file: '%s'", argv[i]);
+			goto out;
+		}
+	}
+	if (!path) {
+		bad_usage("%s", "'variant' needs a .space file");
+		goto out;
+	}
+	rc = EXIT_INPUT;
+	struct tune_job_opts jo = { .space_path = path, .nsets = nsets, .sets = sets };
+	struct tune_job *job;
+	if (tune_job_load(&jo, &job))
+		goto out;
+	long found = -1;
+	for (size_t i = 0; found < 0 && i < tune_job_npoints(job); i++) {
+		bool match = true;
+		for (int w = 0; match && w < nwant; w++) {
+			const char *eq = strchr(want[w], '=');
+			int p = 0;
+			while (p < tune_job_nparams(job) &&
+			       (strlen(tune_job_param_name(job, p)) != (size_t)(eq - want[w]) ||
+				strncmp(tune_job_param_name(job, p), want[w], (size_t)(eq - want[w]))))
+				p++;
+			if (p == tune_job_nparams(job)) {
+				fprintf(stderr, "spacetune: error: '%.*s' is not a parameter of '%s'\n",
+					(int)(eq - want[w]), want[w], path);
+				tune_job_free(job);
+				goto out;
+			}
+			match = tune_job_point_value(job, i, p) == strtod(eq + 1, NULL);
+		}
+		if (match)
+			found = (long)i;
+	}
+	if (found < 0) {
+		fprintf(stderr, "spacetune: error: no valid point of '%s' has those values\n", path);
+		tune_job_free(job);
+		goto out;
+	}
+	struct tune_variant v;
+	const char *why;
+	if (tune_job_variant(job, (size_t)found, &v, &why)) {
+		fprintf(stderr, "spacetune: error: that point cannot be launched: %s\n", why);
+		tune_job_free(job);
+		goto out;
+	}
+	printf("/* spacetune variant of %s:", path);
+	for (int p = 0; p < v.nparams; p++)
+		printf(" %s=%s", v.param_names[p], v.param_values[p]);
+	printf("\n * options: %s\n * global:", v.build_options);
+	for (int d = 0; d < v.work_dim; d++)
+		printf(" %zu", v.global[d]);
+	printf("\n * local:");
+	for (int d = 0; d < v.work_dim; d++)
+		printf(" %zu", v.local[d]);
+	printf("\n */\n%s", v.source);
+	tune_job_free(job);
+	rc = fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK;
+out:
+	free(sets);
+	free(want);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -896,5 +991,7 @@ int main(int argc, char **argv)
 		return cmd_batch(argc - 1, argv + 1);
 	if (strcmp(cmd, "cache") == 0)
 		return cmd_cache(argc - 1, argv + 1);
+	if (strcmp(cmd, "variant") == 0)
+		return cmd_variant(argc - 1, argv + 1);
 	return bad_usage("unknown command '%s'", cmd);
 }

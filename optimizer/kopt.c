@@ -1,0 +1,1288 @@
+/*
+ * kopt.c - the kernel optimizer (kopt.h): libclang parses the kernel,
+ * the tree is flattened into `struct node`s carrying byte extents, and
+ * each variant's source is the original text re-emitted with the
+ * annotated constructs rewritten.  No C is parsed here: operators, types
+ * and references all come from clang's cursors and tokens.
+ *
+ * Legality is proved by sufficient syntactic rules (docs/TUNING.md lists
+ * them per transformation); whatever they cannot show safe is rejected
+ * with a located error rather than transformed.
+ */
+#define _GNU_SOURCE /* vasprintf */
+
+#include "optimizer/kopt.h"
+
+#include <clang-c/Index.h>
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "diag.h"
+
+/* ---- the flattened tree ------------------------------------------------------------ */
+
+struct node {
+	enum CXCursorKind kind;
+	unsigned b, e;          /* byte extent in the source (expansion locations) */
+	int parent, first, next, nkids;
+	unsigned decl;          /* references: the declaration's name offset + 1; 0: elsewhere */
+	unsigned at;            /* declarations: the offset of the name */
+	char *name;             /* the cursor's spelling */
+	char *type;             /* its type, address-space and const words removed */
+	char op[8];             /* operators: the operator token */
+	bool has_ival;
+	long long ival;         /* integer literals */
+	bool macro;             /* comes from a macro expansion */
+	bool is_const;          /* declarations: the type is const-qualified */
+};
+
+/* One annotation. */
+struct pragma {
+	enum kopt_kind kind;
+	unsigned b, e;          /* the pragma line, newline included */
+	int line, col;
+	char *params[2];
+	int nparams;
+	long long *vals;
+	int nvals;
+	double tolerance;
+	int number;
+	int target;             /* the ForStmt, or the FunctionDecl */
+	char *array;            /* KOPT_LOCAL */
+	/* loops */
+	int var;                /* the loop variable's VarDecl */
+	int init, bound, body;  /* nodes */
+	bool le;                /* condition `<=` rather than `<` */
+	long long step, trip;   /* trip < 0: unknown */
+	int inner;              /* KOPT_UNROLL_JAM: the inner loop */
+	char *elem;             /* KOPT_VECTOR / KOPT_LOCAL: the element type */
+	/* KOPT_LOCAL */
+	int param_index;        /* the array's position among the kernel's arguments */
+	int dims;
+	long long lo[2], hi[2]; /* the offsets' range per dimension */
+	int pitch;              /* 2-D: the row pitch parameter's ParmDecl */
+};
+
+struct kopt {
+	char *src;
+	size_t len;
+	char *filename;
+	struct diag diag;
+	struct node *n;
+	int nn, cap;
+	struct pragma *p;
+	int np;
+	char *space;
+	char *kernel;           /* the kernel's name */
+	int func;               /* the kernel's FunctionDecl, -1 if none */
+};
+
+static int kid(const struct kopt *k, int n, int i)
+{
+	int c = k->n[n].first;
+	while (c >= 0 && i-- > 0)
+		c = k->n[c].next;
+	return c;
+}
+
+/* Through implicit casts and parentheses to the expression that matters. */
+static int strip(const struct kopt *k, int n)
+{
+	while (n >= 0 && (k->n[n].kind == CXCursor_UnexposedExpr || k->n[n].kind == CXCursor_ParenExpr) &&
+	       k->n[n].nkids == 1)
+		n = k->n[n].first;
+	return n;
+}
+
+static bool within(const struct kopt *k, int n, int ancestor)
+{
+	for (; n >= 0; n = k->n[n].parent)
+		if (n == ancestor)
+			return true;
+	return false;
+}
+
+static char *cx_dup(CXString s)
+{
+	const char *c = clang_getCString(s);
+	char *r = xstrdup(c ? c : "");
+	clang_disposeString(s);
+	return r;
+}
+
+/* "const __global float *__private" -> "float *": what a declaration of a copy would say. */
+static char *plain_type(const char *t, bool *is_const)
+{
+	static const char *const drop[] = { "__private", "__global", "__local", "__constant", "private",
+					    "global", "local", "constant", "const", "volatile", "restrict",
+					    "__restrict", NULL };
+	char *r = xmalloc(strlen(t) + 1);
+	size_t n = 0;
+	*is_const = false;
+	for (const char *s = t; *s;) {
+		if (isalpha((unsigned char)*s) || *s == '_') {
+			const char *w = s;
+			while (isalnum((unsigned char)*s) || *s == '_')
+				s++;
+			bool gone = false;
+			for (int i = 0; drop[i]; i++)
+				if ((size_t)(s - w) == strlen(drop[i]) && !strncmp(w, drop[i], (size_t)(s - w))) {
+					gone = true;
+					if (!strcmp(drop[i], "const") && !strchr(s, '*'))
+						*is_const = true;
+				}
+			if (!gone) {
+				if (n && r[n - 1] != ' ' && r[n - 1] != '*')
+					r[n++] = ' ';
+				memcpy(r + n, w, (size_t)(s - w));
+				n += (size_t)(s - w);
+			}
+			continue;
+		}
+		if (*s == '*') {
+			if (n && r[n - 1] != ' ')
+				r[n++] = ' ';
+			r[n++] = '*';
+		}
+		s++;
+	}
+	while (n && r[n - 1] == ' ')
+		n--;
+	r[n] = 0;
+	return r;
+}
+
+struct build {
+	struct kopt *k;
+	CXTranslationUnit tu;
+	CXFile file;
+	CXToken *toks;
+	unsigned ntoks;
+	int parent;
+};
+
+static bool offset_of(struct build *B, CXSourceLocation l, unsigned *off, bool *macro)
+{
+	CXFile f, sf;
+	unsigned line, col, o, so;
+	clang_getExpansionLocation(l, &f, &line, &col, &o);
+	if (!f || !clang_File_isEqual(f, B->file))
+		return false;
+	clang_getSpellingLocation(l, &sf, &line, &col, &so);
+	if (macro)
+		*macro = !sf || !clang_File_isEqual(sf, B->file) || so != o;
+	*off = o;
+	return true;
+}
+
+/* The first token starting at or after `off`; ntoks if none. */
+static unsigned tok_at(struct build *B, unsigned off)
+{
+	unsigned lo = 0, hi = B->ntoks;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		unsigned o;
+		if (!offset_of(B, clang_getTokenLocation(B->tu, B->toks[mid]), &o, NULL))
+			o = 0;
+		if (o < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void tok_text(struct build *B, unsigned t, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (t >= B->ntoks)
+		return;
+	CXString s = clang_getTokenSpelling(B->tu, B->toks[t]);
+	snprintf(buf, n, "%s", clang_getCString(s));
+	clang_disposeString(s);
+}
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data);
+
+static int add_node(struct build *B, CXCursor c)
+{
+	struct kopt *k = B->k;
+	CXSourceRange r = clang_getCursorExtent(c);
+	unsigned b, e;
+	bool macro = false, m2 = false;
+	if (!offset_of(B, clang_getRangeStart(r), &b, &macro) || !offset_of(B, clang_getRangeEnd(r), &e, &m2))
+		return -1;
+	if (e < b || e > k->len)
+		return -1;
+	if (k->nn == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 256;
+		k->n = xrealloc(k->n, (size_t)k->cap * sizeof(*k->n));
+	}
+	int i = k->nn++;
+	struct node *n = &k->n[i];
+	memset(n, 0, sizeof(*n));
+	n->kind = clang_getCursorKind(c);
+	n->b = b;
+	n->e = e;
+	n->macro = macro || m2;
+	n->parent = B->parent;
+	n->first = n->next = -1;
+	n->name = cx_dup(clang_getCursorSpelling(c));
+	char *t = cx_dup(clang_getTypeSpelling(clang_getCursorType(c)));
+	n->type = plain_type(t, &n->is_const);
+	free(t);
+	if (clang_isDeclaration(n->kind))
+		offset_of(B, clang_getCursorLocation(c), &n->at, NULL);
+	if (n->kind == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		unsigned o;
+		if (!clang_Cursor_isNull(d) && offset_of(B, clang_getCursorLocation(d), &o, NULL))
+			n->decl = o + 1;
+	}
+	if (n->kind == CXCursor_IntegerLiteral) {
+		CXEvalResult ev = clang_Cursor_Evaluate(c);
+		if (ev && clang_EvalResult_getKind(ev) == CXEval_Int) {
+			n->has_ival = true;
+			n->ival = clang_EvalResult_getAsLongLong(ev);
+		}
+		if (ev)
+			clang_EvalResult_dispose(ev);
+	}
+	if (n->kind == CXCursor_BinaryOperator || n->kind == CXCursor_CompoundAssignOperator ||
+	    n->kind == CXCursor_UnaryOperator)
+		n->op[0] = 1; /* filled once the children are known */
+	/* Link as the parent's last child. */
+	if (B->parent >= 0) {
+		struct node *p = &k->n[B->parent];
+		p->nkids++;
+		if (p->first < 0)
+			p->first = i;
+		else {
+			int c2 = p->first;
+			while (k->n[c2].next >= 0)
+				c2 = k->n[c2].next;
+			k->n[c2].next = i;
+		}
+	}
+	return i;
+}
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct build *B = data;
+	int i = add_node(B, c);
+	if (i < 0)
+		return CXChildVisit_Continue;
+	int saved = B->parent;
+	B->parent = i;
+	clang_visitChildren(c, visit, B);
+	B->parent = saved;
+	return CXChildVisit_Continue;
+}
+
+/* Operator tokens: a binary operator sits right after its left operand;
+ * a unary one is the first token, or the last for a postfix ++/--. */
+static void fill_ops(struct build *B)
+{
+	struct kopt *k = B->k;
+	for (int i = 0; i < k->nn; i++) {
+		struct node *n = &k->n[i];
+		if (!n->op[0])
+			continue;
+		char t[8];
+		if (n->kind == CXCursor_UnaryOperator) {
+			tok_text(B, tok_at(B, n->b), t, sizeof(t));
+			if (isalnum((unsigned char)t[0]) || t[0] == '_' || t[0] == '(') {
+				/* postfix: the last token of the extent */
+				unsigned j = tok_at(B, n->e);
+				tok_text(B, j ? j - 1 : 0, t, sizeof(t));
+				snprintf(n->op, sizeof(n->op), "%c%s", 'p', t[0] == '+' ? "++" : "--");
+				continue;
+			}
+		} else {
+			int l = n->first;
+			if (l < 0) {
+				n->op[0] = 0;
+				continue;
+			}
+			tok_text(B, tok_at(B, k->n[l].e), t, sizeof(t));
+		}
+		snprintf(n->op, sizeof(n->op), "%s", t);
+	}
+}
+
+/* ---- diagnostics ----------------------------------------------------------------- */
+
+static struct srcloc loc_of(const struct kopt *k, unsigned b, unsigned e)
+{
+	struct srcloc l = { 1, 1, 1, 2 };
+	for (unsigned i = 0; i < b && i < k->len; i++) {
+		if (k->src[i] == '\n') {
+			l.line++;
+			l.col = 1;
+		} else
+			l.col++;
+	}
+	l.end_line = l.line;
+	l.end_col = l.col + 1;
+	for (unsigned i = b; i < e && i < k->len && k->src[i] != '\n'; i++)
+		l.end_col = l.col + (int)(i - b) + 1;
+	return l;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int err_at(struct kopt *k, int node, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	struct srcloc l = loc_of(k, k->n[node].b, k->n[node].e);
+	diag_error(&k->diag, l, "%s", msg);
+	return 1;
+}
+
+__attribute__((format(printf, 4, 5)))
+static int err_off(struct kopt *k, unsigned b, unsigned e, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_error(&k->diag, loc_of(k, b, e), "%s", msg);
+	return 1;
+}
+
+/* ---- facts about the code -------------------------------------------------------- */
+
+static int find_decl(const struct kopt *k, unsigned decl)
+{
+	for (int i = 0; decl && i < k->nn; i++)
+		if ((k->n[i].kind == CXCursor_VarDecl || k->n[i].kind == CXCursor_ParmDecl) && k->n[i].at + 1 == decl)
+			return i;
+	return -1;
+}
+
+/* Does this reference write its variable (x = , x += , ++x, x++, &x)? */
+static bool writes(const struct kopt *k, int ref)
+{
+	int c = ref, p = k->n[ref].parent;
+	while (p >= 0 && k->n[p].kind == CXCursor_ParenExpr) {
+		c = p;
+		p = k->n[p].parent;
+	}
+	if (p < 0)
+		return false;
+	const struct node *P = &k->n[p];
+	if (P->kind == CXCursor_UnaryOperator)
+		return !strcmp(P->op, "++") || !strcmp(P->op, "--") || !strcmp(P->op, "p++") ||
+		       !strcmp(P->op, "p--") || !strcmp(P->op, "&");
+	if (P->kind == CXCursor_CompoundAssignOperator)
+		return P->first == c;
+	if (P->kind == CXCursor_BinaryOperator)
+		return P->first == c && !strcmp(P->op, "=");
+	return false;
+}
+
+/* Is variable `decl` written anywhere in the subtree of `scope`? */
+static bool written_in(const struct kopt *k, unsigned decl, int scope)
+{
+	for (int i = scope; i < k->nn && k->n[i].b < k->n[scope].e; i++)
+		if (k->n[i].kind == CXCursor_DeclRefExpr && k->n[i].decl == decl && within(k, i, scope) &&
+		    writes(k, i))
+			return true;
+	return false;
+}
+
+static bool is_loop(enum CXCursorKind c)
+{
+	return c == CXCursor_ForStmt || c == CXCursor_WhileStmt || c == CXCursor_DoStmt;
+}
+
+/* The function a node is in. */
+static int func_of(const struct kopt *k, int n)
+{
+	while (n >= 0 && k->n[n].kind != CXCursor_FunctionDecl)
+		n = k->n[n].parent;
+	return n;
+}
+
+/* An integer constant: literals, macros, + - * / of those, and const
+ * variables initialised with one and never written. */
+static bool const_eval(const struct kopt *k, int n, long long *v)
+{
+	n = strip(k, n);
+	if (n < 0)
+		return false;
+	const struct node *x = &k->n[n];
+	long long a, b;
+	switch (x->kind) {
+	case CXCursor_IntegerLiteral:
+		*v = x->ival;
+		return x->has_ival;
+	case CXCursor_CStyleCastExpr:
+		return const_eval(k, kid(k, n, x->nkids - 1), v);
+	case CXCursor_UnaryOperator:
+		if (!const_eval(k, x->first, &a))
+			return false;
+		if (!strcmp(x->op, "-"))
+			*v = -a;
+		else if (!strcmp(x->op, "+"))
+			*v = a;
+		else
+			return false;
+		return true;
+	case CXCursor_BinaryOperator:
+		if (!const_eval(k, kid(k, n, 0), &a) || !const_eval(k, kid(k, n, 1), &b))
+			return false;
+		if (!strcmp(x->op, "+"))
+			*v = a + b;
+		else if (!strcmp(x->op, "-"))
+			*v = a - b;
+		else if (!strcmp(x->op, "*"))
+			*v = a * b;
+		else if (!strcmp(x->op, "/") && b)
+			*v = a / b;
+		else
+			return false;
+		return llabs(*v) < (1LL << 40);
+	case CXCursor_DeclRefExpr: {
+		int d = find_decl(k, x->decl);
+		if (d < 0 || k->n[d].kind != CXCursor_VarDecl || !k->n[d].nkids)
+			return false;
+		int f = func_of(k, d);
+		if (f >= 0 && written_in(k, x->decl, f))
+			return false;
+		int init = kid(k, d, k->n[d].nkids - 1);
+		return k->n[init].kind != CXCursor_TypeRef && const_eval(k, init, v);
+	}
+	default:
+		return false;
+	}
+}
+
+/* ---- pragmas ---------------------------------------------------------------------- */
+
+int kopt_has_pragmas(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '#' || (i && s[i - 1] != '\n' && !isspace((unsigned char)s[i - 1])))
+			continue;
+		size_t j = i + 1;
+		while (j < len && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		if (len - j >= 6 && !strncmp(s + j, "pragma", 6)) {
+			j += 6;
+			while (j < len && (s[j] == ' ' || s[j] == '\t'))
+				j++;
+			if (len - j >= 9 && !strncmp(s + j, "spacetune", 9))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+struct word {
+	unsigned b, e;
+	char text[64];
+};
+
+static bool is_ident(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+static bool is_int(const char *s, long long *v)
+{
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (!*s || *end || errno || llabs(x) > 1000000000LL)
+		return false;
+	*v = x;
+	return true;
+}
+
+static void add_val(struct pragma *p, long long v)
+{
+	p->vals = xrealloc(p->vals, (size_t)(p->nvals + 1) * sizeof(*p->vals));
+	p->vals[p->nvals++] = v;
+}
+
+static const char *kind_name(enum kopt_kind k)
+{
+	static const char *const names[] = { "unroll", "unroll_jam", "vector", "coarsen", "local" };
+	return names[k];
+}
+
+/*
+ * #pragma spacetune KIND [ARRAY] [NAME [NAME]] [INIT END STEP] [tolerance T] [number N]
+ * STEP is an integer (added) or *INTEGER (multiplied).
+ */
+static int parse_pragma(struct kopt *k, unsigned b, unsigned e, struct pragma *p)
+{
+	struct word w[24];
+	int nw = 0;
+	for (unsigned i = b; i < e;) {
+		while (i < e && isspace((unsigned char)k->src[i]))
+			i++;
+		if (i >= e)
+			break;
+		unsigned s = i;
+		while (i < e && !isspace((unsigned char)k->src[i]))
+			i++;
+		if (nw == 24)
+			return err_off(k, s, i, "too many words in the pragma");
+		w[nw].b = s;
+		w[nw].e = i;
+		snprintf(w[nw].text, sizeof(w[nw].text), "%.*s", (int)(i - s), k->src + s);
+		nw++;
+	}
+	/* w[0] "#pragma" or "#", w[1] "spacetune" ... normalise "# pragma" */
+	int i = 0;
+	if (!strcmp(w[0].text, "#"))
+		i = 1;
+	i += 2; /* pragma spacetune */
+	if (i >= nw)
+		return err_off(k, b, e, "'#pragma spacetune' needs a transformation: unroll, unroll_jam, vector, coarsen or local");
+	memset(p, 0, sizeof(*p));
+	p->target = p->var = p->init = p->bound = p->body = p->inner = p->pitch = -1;
+	p->tolerance = -1;
+	p->b = b;
+	struct srcloc l = loc_of(k, b, b + 1);
+	p->line = l.line;
+	p->col = l.col;
+	const char *kinds[] = { "unroll", "unroll_jam", "vector", "coarsen", "local" };
+	int kind = -1;
+	for (int j = 0; j < 5; j++)
+		if (!strcmp(w[i].text, kinds[j]))
+			kind = j;
+	if (kind < 0)
+		return err_off(k, w[i].b, w[i].e,
+			       "unknown transformation '%s'; expected unroll, unroll_jam, vector, coarsen or local",
+			       w[i].text);
+	p->kind = (enum kopt_kind)kind;
+	i++;
+	if (p->kind == KOPT_LOCAL) {
+		if (i >= nw || !is_ident(w[i].text))
+			return err_off(k, w[i - 1].b, w[i - 1].e, "'local' needs the name of the array to cache");
+		p->array = xstrdup(w[i++].text);
+	}
+	int maxnames = p->kind == KOPT_COARSEN || p->kind == KOPT_LOCAL ? 2 : 1;
+	while (i < nw && is_ident(w[i].text) && strcmp(w[i].text, "tolerance") && strcmp(w[i].text, "number")) {
+		if (p->nparams == maxnames)
+			return err_off(k, w[i].b, w[i].e, "'%s' takes at most %d parameter name%s", kind_name(p->kind),
+				       maxnames, maxnames > 1 ? "s" : "");
+		p->params[p->nparams++] = xstrdup(w[i++].text);
+	}
+	long long r[3];
+	bool mul = false;
+	int nr = 0;
+	while (i < nw && nr < 3 && strcmp(w[i].text, "tolerance") && strcmp(w[i].text, "number")) {
+		const char *t = w[i].text;
+		if (nr == 2 && t[0] == '*') {
+			mul = true;
+			t++;
+		}
+		if (!is_int(t, &r[nr]))
+			return err_off(k, w[i].b, w[i].e, "expected an integer, got '%s'", w[i].text);
+		nr++;
+		i++;
+	}
+	if (nr != 0 && nr != 3)
+		return err_off(k, w[i - 1].b, w[i - 1].e, "a range is INIT END STEP (three integers)");
+	if (nr == 3) {
+		if (r[0] < 1 || r[1] < r[0] || (mul ? r[2] < 2 : r[2] < 1))
+			return err_off(k, w[i - 3].b, w[i - 1].e,
+				       "the range %lld %lld %s%lld is empty or not positive", r[0], r[1], mul ? "*" : "",
+				       r[2]);
+		for (long long v = r[0]; v <= r[1] && p->nvals < 4096; v = mul ? v * r[2] : v + r[2])
+			add_val(p, v);
+	}
+	while (i < nw) {
+		if (i + 1 >= nw)
+			return err_off(k, w[i].b, w[i].e, "'%s' needs a value", w[i].text);
+		long long v;
+		if (!strcmp(w[i].text, "tolerance")) {
+			char *end;
+			double t = strtod(w[i + 1].text, &end);
+			if (*end || !(t >= 0 && t <= 100))
+				return err_off(k, w[i + 1].b, w[i + 1].e, "tolerance is a percentage from 0 to 100");
+			p->tolerance = t;
+		} else if (!strcmp(w[i].text, "number")) {
+			if (!is_int(w[i + 1].text, &v) || v < 1)
+				return err_off(k, w[i + 1].b, w[i + 1].e, "number needs a positive integer");
+			p->number = (int)v;
+		} else
+			return err_off(k, w[i].b, w[i].e, "unexpected '%s'", w[i].text);
+		i += 2;
+	}
+	/* Default names: the transformation and the line, e.g. unroll_12. */
+	int want = p->nparams ? p->nparams : 1;
+	for (int j = p->nparams; j < want; j++) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s_%d", kind_name(p->kind), p->line);
+		p->params[j] = xstrdup(name);
+	}
+	p->nparams = want;
+	return 0;
+}
+
+/* ---- loops ------------------------------------------------------------------------ */
+
+/* Break/continue that leave this loop, and goto anywhere. */
+static int check_jumps(struct kopt *k, int n, bool in_inner_loop, bool in_switch)
+{
+	for (int c = k->n[n].first; c >= 0; c = k->n[c].next) {
+		enum CXCursorKind ck = k->n[c].kind;
+		if (ck == CXCursor_GotoStmt || ck == CXCursor_IndirectGotoStmt || ck == CXCursor_LabelStmt)
+			return err_at(k, c, "the optimizer does not transform loops with goto or labels");
+		if (ck == CXCursor_ContinueStmt && !in_inner_loop)
+			return err_at(k, c, "'continue' in an annotated loop");
+		if (ck == CXCursor_BreakStmt && !in_inner_loop && !in_switch)
+			return err_at(k, c, "'break' in an annotated loop");
+		if (check_jumps(k, c, in_inner_loop || is_loop(ck), in_switch || ck == CXCursor_SwitchStmt))
+			return 1;
+	}
+	return 0;
+}
+
+/* Every name in the expression keeps its value while the loop runs, and
+ * the expression reads no memory and calls nothing but work-item queries. */
+static int check_invariant(struct kopt *k, int expr, int loop, const char *what)
+{
+	for (int i = expr; i < k->nn && k->n[i].b < k->n[expr].e; i++) {
+		if (!within(k, i, expr))
+			continue;
+		const struct node *x = &k->n[i];
+		if (x->kind == CXCursor_ArraySubscriptExpr || (x->kind == CXCursor_UnaryOperator && !strcmp(x->op, "*")))
+			return err_at(k, i, "the %s reads memory; the optimizer cannot show it stays the same", what);
+		if (x->kind == CXCursor_CallExpr && strncmp(x->name, "get_", 4))
+			return err_at(k, i, "the %s calls '%s'", what, x->name);
+		if (x->kind == CXCursor_DeclRefExpr && x->decl && written_in(k, x->decl, loop))
+			return err_at(k, i, "the %s depends on '%s', which the loop changes", what, x->name);
+		if (x->macro && x->kind == CXCursor_DeclRefExpr && find_decl(k, x->decl) >= 0)
+			return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
+				      x->name);
+	}
+	return 0;
+}
+
+static bool integer_type(const char *t)
+{
+	static const char *const ok[] = { "int", "uint", "unsigned int", "long", "ulong", "unsigned long",
+					  "short", "ushort", "unsigned short", "size_t", "char", "uchar", NULL };
+	for (int i = 0; ok[i]; i++)
+		if (!strcmp(t, ok[i]))
+			return true;
+	return false;
+}
+
+/* for (T v = INIT; v < BOUND or v <= BOUND; v++ or v += STEP) BODY, with v
+ * not written by BODY and BOUND invariant. */
+static int analyse_loop(struct kopt *k, struct pragma *p, int f)
+{
+	const struct node *F = &k->n[f];
+	if (F->nkids != 4)
+		return err_at(k, f, "the annotated loop needs an initialisation, a condition and an increment");
+	int init = kid(k, f, 0), cond = strip(k, kid(k, f, 1)), inc = strip(k, kid(k, f, 2));
+	p->body = kid(k, f, 3);
+	if (k->n[init].kind != CXCursor_DeclStmt || k->n[init].nkids != 1 ||
+	    k->n[k->n[init].first].kind != CXCursor_VarDecl)
+		return err_at(k, init, "the annotated loop must declare its variable: for (int i = ...; ...)");
+	p->var = k->n[init].first;
+	struct node *V = &k->n[p->var];
+	if (!integer_type(V->type))
+		return err_at(k, p->var, "the loop variable '%s' is not of an integer type", V->name);
+	p->init = kid(k, p->var, V->nkids - 1);
+	if (p->init < 0 || k->n[p->init].kind == CXCursor_TypeRef)
+		return err_at(k, p->var, "the loop variable '%s' has no initial value", V->name);
+	unsigned vd = V->at + 1;
+	int l = cond >= 0 ? strip(k, kid(k, cond, 0)) : -1;
+	if (cond < 0 || k->n[cond].kind != CXCursor_BinaryOperator ||
+	    (strcmp(k->n[cond].op, "<") && strcmp(k->n[cond].op, "<=")) || l < 0 ||
+	    k->n[l].kind != CXCursor_DeclRefExpr || k->n[l].decl != vd)
+		return err_at(k, cond >= 0 ? cond : f, "the loop condition must be '%s < BOUND' or '%s <= BOUND'",
+			      V->name, V->name);
+	p->le = !strcmp(k->n[cond].op, "<=");
+	p->bound = kid(k, cond, 1);
+	const struct node *I = inc >= 0 ? &k->n[inc] : NULL;
+	int iv = I ? strip(k, I->first) : -1;
+	if (!I || iv < 0 || k->n[iv].kind != CXCursor_DeclRefExpr || k->n[iv].decl != vd)
+		return err_at(k, inc >= 0 ? inc : f, "the increment must be '%s++' or '%s += STEP'", V->name, V->name);
+	if (I->kind == CXCursor_UnaryOperator && (!strcmp(I->op, "++") || !strcmp(I->op, "p++")))
+		p->step = 1;
+	else if (I->kind == CXCursor_CompoundAssignOperator && !strcmp(I->op, "+=") &&
+		 const_eval(k, kid(k, inc, 1), &p->step) && p->step > 0)
+		;
+	else
+		return err_at(k, inc, "the increment must be '%s++' or '%s += STEP' with a positive constant STEP",
+			      V->name, V->name);
+	for (int i = p->body; i < k->nn && k->n[i].b < k->n[p->body].e; i++)
+		if (k->n[i].kind == CXCursor_DeclRefExpr && k->n[i].decl == vd && within(k, i, p->body)) {
+			if (writes(k, i))
+				return err_at(k, i, "the loop body changes the loop variable '%s'", V->name);
+			if (k->n[i].macro)
+				return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
+					      V->name);
+		}
+	if (check_invariant(k, p->bound, f, "loop bound") || check_invariant(k, p->init, f, "initial value"))
+		return 1;
+	if (k->n[p->body].kind != CXCursor_CompoundStmt && k->n[p->body].kind == CXCursor_DeclStmt)
+		return err_at(k, p->body, "the loop body must be a statement or a block");
+	if (check_jumps(k, p->body, false, false))
+		return 1;
+	long long a, z;
+	p->trip = -1;
+	if (const_eval(k, p->init, &a) && const_eval(k, p->bound, &z)) {
+		long long last = p->le ? z : z - 1;
+		p->trip = last < a ? 0 : (last - a) / p->step + 1;
+	}
+	return 0;
+}
+
+/* The nearest for statement that starts after the pragma, in the same function. */
+static int loop_after(const struct kopt *k, unsigned off)
+{
+	for (int i = 0; i < k->nn; i++)
+		if (k->n[i].b >= off) {
+			if (k->n[i].kind == CXCursor_ForStmt)
+				return i;
+			if (k->n[i].kind != CXCursor_CompoundStmt)
+				return -1;
+		}
+	return -1;
+}
+
+static void default_factors(struct pragma *p, long long cap)
+{
+	if (cap > 0 && cap <= 16) {
+		for (long long v = 1; v <= cap; v++)
+			add_val(p, v);
+		return;
+	}
+	for (long long v = 1; v <= 32 && (cap < 0 || v <= cap); v *= 2)
+		add_val(p, v);
+}
+
+static int check_unroll(struct kopt *k, struct pragma *p)
+{
+	if (analyse_loop(k, p, p->target))
+		return 1;
+	if (!p->nvals) {
+		if (p->trip < 0)
+			return err_off(k, p->b, p->e - 1,
+				       "the trip count of this loop is not a constant: give the factors as INIT END STEP");
+		default_factors(p, p->trip);
+	}
+	return 0;
+}
+
+/* ---- loading ---------------------------------------------------------------------- */
+
+static int check_pragma(struct kopt *k, struct pragma *p)
+{
+	switch (p->kind) {
+	case KOPT_UNROLL:
+		return check_unroll(k, p);
+	default:
+		return err_off(k, p->b, p->e - 1, "'%s' is not implemented yet", kind_name(p->kind));
+	}
+}
+
+static void space_text(struct kopt *k)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	if (!f)
+		abort();
+	for (int i = 0; i < k->np; i++) {
+		const struct pragma *p = &k->p[i];
+		fprintf(f, "\n# %s:%d: #pragma spacetune %s\n", k->filename, p->line, kind_name(p->kind));
+		for (int j = 0; j < p->nparams; j++) {
+			fprintf(f, "%s = [", p->params[j]);
+			for (int v = 0; v < p->nvals; v++)
+				fprintf(f, "%s%lld", v ? ", " : "", p->vals[v]);
+			fprintf(f, "]\n");
+		}
+		if ((p->kind == KOPT_UNROLL || p->kind == KOPT_UNROLL_JAM || p->kind == KOPT_VECTOR) && p->trip > 0)
+			fprintf(f, "require %s <= %lld\n", p->params[0], p->trip);
+	}
+	fclose(f);
+	k->space = buf;
+}
+
+static int parse_tu(struct kopt *k)
+{
+	CXIndex index = clang_createIndex(0, 0);
+	/* OpenCL C 1.2 with the builtins declared lazily (fast), no headers. */
+	const char *args[] = { "-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+			       "-Xclang", "-fdeclare-opencl-builtins", "-Wno-unknown-pragmas" };
+	struct CXUnsavedFile uf = { k->filename, k->src, (unsigned long)k->len };
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(index, k->filename, args, sizeof(args) / sizeof(*args),
+							  &uf, 1, CXTranslationUnit_None, &tu);
+	if (ec != CXError_Success || !tu) {
+		diag_plain(&k->diag, DIAG_ERROR, "libclang could not parse '%s' (error %d)", k->filename, (int)ec);
+		clang_disposeIndex(index);
+		return -1;
+	}
+	int rc = 0;
+	/* clang's own errors, located the project's way. */
+	for (unsigned i = 0; i < clang_getNumDiagnostics(tu); i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+			CXFile f;
+			unsigned line, col, off;
+			clang_getSpellingLocation(clang_getDiagnosticLocation(d), &f, &line, &col, &off);
+			char *msg = cx_dup(clang_getDiagnosticSpelling(d));
+			if (off > k->len)
+				off = 0;
+			err_off(k, off, off + 1, "%s", msg);
+			free(msg);
+			rc = 1;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	struct build B = { .k = k, .tu = tu, .parent = 0 };
+	B.file = clang_getFile(tu, k->filename);
+	CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, B.file, 0),
+					   clang_getLocationForOffset(tu, B.file, (unsigned)k->len));
+	clang_tokenize(tu, all, &B.toks, &B.ntoks);
+	/* node 0: the file */
+	k->cap = 256;
+	k->n = xcalloc((size_t)k->cap, sizeof(*k->n));
+	k->nn = 1;
+	k->n[0] = (struct node){ .kind = CXCursor_TranslationUnit, .b = 0, .e = (unsigned)k->len, .parent = -1,
+				 .first = -1, .next = -1, .name = xstrdup(""), .type = xstrdup("") };
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &B);
+	fill_ops(&B);
+	clang_disposeTokens(tu, B.toks, B.ntoks);
+	clang_disposeTranslationUnit(tu);
+	clang_disposeIndex(index);
+	return rc;
+}
+
+static int find_pragmas(struct kopt *k)
+{
+	int rc = 0;
+	for (size_t i = 0; i < k->len; i++) {
+		if (k->src[i] != '#' || (i && k->src[i - 1] != '\n' && !isspace((unsigned char)k->src[i - 1])))
+			continue;
+		size_t e = i;
+		while (e < k->len && k->src[e] != '\n')
+			e++;
+		if (!kopt_has_pragmas(k->src + i, e - i))
+			continue;
+		size_t b = i;
+		while (b > 0 && k->src[b - 1] != '\n')
+			b--;
+		k->p = xrealloc(k->p, (size_t)(k->np + 1) * sizeof(*k->p));
+		struct pragma *p = &k->p[k->np];
+		if (parse_pragma(k, (unsigned)i, (unsigned)e, p)) {
+			rc = 1;
+			i = e;
+			continue;
+		}
+		p->b = (unsigned)b;
+		p->e = (unsigned)(e < k->len ? e + 1 : e);
+		k->np++;
+		i = e;
+	}
+	return rc;
+}
+
+static int check_all(struct kopt *k)
+{
+	int rc = 0;
+	for (int i = 0; i < k->np; i++) {
+		struct pragma *p = &k->p[i];
+		for (int j = 0; j < i; j++)
+			for (int a = 0; a < p->nparams; a++)
+				for (int b = 0; b < k->p[j].nparams; b++)
+					if (!strcmp(p->params[a], k->p[j].params[b])) {
+						rc |= err_off(k, p->b, p->e - 1, "parameter '%s' is already used at line %d",
+							      p->params[a], k->p[j].line);
+					}
+		if (p->kind == KOPT_UNROLL || p->kind == KOPT_UNROLL_JAM || p->kind == KOPT_VECTOR) {
+			p->target = loop_after(k, p->e);
+			if (p->target < 0) {
+				rc |= err_off(k, p->b, p->e - 1, "'#pragma spacetune %s' must stand right before a for loop",
+					      kind_name(p->kind));
+				continue;
+			}
+			for (int j = 0; j < i; j++)
+				if (k->p[j].target == p->target)
+					rc |= err_off(k, p->b, p->e - 1, "this loop already has an annotation at line %d",
+						      k->p[j].line);
+		} else {
+			int f = func_of(k, loop_after(k, p->e));
+			for (int j = 0; f < 0 && j < k->nn; j++)
+				if (k->n[j].kind == CXCursor_FunctionDecl && k->n[j].b <= p->b && p->b < k->n[j].e)
+					f = j;
+			if (f < 0 || (k->kernel && strcmp(k->n[f].name, k->kernel)))
+				f = k->func;
+			if (f < 0) {
+				rc |= err_off(k, p->b, p->e - 1, "'%s' must be inside the kernel", kind_name(p->kind));
+				continue;
+			}
+			p->target = f;
+		}
+		if (!rc && check_pragma(k, p))
+			rc = 1;
+	}
+	return rc;
+}
+
+int kopt_load(const struct kopt_input *in, struct kopt **out)
+{
+	struct kopt *k = xcalloc(1, sizeof(*k));
+	*out = NULL;
+	k->src = xmalloc(in->len + 1);
+	memcpy(k->src, in->source, in->len);
+	k->src[in->len] = 0;
+	k->len = in->len;
+	k->filename = xstrdup(in->filename);
+	k->kernel = in->kernel ? xstrdup(in->kernel) : NULL;
+	k->func = -1;
+	diag_init(&k->diag, in->filename, k->src, k->len, in->diag ? in->diag : stderr);
+	k->diag.program = "spacetune";
+	int rc = parse_tu(k);
+	if (rc) {
+		kopt_free(k);
+		return rc;
+	}
+	for (int i = 0; i < k->nn; i++)
+		if (k->n[i].kind == CXCursor_FunctionDecl && k->n[i].parent == 0 &&
+		    (k->kernel ? !strcmp(k->n[i].name, k->kernel) : k->func < 0) && k->n[i].nkids &&
+		    k->n[kid(k, i, k->n[i].nkids - 1)].kind == CXCursor_CompoundStmt)
+			k->func = i;
+	if (find_pragmas(k) | check_all(k)) {
+		kopt_free(k);
+		return 1;
+	}
+	space_text(k);
+	*out = k;
+	return 0;
+}
+
+void kopt_free(struct kopt *k)
+{
+	if (!k)
+		return;
+	for (int i = 0; i < k->nn; i++) {
+		free(k->n[i].name);
+		free(k->n[i].type);
+	}
+	free(k->n);
+	for (int i = 0; i < k->np; i++) {
+		free(k->p[i].params[0]);
+		free(k->p[i].params[1]);
+		free(k->p[i].vals);
+		free(k->p[i].array);
+		free(k->p[i].elem);
+	}
+	free(k->p);
+	diag_release(&k->diag);
+	free(k->space);
+	free(k->src);
+	free(k->filename);
+	free(k->kernel);
+	free(k);
+}
+
+const char *kopt_space(const struct kopt *k) { return k->space ? k->space : ""; }
+int kopt_npragmas(const struct kopt *k) { return k->np; }
+enum kopt_kind kopt_pragma_kind(const struct kopt *k, int i) { return k->p[i].kind; }
+int kopt_pragma_line(const struct kopt *k, int i) { return k->p[i].line; }
+int kopt_pragma_nparams(const struct kopt *k, int i) { return k->p[i].nparams; }
+const char *kopt_pragma_param(const struct kopt *k, int i, int p) { return k->p[i].params[p]; }
+double kopt_pragma_tolerance(const struct kopt *k, int i) { return k->p[i].tolerance; }
+int kopt_pragma_number(const struct kopt *k, int i) { return k->p[i].number; }
+
+/* ---- emitting a variant ------------------------------------------------------------ */
+
+struct sub {
+	unsigned decl;          /* references to this declaration ... */
+	char *text;             /* ... become this text */
+	bool rename;            /* the declaration's own name too */
+};
+
+struct emit {
+	const struct kopt *k;
+	FILE *out;
+	long long (*val)[2];    /* per pragma: the chosen values */
+	struct kopt_variant *v;
+	struct sub *subs;
+	int nsubs;
+	unsigned resume;        /* a rewritten node also consumed the text up to here */
+};
+
+static void emit_node(struct emit *E, int n);
+
+static const struct sub *sub_of(const struct emit *E, unsigned decl)
+{
+	for (int i = E->nsubs - 1; i >= 0; i--)
+		if (E->subs[i].decl == decl)
+			return &E->subs[i];
+	return NULL;
+}
+
+static void push_sub(struct emit *E, unsigned decl, char *text, bool rename)
+{
+	E->subs = xrealloc(E->subs, (size_t)(E->nsubs + 1) * sizeof(*E->subs));
+	E->subs[E->nsubs++] = (struct sub){ decl, text, rename };
+}
+
+static void pop_subs(struct emit *E, int to)
+{
+	while (E->nsubs > to)
+		free(E->subs[--E->nsubs].text);
+}
+
+/* Source text between nodes, without the spacetune pragma lines. */
+static void emit_gap(struct emit *E, unsigned b, unsigned e)
+{
+	const struct kopt *k = E->k;
+	while (b < e) {
+		unsigned next = e;
+		const struct pragma *hit = NULL;
+		for (int i = 0; i < k->np; i++)
+			if (k->p[i].b >= b && k->p[i].b < next && k->p[i].e <= e) {
+				next = k->p[i].b;
+				hit = &k->p[i];
+			}
+		fwrite(k->src + b, 1, next - b, E->out);
+		if (!hit)
+			return;
+		b = hit->e;
+	}
+}
+
+/* A node's text from b to e, with its children emitted (rewritten). */
+static void emit_span(struct emit *E, int n, unsigned b, unsigned e)
+{
+	const struct kopt *k = E->k;
+	unsigned pos = b;
+	for (int c = k->n[n].first; c >= 0; c = k->n[c].next) {
+		const struct node *C = &k->n[c];
+		if (C->b < pos || C->e > e || C->e <= C->b)
+			continue;
+		/* A renamed declaration's name lies in the gap before its children. */
+		if ((k->n[n].kind == CXCursor_VarDecl) && k->n[n].at >= pos && k->n[n].at < C->b) {
+			const struct sub *s = sub_of(E, k->n[n].at + 1);
+			if (s && s->rename) {
+				emit_gap(E, pos, k->n[n].at);
+				fputs(s->text, E->out);
+				pos = k->n[n].at + (unsigned)strlen(k->n[n].name);
+			}
+		}
+		emit_gap(E, pos, C->b);
+		E->resume = 0;
+		emit_node(E, c);
+		pos = C->e > E->resume ? C->e : E->resume;
+		E->resume = 0;
+	}
+	if (k->n[n].kind == CXCursor_VarDecl && k->n[n].at >= pos && k->n[n].at < e) {
+		const struct sub *s = sub_of(E, k->n[n].at + 1);
+		if (s && s->rename) {
+			emit_gap(E, pos, k->n[n].at);
+			fputs(s->text, E->out);
+			pos = k->n[n].at + (unsigned)strlen(k->n[n].name);
+		}
+	}
+	emit_gap(E, pos, e);
+}
+
+static void indent_of(const struct kopt *k, unsigned off, char *buf, size_t n)
+{
+	unsigned b = off;
+	while (b > 0 && k->src[b - 1] != '\n')
+		b--;
+	size_t i = 0;
+	while (b < off && (k->src[b] == ' ' || k->src[b] == '\t') && i + 1 < n)
+		buf[i++] = k->src[b++];
+	buf[i] = 0;
+}
+
+/* Where a statement really ends: an expression statement's extent stops
+ * before its ';'. */
+static unsigned stmt_end(const struct kopt *k, int n)
+{
+	unsigned e = k->n[n].e;
+	if (k->n[n].kind == CXCursor_CompoundStmt || k->n[n].kind == CXCursor_ForStmt)
+		return e;
+	unsigned i = e;
+	while (i < k->len && isspace((unsigned char)k->src[i]))
+		i++;
+	return i < k->len && k->src[i] == ';' ? i + 1 : e;
+}
+
+/* A loop body as a block (`{ ... }` stays, a single statement gets
+ * braces), its lines indented `extra` more tabs than in the original. */
+static void emit_block(struct emit *E, int body, int extra)
+{
+	const struct kopt *k = E->k;
+	FILE *saved = E->out;
+	char *text = NULL;
+	size_t n = 0;
+	E->out = open_memstream(&text, &n);
+	if (!E->out)
+		abort();
+	if (k->n[body].kind == CXCursor_CompoundStmt)
+		emit_node(E, body);
+	else {
+		fputs("{ ", E->out);
+		emit_node(E, body);
+		if (stmt_end(k, body) != k->n[body].e)
+			fputs(";", E->out);
+		fputs(" }", E->out);
+	}
+	fclose(E->out);
+	E->out = saved;
+	for (const char *t = text; *t; t++) {
+		fputc(*t, E->out);
+		if (*t == '\n' && t[1] && t[1] != '\n')
+			for (int i = 0; i < extra; i++)
+				fputc('\t', E->out);
+	}
+	free(text);
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	char *s = NULL;
+	if (vasprintf(&s, f, ap) < 0)
+		abort();
+	va_end(ap);
+	return s;
+}
+
+/* The loop header's pieces: `TYPE v = INIT;`, the test `v + OFF < BOUND`. */
+static void emit_test(struct emit *E, const struct pragma *p, long long off)
+{
+	const struct node *V = &E->k->n[p->var];
+	if (off)
+		fprintf(E->out, "%s + %lld %s ", V->name, off, p->le ? "<=" : "<");
+	else
+		fprintf(E->out, "%s %s ", V->name, p->le ? "<=" : "<");
+	emit_node(E, p->bound);
+}
+
+static void emit_unroll(struct emit *E, const struct pragma *p, long long F)
+{
+	const struct kopt *k = E->k;
+	const struct node *V = &k->n[p->var];
+	char ind[64];
+	indent_of(k, k->n[p->target].b, ind, sizeof(ind));
+	fprintf(E->out, "{ /* spacetune: unroll %s = %lld */\n%s\t%s %s = ", p->params[0], F, ind, V->type, V->name);
+	emit_node(E, p->init);
+	fprintf(E->out, ";\n%s\tfor (; ", ind);
+	emit_test(E, p, (F - 1) * p->step);
+	fprintf(E->out, "; %s += %lld) {\n", V->name, F * p->step);
+	for (long long j = 0; j < F; j++) {
+		int mark = E->nsubs;
+		if (j)
+			push_sub(E, V->at + 1, fmt("(%s + %lld)", V->name, j * p->step), false);
+		fprintf(E->out, "%s\t\t", ind);
+		emit_block(E, p->body, 2);
+		fputs("\n", E->out);
+		pop_subs(E, mark);
+	}
+	fprintf(E->out, "%s\t}\n", ind);
+	if (p->trip < 0 || p->trip % F) {
+		fprintf(E->out, "%s\tfor (; ", ind);
+		emit_test(E, p, 0);
+		if (p->step == 1)
+			fprintf(E->out, "; %s++) ", V->name);
+		else
+			fprintf(E->out, "; %s += %lld) ", V->name, p->step);
+		emit_block(E, p->body, 1);
+		fputs("\n", E->out);
+	}
+	fprintf(E->out, "%s}", ind);
+	E->resume = stmt_end(k, p->body);
+}
+
+static const struct pragma *pragma_on(const struct emit *E, int n, int *index)
+{
+	for (int i = 0; i < E->k->np; i++)
+		if (E->k->p[i].target == n) {
+			*index = i;
+			return &E->k->p[i];
+		}
+	return NULL;
+}
+
+static void emit_node(struct emit *E, int n)
+{
+	const struct kopt *k = E->k;
+	const struct node *x = &k->n[n];
+	int pi;
+	const struct pragma *p = x->kind == CXCursor_ForStmt ? pragma_on(E, n, &pi) : NULL;
+	if (p && p->kind == KOPT_UNROLL && E->val[pi][0] > 1) {
+		emit_unroll(E, p, E->val[pi][0]);
+		return;
+	}
+	if (x->kind == CXCursor_DeclRefExpr && !x->macro) {
+		const struct sub *s = sub_of(E, x->decl);
+		if (s) {
+			fputs(s->text, E->out);
+			return;
+		}
+	}
+	emit_span(E, n, x->b, x->e);
+}
+
+int kopt_apply(const struct kopt *k, struct kopt_variant *v, char **source, char *why, size_t whylen)
+{
+	*source = NULL;
+	struct emit E = { .k = k, .v = v };
+	E.val = xcalloc((size_t)k->np + 1, sizeof(*E.val));
+	for (int i = 0; i < k->np; i++) {
+		const struct pragma *p = &k->p[i];
+		for (int j = 0; j < p->nparams; j++) {
+			const char *text = NULL;
+			for (int a = 0; a < v->nparams; a++)
+				if (!strcmp(v->names[a], p->params[j]))
+					text = v->values[a];
+			long long x;
+			if (!text || !is_int(text, &x) || x < 1) {
+				snprintf(why, whylen, "parameter '%s' (%s:%d) has %s%s", p->params[j], k->filename,
+					 p->line, text ? "no positive integer value: " : "no value", text ? text : "");
+				free(E.val);
+				return 1;
+			}
+			E.val[i][j] = x;
+		}
+	}
+	size_t n = 0;
+	E.out = open_memstream(source, &n);
+	if (!E.out)
+		abort();
+	emit_span(&E, 0, 0, (unsigned)k->len);
+	fclose(E.out);
+	pop_subs(&E, 0);
+	free(E.subs);
+	free(E.val);
+	return 0;
+}
