@@ -1832,7 +1832,7 @@ static void tune_sizes(struct sema_ctx *c, struct ast_expr *list, const char *wh
 	if (!list)
 		return;
 	if (list->nitems > 3)
-		diag_error(c->diag, list->loc, "'%s' has %d sizes; OpenCL launches 1 to 3 dimensions",
+		diag_error(c->diag, list->loc, "'%s' has %d sizes; a launch has 1 to 3 dimensions",
 			   what, list->nitems);
 	tune_resolve(c, list, false);
 }

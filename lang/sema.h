@@ -195,14 +195,18 @@ extern const struct sema_math_fn sema_math_functions[SEMA_MATH__COUNT];
 int sema_math_of(const char *builtin_name);
 
 /*
- * The device queries `query("NAME", DEFAULT)` may name (those
- * tune_device_query answers, tuner/eval.h), NULL-terminated.
+ * The device queries `query("NAME", DEFAULT)` may name, NULL-terminated:
+ * device-neutral names that each of spacetune's backends resolves to its
+ * own API (tuner/device.h), or reports lacking, so that the default
+ * applies.  No compute API is named here.
  */
 extern const char *const sema_device_queries[];
 
 /*
  * The element types of tune: arguments, in the order of enum tune_type
- * (tuner/variant.h), NULL-terminated.  ORDER TUNE_TYPE
+ * (tuner/variant.h), NULL-terminated: C's fixed-size integers by their
+ * short names, IEEE half, float and double; every backend lays them out
+ * the same way.  ORDER TUNE_TYPE
  */
 extern const char *const sema_tune_types[];
 /* Index of `name` in sema_tune_types, or -1. */

@@ -1,9 +1,11 @@
 /*
  * eval.c - inside a worker: build (with the program-binary cache), launch,
- * time and verify one variant; compute the reference outputs.
+ * time and verify one variant; compute the reference outputs.  Everything
+ * that depends on the compute API goes through the backend (device.h).
  */
 #define _GNU_SOURCE
 #include "tuner/exec.h"
+#include "tuner/device.h"
 #include "tools/cache.h"
 #include "tools/spawn.h"
 
@@ -18,9 +20,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Build logs longer than this are cut: they go into every db line. */
-#define MAX_LOG 65536
 
 char *tune_strfmt(const char *fmt, ...)
 {
@@ -299,6 +298,7 @@ int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
                      const struct tune_reference *ref, const struct tune_variant *proto, char **err)
 {
 	memset(sh, 0, sizeof *sh);
+	sh->sel.backend = dup_or_null(o->device.backend);
 	sh->sel.platform = dup_or_null(o->device.platform);
 	sh->sel.device = dup_or_null(o->device.device);
 	sh->warmup = o->warmup > 0 ? o->warmup : 0;
@@ -312,6 +312,11 @@ int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
 	sh->ref.c_path = dup_or_null(sh->ref.c_path);
 	sh->ref.name = dup_or_null(sh->ref.name);
 	sh->ref.build_options = dup_or_null(sh->ref.build_options);
+	sh->ops = dev_backend(sh->sel.backend);
+	if (!sh->ops) {
+		*err = tune_strfmt("spacetune was built without the '%s' backend", sh->sel.backend);
+		return -1;
+	}
 	sh->nargs = proto->nargs;
 	sh->args = calloc(proto->nargs > 0 ? (size_t)proto->nargs : 1, sizeof *sh->args);
 	if (!sh->cache_dir || !sh->args) {
@@ -348,6 +353,7 @@ int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
 
 void exec_shared_release(struct exec_shared *sh)
 {
+	free((char *)sh->sel.backend);
 	free((char *)sh->sel.platform);
 	free((char *)sh->sel.device);
 	if (sh->temporary_owner == getpid())  /* not the forked workers */
@@ -387,19 +393,20 @@ static uint64_t hash_string(const char *s)
 
 static const char cache_magic[8] = "SPTBIN1";
 
-/* The identity of a build: device, driver, options and the source's hash. */
+/* The identity of a build: backend, device, driver, options and the
+ * source's hash. */
 static char *cache_key(const struct exec_worker *w, const char *source, const char *options)
 {
-	const struct tune_device_info *d = &w->dev.info;
-	return tune_strfmt("%s\n%s\n%s\n%s\n%s\n%016llx\n", d->platform, d->name, d->driver,
-	                   d->version, options ? options : "",
+	const struct tune_device_info *d = &w->info;
+	return tune_strfmt("%s\n%s\n%s\n%s\n%s\n%s\n%016llx\n", w->ops->name, d->platform, d->name,
+	                   d->driver, d->version, options ? options : "",
 	                   (unsigned long long)hash_string(source));
 }
 
 static char *cache_path(const struct exec_worker *w, const char *key)
 {
-	return tune_strfmt("%s/%016llx.clbin", w->sh->cache_dir,
-	                   (unsigned long long)hash_string(key));
+	return tune_strfmt("%s/%016llx.%sbin", w->sh->cache_dir, (unsigned long long)hash_string(key),
+	                   w->ops == dev_backend("opencl") ? "cl" : w->ops->name);
 }
 
 static bool read_exact(FILE *f, void *p, size_t n)
@@ -407,9 +414,9 @@ static bool read_exact(FILE *f, void *p, size_t n)
 	return fread(p, 1, n, f) == n;
 }
 
-/* A program from the cache, built; NULL when absent, stale or unusable. */
-static cl_program cache_load(struct exec_worker *w, const char *path, const char *key,
-                             const char *options)
+/* A program from the cache, loaded; NULL when absent, stale or unusable. */
+static struct dev_module *cache_load(struct exec_worker *w, const char *path, const char *key,
+                                     const char *options)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
@@ -418,7 +425,7 @@ static cl_program cache_load(struct exec_worker *w, const char *path, const char
 			close(fd);
 		return NULL;
 	}
-	cl_program prog = NULL;
+	struct dev_module *m = NULL;
 	char magic[8];
 	uint64_t keylen, binlen;
 	char *filekey = NULL;
@@ -434,35 +441,27 @@ static cl_program cache_load(struct exec_worker *w, const char *path, const char
 	bin = malloc((size_t)binlen);
 	if (!bin || !read_exact(f, bin, (size_t)binlen))
 		goto out;
-	size_t len = (size_t)binlen;
-	const unsigned char *bins[1] = {bin};
-	cl_int rc, status;
-	prog = clCreateProgramWithBinary(w->cl.context, 1, &w->dev.device, &len, bins, &status, &rc);
-	if (prog && (rc != CL_SUCCESS || status != CL_SUCCESS ||
-	             clBuildProgram(prog, 1, &w->dev.device, options, NULL, NULL) != CL_SUCCESS)) {
-		clReleaseProgram(prog);
-		prog = NULL;
-	}
+	if (w->ops->load(w->dev, bin, (size_t)binlen, options, &m) != 0)
+		m = NULL;
 out:
 	free(bin);
 	free(filekey);
 	fclose(f);
-	return prog;
+	return m;
 }
 
 /* Writes to a private temporary name and renames: readers (other workers,
  * other runs) see the whole file or none.  Failure only costs a rebuild. */
-static void cache_store(struct exec_worker *w, cl_program prog, const char *path, const char *key)
+static void cache_store(struct exec_worker *w, struct dev_module *m, const char *path, const char *key)
 {
+	void *bin = NULL;
 	size_t binlen = 0;
-	if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof binlen, &binlen, NULL) != CL_SUCCESS ||
-	    binlen == 0)
+	if (w->ops->binary(w->dev, m, &bin, &binlen) != 0 || binlen == 0) {
+		free(bin);
 		return;
-	unsigned char *bin = malloc(binlen);
+	}
 	char *tmp = tune_strfmt("%s.tmp.%ld", path, (long)getpid());
-	unsigned char *bins[1] = {bin};
-	if (!bin || !tmp ||
-	    clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) != CL_SUCCESS)
+	if (!tmp)
 		goto out;
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -478,64 +477,38 @@ static void cache_store(struct exec_worker *w, cl_program prog, const char *path
 out:
 	free(tmp);
 	free(bin);
-	(void)w;
-}
-
-static char *build_log(const struct exec_worker *w, cl_program prog)
-{
-	size_t size = 0;
-	if (clGetProgramBuildInfo(prog, w->dev.device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
-		return NULL;
-	char *log = malloc(size + 1);
-	if (!log)
-		return NULL;
-	if (clGetProgramBuildInfo(prog, w->dev.device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS)
-		size = 0;
-	log[size] = 0;
-	if (size > MAX_LOG)
-		strcpy(log + MAX_LOG - 20, "\n[log truncated]\n");
-	return log;
 }
 
 /*
  * Builds `source` with `options` for the worker's device, through the
  * cache.  NULL on failure with r->status = TUNE_BUILD_ERROR and the log.
  */
-static cl_program build(struct exec_worker *w, const char *source, const char *options,
-                        struct tune_result *r)
+static struct dev_module *build(struct exec_worker *w, const char *source, const char *options,
+                                struct tune_result *r)
 {
 	char *key = cache_key(w, source, options);
 	char *path = key ? cache_path(w, key) : NULL;
-	cl_program prog = path ? cache_load(w, path, key, options) : NULL;
-	if (prog) {
+	struct dev_module *m = path ? cache_load(w, path, key, options) : NULL;
+	if (m) {
 		r->build_s = 0;
 		r->build_cached = true;
 		goto out;
 	}
 	double t0 = tune_now();
-	cl_int rc;
-	prog = clCreateProgramWithSource(w->cl.context, 1, &source, NULL, &rc);
-	if (!prog) {
-		r->status = TUNE_BUILD_ERROR;
-		r->error = strdup(ocl_error_name(rc));
-		goto out;
-	}
-	rc = clBuildProgram(prog, 1, &w->dev.device, options, NULL, NULL);
+	int rc = w->ops->compile(w->dev, source, options, &m, &r->log);
 	r->build_s = tune_now() - t0;
-	if (rc != CL_SUCCESS) {
+	if (rc != 0) {
 		r->status = TUNE_BUILD_ERROR;
-		r->error = strdup(ocl_error_name(rc));
-		r->log = build_log(w, prog);
-		clReleaseProgram(prog);
-		prog = NULL;
+		r->error = strdup(dev_error_name(w->ops, rc));
+		m = NULL;
 		goto out;
 	}
 	if (path)
-		cache_store(w, prog, path, key);
+		cache_store(w, m, path, key);
 out:
 	free(path);
 	free(key);
-	return prog;
+	return m;
 }
 
 /* ---- the worker's device state --------------------------------------------- */
@@ -544,9 +517,8 @@ int exec_worker_open(struct exec_worker *w, struct exec_shared *sh, char **err)
 {
 	memset(w, 0, sizeof *w);
 	w->sh = sh;
-	if (ocl_select(&sh->sel, &w->dev, err) != 0)
-		return -1;
-	if (ocl_context_open(&w->cl, &w->dev, err) != 0)
+	w->ops = sh->ops;
+	if (w->ops->open(&w->dev, &sh->sel, &w->info, err) != 0)
 		return -1;
 	size_t n = sh->nargs > 0 ? (size_t)sh->nargs : 1;
 	w->mems = calloc(n, sizeof *w->mems);
@@ -562,7 +534,7 @@ void exec_worker_close(struct exec_worker *w)
 {
 	for (int i = 0; i < w->sh->nargs; i++) {
 		if (w->mems && w->mems[i])
-			clReleaseMemObject(w->mems[i]);
+			w->ops->buf_free(w->dev, w->mems[i]);
 		if (w->host)
 			free(w->host[i]);
 	}
@@ -570,34 +542,37 @@ void exec_worker_close(struct exec_worker *w)
 	free(w->host);
 	w->mems = NULL;
 	w->host = NULL;
-	ocl_context_close(&w->cl);
+	if (w->dev)
+		w->ops->close(w->dev);
+	w->dev = NULL;
 }
 
-static void set_launch_error(struct tune_result *r, cl_int rc, char *detail)
+static void set_launch_error(const struct exec_worker *w, struct tune_result *r, int rc, char *detail)
 {
 	r->status = TUNE_LAUNCH_ERROR;
 	free(r->error);
-	r->error = strdup(ocl_error_name(rc));
+	r->error = strdup(dev_error_name(w->ops, rc));
 	free(r->log);
 	r->log = detail;
 }
 
 /* Device buffers live as long as the worker: every variant of a job has
  * the same buffers (their sizes cannot depend on the point). */
-static cl_int ensure_buffers(struct exec_worker *w)
+static int ensure_buffers(struct exec_worker *w)
 {
 	for (int i = 0; i < w->sh->nargs; i++) {
 		const struct exec_arg *ea = &w->sh->args[i];
 		if (ea->arg.kind != TUNE_ARG_BUFFER || w->mems[i])
 			continue;
-		cl_int rc;
-		w->mems[i] = clCreateBuffer(w->cl.context, CL_MEM_READ_WRITE, ea->bytes, NULL, &rc);
-		if (!w->mems[i])
+		int rc = w->ops->alloc(w->dev, ea->bytes, &w->mems[i]);
+		if (rc != 0) {
+			w->mems[i] = NULL;
 			return rc;
+		}
 		if (ea->arg.access != TUNE_IN && !(w->host[i] = malloc(ea->bytes)))
-			return CL_OUT_OF_HOST_MEMORY;
+			return DEV_E_NOMEM;
 	}
-	return CL_SUCCESS;
+	return 0;
 }
 
 /* Checks the variant against the job's layout: buffers are shared data. */
@@ -614,154 +589,86 @@ static char *layout_mismatch(const struct exec_shared *sh, const struct tune_var
 	return NULL;
 }
 
-/* Sets every argument; the scalars come from `args` (the variant's or the job's). */
-static cl_int set_args(struct exec_worker *w, cl_kernel k, const struct tune_arg *args, int *bad)
+/* The launch of a variant (or the reference kernel): the scalars come
+ * from `args` (the variant's or the job's), the buffers are the worker's. */
+struct launch {
+	struct dev_kernel *k;
+	struct dev_launch l;
+	struct dev_arg *args;
+	union scalar *scalars;
+};
+
+static int launch_init(struct launch *la, const struct exec_worker *w, struct dev_kernel *k,
+                       const struct tune_arg *args, int dim, const size_t *global, const size_t *local)
 {
-	for (int i = 0; i < w->sh->nargs; i++) {
+	int n = w->sh->nargs;
+	la->k = k;
+	la->args = calloc((size_t)n + 1, sizeof *la->args);
+	la->scalars = calloc((size_t)n + 1, sizeof *la->scalars);
+	la->l = (struct dev_launch){dim, global, local, n, la->args};
+	if (!la->args || !la->scalars)
+		return DEV_E_NOMEM;
+	for (int i = 0; i < n; i++) {
 		const struct tune_arg *a = &args[i];
-		cl_int rc = CL_SUCCESS;
-		size_t size = tune_type_size(a->type);
+		struct dev_arg *d = &la->args[i];
+		d->kind = a->kind;
+		d->size = tune_type_size(a->type);
 		if (a->kind == TUNE_ARG_SCALAR) {
-			union scalar s;
-			scalar_value(a, &s);
-			rc = clSetKernelArg(k, (cl_uint)i, size, &s);
+			scalar_value(a, &la->scalars[i]);
+			d->value = &la->scalars[i];
 		} else if (a->kind == TUNE_ARG_BUFFER) {
-			rc = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &w->mems[i]);
+			d->buf = w->mems[i];
 		} else {
-			rc = clSetKernelArg(k, (cl_uint)i, (size_t)a->count * size, NULL);
-		}
-		if (rc != CL_SUCCESS) {
-			*bad = i;
-			return rc;
+			d->size *= (size_t)a->count;
 		}
 	}
-	return CL_SUCCESS;
+	return 0;
 }
 
-/* Device limits a launch must respect; drivers differ in how (or whether)
- * they report a violation, so check before enqueueing. */
-static cl_int check_geometry(struct exec_worker *w, cl_kernel k, int dim, const size_t *global,
-                             const size_t *local, char **detail)
+static void launch_release(struct launch *la)
 {
-	if (dim < 1 || dim > 3) {
-		*detail = tune_strfmt("work_dim %d", dim);
-		return CL_INVALID_WORK_DIMENSION;
-	}
-	for (int d = 0; d < dim; d++)
-		if (global[d] == 0) {
-			*detail = tune_strfmt("global size %d is 0", d);
-			return CL_INVALID_GLOBAL_WORK_SIZE;
-		}
-	if (local[0] == 0)
-		return CL_SUCCESS;
-	size_t kernel_max = 0, item_max[3] = {0, 0, 0}, product = 1;
-	clGetKernelWorkGroupInfo(k, w->dev.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
-	                         &kernel_max, NULL);
-	clGetDeviceInfo(w->dev.device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_max, item_max, NULL);
-	for (int d = 0; d < dim; d++) {
-		if (local[d] == 0 || global[d] % local[d] != 0) {
-			*detail = tune_strfmt("global size %zu is not a multiple of local size %zu (dimension %d)",
-			                      global[d], local[d], d);
-			return CL_INVALID_WORK_GROUP_SIZE;
-		}
-		if (item_max[d] && local[d] > item_max[d]) {
-			*detail = tune_strfmt("local size %zu exceeds the device's %zu in dimension %d",
-			                      local[d], item_max[d], d);
-			return CL_INVALID_WORK_ITEM_SIZE;
-		}
-		product *= local[d];
-	}
-	if (kernel_max && product > kernel_max) {
-		*detail = tune_strfmt("work-group of %zu items exceeds the kernel's limit of %zu "
-		                      "(CL_KERNEL_WORK_GROUP_SIZE)", product, kernel_max);
-		return CL_INVALID_WORK_GROUP_SIZE;
-	}
-	return CL_SUCCESS;
+	free(la->args);
+	free(la->scalars);
 }
 
-/*
- * Returns once the kernel of `ev` runs (or has ended), then tells the
- * parent, whose run limit starts there.  Drivers may compile for the
- * launch's geometry between CL_SUBMITTED and CL_RUNNING (PoCL does, for
- * seconds on a loaded machine): that is building, not running.  Polled,
- * from 20 us up to 1 ms, so a short kernel costs no more than it runs.
- */
-static void await_kernel_start(struct exec_worker *w, cl_event ev)
-{
-	long pause_ns = 20 * 1000;
-	for (;;) {
-		cl_int status = CL_COMPLETE;
-		if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) !=
-		        CL_SUCCESS || status <= CL_RUNNING)
-			break;
-		struct timespec ts = {0, pause_ns};
-		nanosleep(&ts, NULL);
-		if (pause_ns < 1000 * 1000)
-			pause_ns *= 2;
-	}
-	if (w->hooks.started)
-		w->hooks.started(w->hooks.user);
-}
-
-/* Resets the written buffers, then launches once; the event is the kernel's. */
-static cl_int launch(struct exec_worker *w, cl_kernel k, int dim, const size_t *global,
-                     const size_t *local, cl_event *ev)
+/* Resets the written buffers, then launches once. */
+static int launch(struct exec_worker *w, const struct launch *la, double *ms)
 {
 	for (int i = 0; i < w->sh->nargs; i++) {
 		const struct exec_arg *ea = &w->sh->args[i];
 		if (ea->arg.kind != TUNE_ARG_BUFFER || ea->arg.access == TUNE_IN)
 			continue;
-		cl_int rc = clEnqueueWriteBuffer(w->cl.queue, w->mems[i], CL_FALSE, 0, ea->bytes,
-		                                 ea->init, 0, NULL, NULL);
-		if (rc != CL_SUCCESS)
+		int rc = w->ops->write(w->dev, w->mems[i], ea->init, ea->bytes);
+		if (rc != 0)
 			return rc;
 	}
-	cl_int rc = clEnqueueNDRangeKernel(w->cl.queue, k, (cl_uint)dim, NULL, global,
-	                                   local[0] ? local : NULL, 0, NULL, ev);
-	if (rc != CL_SUCCESS)
-		return rc;
-	clFlush(w->cl.queue);
-	await_kernel_start(w, *ev);
-	rc = clWaitForEvents(1, ev);
-	if (w->hooks.finished)
-		w->hooks.finished(w->hooks.user);
-	cl_int status = CL_COMPLETE;
-	if (clGetEventInfo(*ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) ==
-	        CL_SUCCESS && status < 0)
-		rc = status;
-	if (rc != CL_SUCCESS) {
-		clReleaseEvent(*ev);
-		*ev = NULL;
-	}
-	return rc;
+	return w->ops->launch(w->dev, la->k, &la->l, &w->hooks, ms);
 }
 
-static cl_int upload_inputs(struct exec_worker *w)
+static int upload_inputs(struct exec_worker *w)
 {
 	for (int i = 0; i < w->sh->nargs; i++) {
 		const struct exec_arg *ea = &w->sh->args[i];
 		if (ea->arg.kind != TUNE_ARG_BUFFER || ea->arg.access != TUNE_IN)
 			continue;
-		cl_int rc = clEnqueueWriteBuffer(w->cl.queue, w->mems[i], CL_FALSE, 0, ea->bytes,
-		                                 ea->init, 0, NULL, NULL);
-		if (rc != CL_SUCCESS)
+		int rc = w->ops->write(w->dev, w->mems[i], ea->init, ea->bytes);
+		if (rc != 0)
 			return rc;
 	}
-	return CL_SUCCESS;
+	return 0;
 }
 
-static cl_int read_outputs(struct exec_worker *w)
+static int read_outputs(struct exec_worker *w)
 {
 	for (int i = 0; i < w->sh->nargs; i++) {
 		const struct exec_arg *ea = &w->sh->args[i];
 		if (ea->arg.kind != TUNE_ARG_BUFFER || ea->arg.access == TUNE_IN)
 			continue;
-		cl_int rc = clEnqueueReadBuffer(w->cl.queue, w->mems[i], CL_TRUE, 0, ea->bytes,
-		                                w->host[i], 0, NULL, NULL);
-		if (rc != CL_SUCCESS)
+		int rc = w->ops->read(w->dev, w->mems[i], w->host[i], ea->bytes);
+		if (rc != 0)
 			return rc;
 	}
-	return CL_SUCCESS;
+	return 0;
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -774,13 +681,12 @@ static int compare_doubles(const void *a, const void *b)
  * W warm-up and R timed runs, outputs reset before each, inside the device
  * lock.  The outputs of the last run are left in w->host.
  */
-static void time_runs(struct exec_worker *w, cl_kernel k, const struct tune_variant *v,
-                      struct tune_result *r)
+static void time_runs(struct exec_worker *w, const struct launch *la, struct tune_result *r)
 {
 	int total = w->sh->warmup + w->sh->repeat;
 	double *times = calloc((size_t)w->sh->repeat, sizeof *times);
 	if (!times) {
-		set_launch_error(r, CL_OUT_OF_HOST_MEMORY, NULL);
+		set_launch_error(w, r, DEV_E_NOMEM, NULL);
 		return;
 	}
 	if (w->hooks.acquire && w->hooks.acquire(w->hooks.user) != 0) {
@@ -789,29 +695,21 @@ static void time_runs(struct exec_worker *w, cl_kernel k, const struct tune_vari
 		return;
 	}
 	double held_since = tune_now();
-	cl_int rc = upload_inputs(w);
-	for (int run = 0; run < total && rc == CL_SUCCESS; run++) {
-		cl_event ev = NULL;
-		rc = launch(w, k, v->work_dim, v->global, v->local, &ev);
-		if (rc != CL_SUCCESS)
-			break;
-		if (run >= w->sh->warmup) {
-			cl_ulong start = 0, end = 0;
-			rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
-			if (rc == CL_SUCCESS)
-				rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
-			times[r->runs++] = end > start ? (double)(end - start) * 1e-6 : 0.0;
-		}
-		clReleaseEvent(ev);
+	int rc = upload_inputs(w);
+	for (int run = 0; run < total && rc == 0; run++) {
+		double ms = 0;
+		rc = launch(w, la, &ms);
+		if (rc == 0 && run >= w->sh->warmup)
+			times[r->runs++] = ms;
 	}
-	if (rc == CL_SUCCESS)
+	if (rc == 0)
 		rc = read_outputs(w);
-	if (rc != CL_SUCCESS) {
+	if (rc != 0) {
 		/* The kernel or the transfer failed in the driver: the context
 		 * may be broken for good, so this worker retires after reporting. */
 		w->poisoned = true;
-		set_launch_error(r, rc, NULL);
-		clFinish(w->cl.queue);
+		set_launch_error(w, r, rc, NULL);
+		w->ops->finish(w->dev);
 	}
 	r->device_s = tune_now() - held_since;
 	if (w->hooks.release)
@@ -880,32 +778,33 @@ void exec_worker_eval(struct exec_worker *w, const struct tune_variant *v, struc
 		r->error = why;
 		return;
 	}
-	cl_program prog = build(w, v->source, v->build_options, r);
-	if (!prog)
+	struct dev_module *m = build(w, v->source, v->build_options, r);
+	if (!m)
 		return;
-	cl_int rc;
-	cl_kernel k = clCreateKernel(prog, v->kernel_name, &rc);
-	if (!k) {
+	struct dev_kernel *k = NULL;
+	int rc = w->ops->kernel(w->dev, m, v->kernel_name, &k);
+	if (rc != 0) {
 		r->status = TUNE_BUILD_ERROR;
-		r->error = tune_strfmt("%s: no kernel '%s'", ocl_error_name(rc), v->kernel_name);
-		clReleaseProgram(prog);
+		r->error = tune_strfmt("%s: no kernel '%s'", dev_error_name(w->ops, rc), v->kernel_name);
+		w->ops->module_free(w->dev, m);
 		return;
 	}
 	char *detail = NULL;
-	int bad = -1;
-	if ((rc = ensure_buffers(w)) != CL_SUCCESS) {
-		set_launch_error(r, rc, tune_strfmt("cannot allocate the job's buffers"));
-	} else if ((rc = set_args(w, k, v->args, &bad)) != CL_SUCCESS) {
-		set_launch_error(r, rc, tune_strfmt("argument %d", bad));
-	} else if ((rc = check_geometry(w, k, v->work_dim, v->global, v->local, &detail)) != CL_SUCCESS) {
-		set_launch_error(r, rc, detail);
+	struct launch la = {0};
+	if ((rc = ensure_buffers(w)) != 0) {
+		set_launch_error(w, r, rc, tune_strfmt("cannot allocate the job's buffers"));
+	} else if ((rc = launch_init(&la, w, k, v->args, v->work_dim, v->global, v->local)) != 0) {
+		set_launch_error(w, r, rc, NULL);
+	} else if ((rc = w->ops->check(w->dev, k, &la.l, &detail)) != 0) {
+		set_launch_error(w, r, rc, detail);
 	} else {
-		time_runs(w, k, v, r);
+		time_runs(w, &la, r);
 		if (r->status == TUNE_OK && !w->lost_parent)
 			verify(w, v, r);
 	}
-	clReleaseKernel(k);
-	clReleaseProgram(prog);
+	launch_release(&la);
+	w->ops->kernel_free(w->dev, k);
+	w->ops->module_free(w->dev, m);
 }
 
 /* ---- references ------------------------------------------------------------- */
@@ -914,45 +813,46 @@ static int kernel_reference(struct exec_worker *w, char **err)
 {
 	const struct tune_reference *ref = &w->sh->ref;
 	struct tune_result r = {0};
-	cl_program prog = build(w, ref->source, ref->build_options, &r);
-	if (!prog) {
+	struct dev_module *m = build(w, ref->source, ref->build_options, &r);
+	if (!m) {
 		*err = tune_strfmt("the reference kernel '%s' does not build (%s)%s%s", ref->name,
 		                   r.error ? r.error : "?", r.log ? ":\n" : "", r.log ? r.log : "");
 		tune_result_release(&r);
 		return -1;
 	}
-	cl_int rc;
-	int bad = -1;
 	char *detail = NULL;
-	cl_kernel k = clCreateKernel(prog, ref->name, &rc);
+	struct dev_kernel *k = NULL;
+	struct launch la = {0};
+	int rc = w->ops->kernel(w->dev, m, ref->name, &k);
 	struct tune_arg *args = calloc((size_t)w->sh->nargs + 1, sizeof *args);
 	for (int i = 0; args && i < w->sh->nargs; i++)
 		args[i] = w->sh->args[i].arg;
-	if (!k)
-		*err = tune_strfmt("no reference kernel '%s': %s", ref->name, ocl_error_name(rc));
+	if (rc != 0)
+		*err = tune_strfmt("no reference kernel '%s': %s", ref->name, dev_error_name(w->ops, rc));
 	else if (!args)
 		*err = tune_strfmt("out of memory");
-	else if ((rc = ensure_buffers(w)) != CL_SUCCESS || (rc = set_args(w, k, args, &bad)) != CL_SUCCESS ||
-	         (rc = check_geometry(w, k, ref->work_dim, ref->global, ref->local, &detail)) != CL_SUCCESS)
+	else if ((rc = ensure_buffers(w)) != 0 ||
+	         (rc = launch_init(&la, w, k, args, ref->work_dim, ref->global, ref->local)) != 0 ||
+	         (rc = w->ops->check(w->dev, k, &la.l, &detail)) != 0)
 		*err = tune_strfmt("the reference kernel '%s' cannot be launched: %s%s%s", ref->name,
-		                   ocl_error_name(rc), detail ? ": " : "", detail ? detail : "");
+		                   dev_error_name(w->ops, rc), detail ? ": " : "", detail ? detail : "");
 	else {
-		cl_event ev = NULL;
+		double ms;
 		rc = upload_inputs(w);
-		if (rc == CL_SUCCESS)
-			rc = launch(w, k, ref->work_dim, ref->global, ref->local, &ev);
-		if (ev)
-			clReleaseEvent(ev);
-		if (rc == CL_SUCCESS)
+		if (rc == 0)
+			rc = launch(w, &la, &ms);
+		if (rc == 0)
 			rc = read_outputs(w);
-		if (rc != CL_SUCCESS)
-			*err = tune_strfmt("the reference kernel '%s' failed: %s", ref->name, ocl_error_name(rc));
+		if (rc != 0)
+			*err = tune_strfmt("the reference kernel '%s' failed: %s", ref->name,
+			                   dev_error_name(w->ops, rc));
 	}
+	launch_release(&la);
 	free(detail);
 	free(args);
 	if (k)
-		clReleaseKernel(k);
-	clReleaseProgram(prog);
+		w->ops->kernel_free(w->dev, k);
+	w->ops->module_free(w->dev, m);
 	if (*err)
 		return -1;
 	for (int i = 0; i < w->sh->nargs; i++)

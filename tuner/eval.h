@@ -1,9 +1,10 @@
 /*
- * eval.h - evaluating variants on an OpenCL device, isolated in worker
- * processes.  Owner: tuner/eval.c, tuner/ocl.c, tuner/worker.c.
+ * eval.h - evaluating variants on a device, isolated in worker
+ * processes.  Owner: tuner/eval.c, tuner/worker.c; the compute APIs sit
+ * behind tuner/device.h.
  *
  * A struct tune_evaluator owns a pool of `jobs` worker processes, each with
- * its own OpenCL context on the selected device.  Builds run in parallel in
+ * its own context on the selected device (OpenCL or CUDA).  Builds run in parallel in
  * the workers; timed runs are serialised on the device (one worker times at
  * a time) so measurements do not disturb each other.  A worker that
  * crashes, aborts or outlives a limit is killed and replaced; only its
@@ -52,6 +53,7 @@ void tune_result_release(struct tune_result *r);
 
 /* Device selection: index or case-insensitive substring of the name. */
 struct tune_device_sel {
+	const char *backend;   /* "opencl" (NULL), "cuda": tuner/device.h */
 	const char *platform;  /* NULL: first platform with a matching device */
 	const char *device;    /* NULL: first device; both NULL: the first GPU, else the first device */
 };

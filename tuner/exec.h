@@ -1,8 +1,8 @@
 /*
  * exec.h - what one worker process does (tuner/eval.c): build a variant
  * (through the program-binary cache), launch it, time it and verify its
- * outputs; and compute the reference outputs.  Internal to the evaluator:
- * callers use eval.h.
+ * outputs; and compute the reference outputs, on the job's backend
+ * (tuner/device.h).  Internal to the evaluator: callers use eval.h.
  *
  * The parent prepares a struct exec_shared before forking any worker:
  * the arguments' initial contents (generated once from their seeds) and,
@@ -19,7 +19,7 @@
 #include <sys/types.h>
 
 #include "tuner/eval.h"
-#include "tuner/ocl.h"
+#include "tuner/device.h"
 
 /* printf into a new string (NULL only when out of memory). */
 char *tune_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -40,6 +40,7 @@ struct exec_arg {
 
 struct exec_shared {
 	struct tune_device_sel sel;  /* strings owned */
+	const struct dev_ops *ops;   /* sel.backend's */
 	int warmup, repeat;
 	char *cache_dir;
 	pid_t temporary_owner;       /* the process whose private cache_dir this is, or 0 */
@@ -70,9 +71,10 @@ struct exec_hooks {
 
 struct exec_worker {
 	struct exec_shared *sh;
-	struct ocl_device dev;
-	struct ocl_context cl;
-	cl_mem *mems;          /* per argument, created at first use */
+	const struct dev_ops *ops;
+	struct dev *dev;
+	struct tune_device_info info;
+	struct dev_buf **mems; /* per argument, created at first use */
 	void **host;           /* per argument, read-back space */
 	struct exec_hooks hooks;
 	/* Set after a driver error at run time: the context may be unusable,

@@ -161,6 +161,22 @@ static char *read_sources(struct tune_job *job, const struct ast_tune_line *l)
 
 /* ---- bindings: device queries, then --set ---------------------------------------- */
 
+/* Tells the caller which source the kernel line names, before the device
+ * is queried: the backend, and so the device, may depend on it. */
+static int announce_kernel(struct tune_job *job, const struct tune_job_opts *o)
+{
+	for (int i = 0; o->kernel_file && i < job->tune->n; i++) {
+		const struct ast_tune_line *l = job->tune->lines[i];
+		if (l->kind != AST_T_KERNEL || l->nwords == 0)
+			continue;
+		char *path = resolve_path(job, l->words[0].text);
+		int rc = o->kernel_file(o->query_user, path);
+		free(path);
+		return rc ? 1 : 0;
+	}
+	return 0;
+}
+
 static int bind_all(struct tune_job *job, const struct tune_job_opts *o)
 {
 	const struct sema_program *P = &job->prog;
@@ -937,7 +953,9 @@ static int load(struct tune_job *job, const struct tune_job_opts *o)
 		diag_error(&job->diag, top, "'%s' has no tune: section; see docs/TUNING.md", o->space_path);
 		return 1;
 	}
-	rc = bind_all(job, o);
+	rc = announce_kernel(job, o);
+	if (!rc)
+		rc = bind_all(job, o);
 	if (rc)
 		return rc;
 	struct interp_options opt = { .nbindings = job->nbindings, .bindings = job->bindings };

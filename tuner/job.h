@@ -31,6 +31,10 @@ struct tune_job_opts {
 	const char *const *sets;    /* "NAME=VALUE" (--set), applied after queries */
 	tune_query_fn query;        /* NULL: every query takes its default */
 	void *query_user;
+	/* Called once, before any query, with the path of the kernel line's
+	 * first source file (the backend follows its extension): 0 to go on,
+	 * else the load fails (the hook has said why).  NULL: none. */
+	int (*kernel_file)(void *user, const char *path);
 	FILE *diag;                 /* diagnostics; NULL: stderr */
 	bool interpret;             /* enumerate with the reference interpreter */
 };

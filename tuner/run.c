@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "tuner/db.h"
+#include "tuner/device.h"
 #include "tuner/job.h"
 #include "tuner/replay.h"
 #include "tuner/run.h"
@@ -150,17 +151,14 @@ static long job_find(void *user, const double *values)
 
 /* ---- device queries during loading ------------------------------------------------ */
 
-/* In a replay there is no device: every query keeps its default. */
-static int query_device(void *user, const char *query, int64_t *value)
-{
-	return user ? tune_device_props_get(user, query, value) : 1;
-}
 
 /* ---- the run ---------------------------------------------------------------------- */
 
 struct run {
 	const struct tune_run_opts *o;
+	struct tune_eval_opts eval;  /* o->eval with the backend chosen */
 	struct tune_device_props *props;
+	bool device_failed;          /* read_device said why */
 	struct tune_job *job;
 	struct tune_evaluator *ev;
 	struct tune_replay *replay;  /* instead of ev */
@@ -426,26 +424,63 @@ static void print_summary(struct run *r, double elapsed)
 		fputc('\n', out);
 }
 
+/* Reads the device of the chosen backend once; -1 after saying why. */
+static int read_device(struct run *r)
+{
+	if (r->props || r->device_failed)
+		return r->props ? 0 : -1;
+	char *err = NULL;
+	progress_phase(r->progress.line, "reading the device", 0);
+	if (tune_device_props_read(&r->eval.device, &r->props, &err) != 0) {
+		progress_break(&r->progress);
+		fprintf(r->o->err, "spacetune: error: %s (see 'spacetune devices')\n",
+		        err ? err : "no device");
+		free(err);
+		r->device_failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* In a replay there is no device: every query keeps its default. */
+static int query_device(void *user, const char *query, int64_t *value)
+{
+	struct run *r = user;
+	if (r->eval.replay)
+		return 1;
+	if (read_device(r) != 0)
+		return -1;
+	return tune_device_props_get(r->props, query, value);
+}
+
+/* The job's kernel file: the backend, unless --backend chose one. */
+static int kernel_file(void *user, const char *path)
+{
+	struct run *r = user;
+	if (!r->eval.device.backend)
+		r->eval.device.backend = dev_backend_of_path(path);
+	return r->eval.replay ? 0 : read_device(r);
+}
+
 static int start(struct run *r)
 {
 	const struct tune_run_opts *o = r->o;
 	char *err = NULL;
-	/* The device first: a missing one is the commonest failure, and the
-	 * job's `query(...)` parameters are bound from it. */
-	progress_phase(r->progress.line, "reading the device", 0);
-	if (!o->eval.replay && tune_device_props_read(&o->eval.device, &r->props, &err) != 0) {
-		progress_break(&r->progress);
-		fprintf(o->err, "spacetune: error: %s (see 'spacetune devices')\n",
-		        err ? err : "no OpenCL device");
-		free(err);
-		return -1;
-	}
+	/* The device is read as the job names its kernel (the backend follows
+	 * the kernel file), before the job's `query(...)` parameters are
+	 * bound from it. */
+	r->eval = o->eval;
 	struct tune_job_opts jo = {
 		.space_path = o->space_path, .nsets = o->nsets, .sets = o->sets,
-		.query = query_device, .query_user = r->props, .diag = o->err,
+		.query = query_device, .query_user = r, .diag = o->err, .kernel_file = kernel_file,
 	};
 	progress_phase(r->progress.line, "loading the space", 0);
 	int rc = tune_job_load(&jo, &r->job);
+	if (rc == 0 && !o->eval.replay && read_device(r) != 0) {
+		tune_job_free(r->job);
+		r->job = NULL;
+		rc = 1;
+	}
 	if (rc != 0) {
 		/* rc > 0: a user error, already diagnosed */
 		if (rc < 0) {
@@ -509,7 +544,7 @@ static int start(struct run *r)
 		progress_phase(r->progress.line, "starting the workers and the reference", 0);
 	}
 	if (!o->eval.replay &&
-	    tune_evaluator_start(&r->ev, &o->eval, tune_job_reference(r->job), &proto, &r->info,
+	    tune_evaluator_start(&r->ev, &r->eval, tune_job_reference(r->job), &proto, &r->info,
 	                         &err) != 0) {
 		progress_break(&r->progress);
 		if (*o->interrupted)

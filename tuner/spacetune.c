@@ -30,6 +30,7 @@
 #include "tools/cache.h"
 #include "tuner/batch.h"
 #include "tuner/best.h"
+#include "tuner/device.h"
 #include "tuner/eval.h"
 #include "tuner/job.h"
 #include "tuner/export.h"
@@ -46,6 +47,18 @@ enum exit_code { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 enum { DEFAULT_REPEAT = 10, DEFAULT_WARMUP = 1, DEFAULT_SEED = 1 };
 static const double default_build_timeout_s = 300.0;
 
+/* "opencl, cuda": the backends built in. */
+static const char *backend_names(void)
+{
+	static char names[64];
+	const struct dev_ops *const *b = dev_backends();
+	names[0] = 0;
+	for (int i = 0; b[i]; i++)
+		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+		         b[i]->name);
+	return names;
+}
+
 static void usage(FILE *out)
 {
 	fputs("usage: spacetune devices\n"
@@ -59,6 +72,8 @@ static void usage(FILE *out)
 	      "       spacetune variant FILE.space [--set NAME=VALUE]... [PARAM=VALUE]...\n"
 	      "\n"
 	      "Options of 'run':\n"
+	      "  --backend B         opencl, or cuda where built in (default: cuda for a .cu\n"
+	      "                      kernel, else opencl)\n"
 	      "  --platform P        OpenCL platform, by index or name substring\n"
 	      "  --device D          device, by index or name substring (default: the first GPU)\n"
 	      "  --db FILE           results database, appended to (default " DEFAULT_DB ")\n"
@@ -184,7 +199,7 @@ static void catch_signals(void)
 }
 
 enum {
-	OPT_PLATFORM = 256, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
+	OPT_PLATFORM = 256, OPT_BACKEND, OPT_DEVICE, OPT_DB, OPT_STRATEGY, OPT_BUDGET, OPT_SEED, OPT_SET, OPT_REPEAT,
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_BUILD_TIMEOUT, OPT_RUN_TIMEOUT, OPT_HEADER, OPT_JSON,
 	OPT_SPACE, OPT_VERSION, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES,
 	OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C, OPT_REPLAY, OPT_REPLAY_SLEEP, OPT_TRACE, OPT_KT_CACHE,
@@ -263,6 +278,7 @@ static int parse_eval_option(int c, const char *arg, struct tune_eval_opts *e)
 	{ "help", no_argument, NULL, 'h' }
 
 static const struct option run_options[] = {
+	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "platform", required_argument, NULL, OPT_PLATFORM },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "db", required_argument, NULL, OPT_DB },
@@ -437,6 +453,14 @@ static int cmd_run(int argc, char **argv)
 	char *end;
 	while ((c = getopt_long(argc, argv, "h", run_options, NULL)) != -1) {
 		switch (c) {
+		case OPT_BACKEND:
+			if (!dev_backend(optarg)) {
+				fprintf(stderr, "spacetune: this spacetune has the backends %s\n", backend_names());
+				bad_usage("unknown backend '%s'", optarg);
+				goto out;
+			}
+			o.eval.device.backend = optarg;
+			break;
 		case OPT_PLATFORM: o.eval.device.platform = optarg; break;
 		case OPT_DEVICE: o.eval.device.device = optarg; break;
 		case OPT_DB: o.db_path = optarg; db_given = true; break;

@@ -2,7 +2,8 @@
  * worker.c - the evaluator's worker processes: spawning, the socket
  * protocol, the device lock, timeouts and crash recovery; and the device
  * listing and queries, which run in a child for the same reason workers
- * are forked: the calling process must never initialise OpenCL.
+ * are forked: the calling process must never initialise a compute API
+ * (OpenCL, CUDA).
  *
  * Protocol: every message is a 16-byte header {u32 type, u32 0, u64 length}
  * and a payload, over a SOCK_STREAM socketpair (one per worker).
@@ -509,7 +510,7 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd)
 	struct lock_user lock = {fd, trace && *trace && strcmp(trace, "0") != 0};
 	w.hooks = (struct exec_hooks){lock_acquire, lock_release, kernel_started, kernel_finished,
 	                              &lock};
-	send_msg(fd, MSG_HELLO, &w.dev.info, sizeof w.dev.info);
+	send_msg(fd, MSG_HELLO, &w.info, sizeof w.info);
 	for (;;) {
 		uint32_t type;
 		char *payload;
@@ -1454,7 +1455,7 @@ static int run_in_child(void (*fn)(void *arg, int fd), void *arg, char **out, si
 	int status = reap(pid, w.eof ? 10.0 : 0);
 	if (!w.eof || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		char *why = describe_status(status);
-		*err = tune_strfmt("the OpenCL driver failed in a child process: %s", why ? why : "?");
+		*err = tune_strfmt("the driver failed in a child process: %s", why ? why : "?");
 		free(why);
 		free(w.in);
 		return -1;
@@ -1476,7 +1477,14 @@ static void list_in_child(void *arg, int fd)
 	FILE *mem = open_memstream(&text, &len);
 	int count = -1;
 	if (mem) {
-		count = ocl_list(mem);
+		/* Every backend built in, one after the other; the count of
+		 * devices found, -1 when no backend has a driver. */
+		const struct dev_ops *const *b = dev_backends();
+		for (int i = 0; b[i]; i++) {
+			int n = b[i]->list(mem);
+			if (n >= 0)
+				count = (count < 0 ? 0 : count) + n;
+		}
 		fclose(mem);
 	}
 	tune_write_all(fd, &count, sizeof count);
@@ -1489,7 +1497,7 @@ static void gpus_in_child(void *arg, int fd)
 {
 	(void)arg;
 	int pairs[TUNE_MAX_GPUS][2];
-	int n = ocl_gpus(pairs, TUNE_MAX_GPUS);
+	int n = dev_backend(NULL)->gpus(pairs, TUNE_MAX_GPUS);
 	tune_write_all(fd, pairs, (size_t)n * sizeof pairs[0]);
 }
 
@@ -1531,28 +1539,33 @@ int tune_list_devices(FILE *out)
 
 struct tune_device_props {
 	struct tune_device_info info;
+	char backend[16];
 	int nqueries;
 	int64_t value[MAX_QUERIES];
-	int have[MAX_QUERIES];  /* ocl_query's answer: 0 has it, 1 lacks it */
+	int have[MAX_QUERIES];  /* the backend's answer: 0 has it, 1 lacks it */
 };
 
 static void props_in_child(void *arg, int fd)
 {
 	const struct tune_device_sel *sel = arg;
-	struct ocl_device dev;
+	const struct dev_ops *ops = dev_backend(sel->backend);
+	struct dev *dev = NULL;
+	struct tune_device_props p;
+	memset(&p, 0, sizeof p);
 	char *err = NULL;
-	if (ocl_select(sel, &dev, &err) != 0) {
+	if (!ops)
+		err = tune_strfmt("spacetune was built without the '%s' backend", sel->backend);
+	if (!ops || ops->open(&dev, sel, &p.info, &err) != 0) {
 		tune_write_all(fd, "E", 1);
 		tune_write_all(fd, err ? err : "?", err ? strlen(err) : 1);
 		free(err);
 		return;
 	}
-	struct tune_device_props p;
-	memset(&p, 0, sizeof p);
-	p.info = dev.info;
-	p.nqueries = ocl_query_count() < MAX_QUERIES ? ocl_query_count() : MAX_QUERIES;
-	for (int q = 0; q < p.nqueries; q++)
-		p.have[q] = ocl_query(dev.device, ocl_query_name(q), &p.value[q]);
+	for (int q = 0; q < MAX_QUERIES && ops->query_name(q); q++) {
+		p.have[q] = ops->query(dev, ops->query_name(q), &p.value[q]);
+		p.nqueries = q + 1;
+	}
+	ops->close(dev);
 	tune_write_all(fd, "P", 1);
 	tune_write_all(fd, &p, sizeof p);
 }
@@ -1564,16 +1577,23 @@ int tune_device_props_read(const struct tune_device_sel *sel, struct tune_device
 	size_t len;
 	*out = NULL;
 	*err = NULL;
+	const struct dev_ops *ops = dev_backend(sel->backend);
+	if (!ops) {
+		*err = tune_strfmt("spacetune was built without the '%s' backend", sel->backend);
+		return -1;
+	}
 	if (run_in_child(props_in_child, (void *)sel, &buf, &len, err) != 0)
 		return -1;
 	if (len != 1 + sizeof **out || buf[0] != 'P') {
-		*err = len > 1 && buf[0] == 'E' ? strdup(buf + 1) : tune_strfmt("no OpenCL device");
+		*err = len > 1 && buf[0] == 'E' ? strdup(buf + 1) : tune_strfmt("no %s device", ops->name);
 		free(buf);
 		return -1;
 	}
 	*out = malloc(sizeof **out);
-	if (*out)
+	if (*out) {
 		memcpy(*out, buf + 1, sizeof **out);
+		snprintf((*out)->backend, sizeof (*out)->backend, "%s", ops->name);
+	}
 	else
 		*err = tune_strfmt("out of memory");
 	free(buf);
@@ -1587,8 +1607,9 @@ const struct tune_device_info *tune_device_props_info(const struct tune_device_p
 
 int tune_device_props_get(const struct tune_device_props *p, const char *query, int64_t *value)
 {
+	const struct dev_ops *ops = dev_backend(p->backend);
 	for (int q = 0; q < p->nqueries; q++)
-		if (strcmp(ocl_query_name(q), query) == 0) {
+		if (strcmp(ops->query_name(q), query) == 0) {
 			if (p->have[q] != 0)
 				return 1;
 			*value = p->value[q];
@@ -1605,8 +1626,9 @@ void tune_device_props_free(struct tune_device_props *p)
 int tune_device_query(const struct tune_device_sel *sel, const char *query, int64_t *value)
 {
 	bool known = false;
-	for (int q = 0; q < ocl_query_count(); q++)
-		known |= strcmp(ocl_query_name(q), query) == 0;
+	const struct dev_ops *ops = dev_backend(sel->backend);
+	for (int q = 0; ops && ops->query_name(q); q++)
+		known |= strcmp(ops->query_name(q), query) == 0;
 	if (!known)
 		return -1;
 	struct tune_device_props *p;

@@ -146,7 +146,7 @@ static void test_devices(void)
 	CHECK(text && strstr(text, "max work-group size"), "listing: %s", text ? text : "(null)");
 	free(text);
 
-	struct tune_device_sel sel = {NULL, NULL};
+	struct tune_device_sel sel = {0};
 	int64_t v = 0;
 	CHECK(tune_device_query(&sel, "max_work_group_size", &v) == 0 && v >= 1, "wg size %lld",
 	      (long long)v);
@@ -165,7 +165,7 @@ static void test_devices(void)
 		tune_device_props_free(p);
 	}
 	/* Selection by name substring (case-insensitive) and by a bad index. */
-	struct tune_device_sel bad = {"999", NULL};
+	struct tune_device_sel bad = {.platform = "999"};
 	CHECK(tune_device_props_read(&bad, &p, &err) == -1 && err, "platform 999 selected");
 	free(err);
 }
@@ -582,7 +582,7 @@ int main(int argc, char **argv)
 {
 	const char *srcdir = argc > 1 ? argv[1] : "tests/tuner";
 	init_args();
-	struct tune_device_sel sel = {NULL, NULL};
+	struct tune_device_sel sel = {0};
 	int64_t v;
 	if (tune_device_query(&sel, "max_compute_units", &v) != 0) {
 		fprintf(stderr, "test_eval: no OpenCL device: skipped\n");

@@ -943,7 +943,7 @@ ParameterizedTestParameters(sema, tune_errors)
 		{ TUNE_HEAD "    global [M, a]\n    local [a]\n",
 		  "t.space:8:11: error: 'local' has 1 sizes but 'global' has 2\n" },
 		{ TUNE_HEAD "    global [M, 1, 1, 1]\n",
-		  "t.space:7:12: error: 'global' has 4 sizes; OpenCL launches 1 to 3 dimensions\n" },
+		  "t.space:7:12: error: 'global' has 4 sizes; a launch has 1 to 3 dimensions\n" },
 		{ TUNE_HEAD "    global [Mm]\n",
 		  "t.space:7:13: error: unknown name 'Mm'\n"
 		  "    7 |     global [Mm]\n"

@@ -1,16 +1,29 @@
 /*
- * ocl.c - OpenCL platforms, devices, queries and contexts for the tuner.
+ * ocl.c - the OpenCL backend (tuner/device.h): platforms and devices,
+ * queries by spacec's names, a context with a profiling queue, programs,
+ * buffers and timed launches.
  */
 #define _GNU_SOURCE
-#include "tuner/ocl.h"
-
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
 #include <CL/cl_ext.h>
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "tuner/device.h"
 #include "tuner/exec.h"
+
+struct dev {
+	cl_platform_id platform;
+	cl_device_id device;
+	struct tune_device_info info;
+	cl_context context;
+	cl_command_queue queue;
+};
 
 /* ORDER OpenCL error codes (CL 1.2 core, then extensions seen in practice). */
 static const struct { cl_int code; const char *name; } error_names[] = {
@@ -82,7 +95,7 @@ static const struct { cl_int code; const char *name; } error_names[] = {
 	{-9999, "CL_NV_ILLEGAL_ACCESS"},  /* NVIDIA: a kernel faulted (not in any header) */
 };
 
-const char *ocl_error_name(cl_int err)
+static const char *ocl_error_name(int err)
 {
 	for (size_t i = 0; i < sizeof error_names / sizeof error_names[0]; i++)
 		if (error_names[i].code == err)
@@ -130,35 +143,6 @@ static bool has_extension(cl_device_id d, const char *ext)
 	return found;
 }
 
-static bool contains_nocase(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return true;
-	return n == 0;
-}
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
-/* Does the selector `want` (index or name substring) pick item `index` named `name`? */
-static bool matches(const char *want, unsigned index, const char *name)
-{
-	if (!want)
-		return true;
-	if (all_digits(want))
-		return strtoul(want, NULL, 10) == index;
-	return contains_nocase(name, want);
-}
-
 /* Platform and device ids; the caller frees *platforms (and *devices). */
 static cl_uint get_platforms(cl_platform_id **out)
 {
@@ -190,7 +174,7 @@ static cl_uint get_devices(cl_platform_id p, cl_device_id **out)
 	return n;
 }
 
-static void fill_info(struct ocl_device *d, unsigned pi, unsigned di)
+static void fill_info(struct dev *d, unsigned pi, unsigned di)
 {
 	struct tune_device_info *info = &d->info;
 	memset(info, 0, sizeof *info);
@@ -210,7 +194,7 @@ static bool is_gpu(cl_device_id d)
 	       (type & CL_DEVICE_TYPE_GPU);
 }
 
-int ocl_select(const struct tune_device_sel *sel, struct ocl_device *out, char **err)
+static int ocl_select(const struct tune_device_sel *sel, struct dev *out, char **err)
 {
 	cl_platform_id *plats;
 	cl_uint np = get_platforms(&plats);
@@ -224,14 +208,14 @@ int ocl_select(const struct tune_device_sel *sel, struct ocl_device *out, char *
 		for (cl_uint pi = 0; pi < np; pi++) {
 			char pname[256];
 			platform_string(plats[pi], CL_PLATFORM_NAME, pname, sizeof pname);
-			if (!matches(sel->platform, pi, pname))
+			if (!dev_sel_matches(sel->platform, pi, pname))
 				continue;
 			cl_device_id *devs;
 			cl_uint nd = get_devices(plats[pi], &devs);
 			for (cl_uint di = 0; di < nd; di++) {
 				char dname[256];
 				device_string(devs[di], CL_DEVICE_NAME, dname, sizeof dname);
-				if (!matches(sel->device, di, dname) || (pass == 0 && !is_gpu(devs[di])))
+				if (!dev_sel_matches(sel->device, di, dname) || (pass == 0 && !is_gpu(devs[di])))
 					continue;
 				out->platform = plats[pi];
 				out->device = devs[di];
@@ -276,17 +260,7 @@ static const struct query {
 	{"double_fp", CL_DEVICE_DOUBLE_FP_CONFIG, Q_BOOL_FP64, 0},
 };
 
-int ocl_query_count(void)
-{
-	return (int)(sizeof queries / sizeof queries[0]);
-}
-
-const char *ocl_query_name(int i)
-{
-	return i >= 0 && i < ocl_query_count() ? queries[i].name : NULL;
-}
-
-int ocl_query(cl_device_id dev, const char *name, int64_t *value)
+static int ocl_query(cl_device_id dev, const char *name, int64_t *value)
 {
 	const struct query *q = NULL;
 	for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++)
@@ -377,7 +351,7 @@ static void list_device(FILE *out, cl_device_id d, unsigned di)
 		        (long long)v[9], (long long)v[10]);
 }
 
-int ocl_list(FILE *out)
+static int ocl_list(FILE *out)
 {
 	cl_platform_id *plats;
 	cl_uint np = get_platforms(&plats);
@@ -406,7 +380,7 @@ int ocl_list(FILE *out)
 }
 
 /* Every GPU as (platform index, device index), at most max; the count found. */
-int ocl_gpus(int (*out)[2], int max)
+static int ocl_gpus(int (*out)[2], int max)
 {
 	cl_platform_id *plats;
 	cl_uint np = get_platforms(&plats);
@@ -429,38 +403,338 @@ int ocl_gpus(int (*out)[2], int max)
 	return n;
 }
 
-/* ---- contexts ------------------------------------------------------------- */
+/* ---- the backend: devices ------------------------------------------------- */
 
-int ocl_context_open(struct ocl_context *c, const struct ocl_device *d, char **err)
+static const char *ocl_query_name(int i)
 {
+	return i >= 0 && (size_t)i < sizeof queries / sizeof queries[0] ? queries[i].name : NULL;
+}
+
+static void ocl_close(struct dev *d)
+{
+	if (!d)
+		return;
+	if (d->queue) {
+		clFinish(d->queue);
+		clReleaseCommandQueue(d->queue);
+	}
+	if (d->context)
+		clReleaseContext(d->context);
+	free(d);
+}
+
+static int ocl_open(struct dev **out, const struct tune_device_sel *sel,
+                    struct tune_device_info *info, char **err)
+{
+	struct dev *d = calloc(1, sizeof *d);
+	*out = NULL;
+	if (!d) {
+		*err = tune_strfmt("out of memory");
+		return -1;
+	}
+	if (ocl_select(sel, d, err) != 0) {
+		free(d);
+		return -1;
+	}
 	cl_int rc;
 	cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
-	c->queue = NULL;
-	c->context = clCreateContext(props, 1, &d->device, NULL, NULL, &rc);
-	if (!c->context) {
+	d->context = clCreateContext(props, 1, &d->device, NULL, NULL, &rc);
+	if (!d->context) {
 		*err = tune_strfmt("cannot create an OpenCL context on '%s': %s", d->info.name,
 		                   ocl_error_name(rc));
+		ocl_close(d);
 		return -1;
 	}
-	c->queue = clCreateCommandQueue(c->context, d->device, CL_QUEUE_PROFILING_ENABLE, &rc);
-	if (!c->queue) {
+	d->queue = clCreateCommandQueue(d->context, d->device, CL_QUEUE_PROFILING_ENABLE, &rc);
+	if (!d->queue) {
 		*err = tune_strfmt("cannot create a profiling queue on '%s': %s", d->info.name,
 		                   ocl_error_name(rc));
-		clReleaseContext(c->context);
-		c->context = NULL;
+		ocl_close(d);
 		return -1;
 	}
+	*info = d->info;
+	*out = d;
 	return 0;
 }
 
-void ocl_context_close(struct ocl_context *c)
+static int ocl_dev_query(struct dev *d, const char *name, int64_t *value)
 {
-	if (c->queue) {
-		clFinish(c->queue);
-		clReleaseCommandQueue(c->queue);
-	}
-	if (c->context)
-		clReleaseContext(c->context);
-	c->queue = NULL;
-	c->context = NULL;
+	return ocl_query(d->device, name, value);
 }
+
+/* ---- programs ------------------------------------------------------------- */
+
+/* Build logs longer than this are cut: they go into every db line. */
+#define MAX_LOG 65536
+
+static char *build_log(struct dev *d, cl_program prog)
+{
+	size_t size = 0;
+	if (clGetProgramBuildInfo(prog, d->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
+		return NULL;
+	char *log = malloc(size + 1);
+	if (!log)
+		return NULL;
+	if (clGetProgramBuildInfo(prog, d->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) != CL_SUCCESS)
+		size = 0;
+	log[size] = 0;
+	if (size > MAX_LOG)
+		strcpy(log + MAX_LOG - 20, "\n[log truncated]\n");
+	return log;
+}
+
+static int ocl_compile(struct dev *d, const char *source, const char *options,
+                       struct dev_module **out, char **log)
+{
+	cl_int rc;
+	*out = NULL;
+	*log = NULL;
+	cl_program prog = clCreateProgramWithSource(d->context, 1, &source, NULL, &rc);
+	if (!prog)
+		return rc;
+	rc = clBuildProgram(prog, 1, &d->device, options, NULL, NULL);
+	if (rc != CL_SUCCESS) {
+		*log = build_log(d, prog);
+		clReleaseProgram(prog);
+		return rc;
+	}
+	*out = (struct dev_module *)prog;
+	return CL_SUCCESS;
+}
+
+static int ocl_binary(struct dev *d, struct dev_module *m, void **bin, size_t *len)
+{
+	(void)d;
+	cl_program prog = (cl_program)m;
+	*bin = NULL;
+	cl_int rc = clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof *len, len, NULL);
+	if (rc != CL_SUCCESS)
+		return rc;
+	if (*len == 0 || !(*bin = malloc(*len)))
+		return CL_OUT_OF_HOST_MEMORY;
+	unsigned char *bins[1] = {*bin};
+	rc = clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL);
+	if (rc != CL_SUCCESS) {
+		free(*bin);
+		*bin = NULL;
+	}
+	return rc;
+}
+
+static int ocl_load(struct dev *d, const void *bin, size_t len, const char *options,
+                    struct dev_module **out)
+{
+	const unsigned char *bins[1] = {bin};
+	cl_int rc, status;
+	*out = NULL;
+	cl_program prog = clCreateProgramWithBinary(d->context, 1, &d->device, &len, bins, &status, &rc);
+	if (!prog)
+		return rc;
+	if (rc == CL_SUCCESS && status != CL_SUCCESS)
+		rc = status;
+	if (rc == CL_SUCCESS)
+		rc = clBuildProgram(prog, 1, &d->device, options, NULL, NULL);
+	if (rc != CL_SUCCESS) {
+		clReleaseProgram(prog);
+		return rc;
+	}
+	*out = (struct dev_module *)prog;
+	return CL_SUCCESS;
+}
+
+static void ocl_module_free(struct dev *d, struct dev_module *m)
+{
+	(void)d;
+	if (m)
+		clReleaseProgram((cl_program)m);
+}
+
+static int ocl_kernel(struct dev *d, struct dev_module *m, const char *name, struct dev_kernel **out)
+{
+	(void)d;
+	cl_int rc;
+	cl_kernel k = clCreateKernel((cl_program)m, name, &rc);
+	*out = (struct dev_kernel *)k;
+	return k ? CL_SUCCESS : rc;
+}
+
+static void ocl_kernel_free(struct dev *d, struct dev_kernel *k)
+{
+	(void)d;
+	if (k)
+		clReleaseKernel((cl_kernel)k);
+}
+
+/* ---- buffers -------------------------------------------------------------- */
+
+static int ocl_alloc(struct dev *d, size_t bytes, struct dev_buf **out)
+{
+	cl_int rc;
+	cl_mem m = clCreateBuffer(d->context, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+	*out = (struct dev_buf *)m;
+	return m ? CL_SUCCESS : rc;
+}
+
+static void ocl_buf_free(struct dev *d, struct dev_buf *b)
+{
+	(void)d;
+	if (b)
+		clReleaseMemObject((cl_mem)b);
+}
+
+static int ocl_write(struct dev *d, struct dev_buf *b, const void *src, size_t bytes)
+{
+	return clEnqueueWriteBuffer(d->queue, (cl_mem)b, CL_FALSE, 0, bytes, src, 0, NULL, NULL);
+}
+
+static int ocl_read(struct dev *d, struct dev_buf *b, void *dst, size_t bytes)
+{
+	return clEnqueueReadBuffer(d->queue, (cl_mem)b, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+}
+
+static void ocl_finish(struct dev *d)
+{
+	clFinish(d->queue);
+}
+
+/* ---- launches ------------------------------------------------------------- */
+
+static int ocl_check(struct dev *d, struct dev_kernel *kernel, const struct dev_launch *l,
+                     char **detail)
+{
+	cl_kernel k = (cl_kernel)kernel;
+	int dim = l->dim;
+	const size_t *global = l->global, *local = l->local;
+	if (dim < 1 || dim > 3) {
+		*detail = tune_strfmt("work_dim %d", dim);
+		return CL_INVALID_WORK_DIMENSION;
+	}
+	for (int i = 0; i < dim; i++)
+		if (global[i] == 0) {
+			*detail = tune_strfmt("global size %d is 0", i);
+			return CL_INVALID_GLOBAL_WORK_SIZE;
+		}
+	if (local[0] == 0)
+		return CL_SUCCESS;
+	size_t kernel_max = 0, item_max[3] = {0, 0, 0}, product = 1;
+	clGetKernelWorkGroupInfo(k, d->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
+	                         &kernel_max, NULL);
+	clGetDeviceInfo(d->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_max, item_max, NULL);
+	for (int i = 0; i < dim; i++) {
+		if (local[i] == 0 || global[i] % local[i] != 0) {
+			*detail = tune_strfmt("global size %zu is not a multiple of local size %zu (dimension %d)",
+			                      global[i], local[i], i);
+			return CL_INVALID_WORK_GROUP_SIZE;
+		}
+		if (item_max[i] && local[i] > item_max[i]) {
+			*detail = tune_strfmt("local size %zu exceeds the device's %zu in dimension %d",
+			                      local[i], item_max[i], i);
+			return CL_INVALID_WORK_ITEM_SIZE;
+		}
+		product *= local[i];
+	}
+	if (kernel_max && product > kernel_max) {
+		*detail = tune_strfmt("work-group of %zu items exceeds the kernel's limit of %zu "
+		                      "(CL_KERNEL_WORK_GROUP_SIZE)", product, kernel_max);
+		return CL_INVALID_WORK_GROUP_SIZE;
+	}
+	return CL_SUCCESS;
+}
+
+/*
+ * Returns once the kernel of `ev` runs (or has ended), then tells the
+ * parent, whose run limit starts there.  Drivers may compile for the
+ * launch's geometry between CL_SUBMITTED and CL_RUNNING (PoCL does, for
+ * seconds on a loaded machine): that is building, not running.  Polled,
+ * from 20 us up to 1 ms, so a short kernel costs no more than it runs.
+ */
+static void await_kernel_start(const struct exec_hooks *hooks, cl_event ev)
+{
+	long pause_ns = 20 * 1000;
+	for (;;) {
+		cl_int status = CL_COMPLETE;
+		if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) !=
+		        CL_SUCCESS || status <= CL_RUNNING)
+			break;
+		struct timespec ts = {0, pause_ns};
+		nanosleep(&ts, NULL);
+		if (pause_ns < 1000 * 1000)
+			pause_ns *= 2;
+	}
+	if (hooks && hooks->started)
+		hooks->started(hooks->user);
+}
+
+static cl_int set_args(cl_kernel k, const struct dev_launch *l)
+{
+	for (int i = 0; i < l->nargs; i++) {
+		const struct dev_arg *a = &l->args[i];
+		cl_int rc;
+		if (a->kind == TUNE_ARG_SCALAR)
+			rc = clSetKernelArg(k, (cl_uint)i, a->size, a->value);
+		else if (a->kind == TUNE_ARG_BUFFER)
+			rc = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &a->buf);
+		else
+			rc = clSetKernelArg(k, (cl_uint)i, a->size, NULL);
+		if (rc != CL_SUCCESS)
+			return rc;
+	}
+	return CL_SUCCESS;
+}
+
+static int ocl_launch(struct dev *d, struct dev_kernel *kernel, const struct dev_launch *l,
+                      const struct exec_hooks *hooks, double *ms)
+{
+	cl_kernel k = (cl_kernel)kernel;
+	cl_event ev = NULL;
+	*ms = 0;
+	cl_int rc = set_args(k, l);
+	if (rc != CL_SUCCESS)
+		return rc;
+	rc = clEnqueueNDRangeKernel(d->queue, k, (cl_uint)l->dim, NULL, l->global,
+	                            l->local[0] ? l->local : NULL, 0, NULL, &ev);
+	if (rc != CL_SUCCESS)
+		return rc;
+	clFlush(d->queue);
+	await_kernel_start(hooks, ev);
+	rc = clWaitForEvents(1, &ev);
+	if (hooks && hooks->finished)
+		hooks->finished(hooks->user);
+	cl_int status = CL_COMPLETE;
+	if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) ==
+	        CL_SUCCESS && status < 0)
+		rc = status;
+	if (rc == CL_SUCCESS) {
+		cl_ulong start = 0, end = 0;
+		rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+		if (rc == CL_SUCCESS)
+			rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+		*ms = end > start ? (double)(end - start) * 1e-6 : 0.0;
+	}
+	clReleaseEvent(ev);
+	return rc;
+}
+
+const struct dev_ops dev_opencl = {
+	.name = "opencl",
+	.query_name = ocl_query_name,
+	.list = ocl_list,
+	.gpus = ocl_gpus,
+	.open = ocl_open,
+	.query = ocl_dev_query,
+	.close = ocl_close,
+	.error_name = ocl_error_name,
+	.compile = ocl_compile,
+	.binary = ocl_binary,
+	.load = ocl_load,
+	.module_free = ocl_module_free,
+	.kernel = ocl_kernel,
+	.kernel_free = ocl_kernel_free,
+	.alloc = ocl_alloc,
+	.buf_free = ocl_buf_free,
+	.write = ocl_write,
+	.read = ocl_read,
+	.check = ocl_check,
+	.launch = ocl_launch,
+	.finish = ocl_finish,
+};
