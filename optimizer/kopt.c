@@ -41,6 +41,7 @@ struct node {
 	long long ival;         /* integer literals */
 	bool macro;             /* comes from a macro expansion */
 	bool is_const;          /* declarations: the type is const-qualified */
+	bool is_local;          /* the type is in the __local address space */
 };
 
 /* One annotation. */
@@ -237,6 +238,7 @@ static int add_node(struct build *B, CXCursor c)
 	n->name = cx_dup(clang_getCursorSpelling(c));
 	char *t = cx_dup(clang_getTypeSpelling(clang_getCursorType(c)));
 	n->type = plain_type(t, &n->is_const);
+	n->is_local = strstr(t, "__local") != NULL;
 	free(t);
 	if (clang_isDeclaration(n->kind))
 		offset_of(B, clang_getCursorLocation(c), &n->at, NULL);
@@ -780,10 +782,9 @@ static void default_factors(struct pragma *p, long long cap)
 		add_val(p, v);
 }
 
-static int check_unroll(struct kopt *k, struct pragma *p)
+/* Unroll factors: the pragma's range, else from a constant trip count. */
+static int factors(struct kopt *k, struct pragma *p)
 {
-	if (analyse_loop(k, p, p->target))
-		return 1;
 	if (!p->nvals) {
 		if (p->trip < 0)
 			return err_off(k, p->b, p->e - 1,
@@ -793,6 +794,183 @@ static int check_unroll(struct kopt *k, struct pragma *p)
 	return 0;
 }
 
+static int check_unroll(struct kopt *k, struct pragma *p)
+{
+	return analyse_loop(k, p, p->target) || factors(k, p);
+}
+
+/* Builtins that tie work-items together or write memory behind the optimizer's back. */
+static bool collective(const char *f)
+{
+	static const char *const pre[] = { "barrier", "mem_fence", "read_mem_fence", "write_mem_fence",
+					   "work_group_", "sub_group_", "get_local_id", "get_group_id",
+					   "get_local_size", "get_num_groups", "get_global_offset",
+					   "get_enqueued_local_size", "async_work_group", "wait_group_events", NULL };
+	for (int i = 0; pre[i]; i++)
+		if (!strncmp(f, pre[i], strlen(pre[i])))
+			return true;
+	return false;
+}
+
+static bool writes_memory_call(const char *f)
+{
+	return !strncmp(f, "atomic_", 7) || !strncmp(f, "atom_", 5) || !strncmp(f, "vstore", 6) ||
+	       !strncmp(f, "barrier", 7) || !strncmp(f, "work_group_", 11);
+}
+
+static int last_kid(const struct kopt *k, int n) { return kid(k, n, k->n[n].nkids - 1); }
+
+/* Work per item: the kernel body becomes a function of the global index,
+ * called F times per work-item; so no work-item may depend on another. */
+static int check_coarsen(struct kopt *k, struct pragma *p)
+{
+	int f = p->target;
+	if (f != k->func)
+		return err_off(k, p->b, p->e - 1, "'coarsen' must be in the tuned kernel '%s'",
+			       k->kernel ? k->kernel : "?");
+	int body = last_kid(k, f), nparm = 0;
+	for (int c = k->n[f].first; c >= 0; c = k->n[c].next)
+		if (k->n[c].kind == CXCursor_ParmDecl) {
+			nparm++;
+			if (k->n[c].is_local)
+				return err_at(k, c, "'coarsen' cannot share the __local argument '%s' between items",
+					      k->n[c].name);
+		}
+	if (!nparm)
+		return err_at(k, f, "'coarsen' needs a kernel with arguments");
+	for (unsigned i = k->n[f].b; i + 13 < k->n[body].b; i++)
+		if (!strncmp(k->src + i, "__attribute__", 13))
+			return err_off(k, i, i + 13, "'coarsen' does not keep kernel attributes");
+	for (int i = body; i < k->nn && k->n[i].b < k->n[body].e; i++) {
+		const struct node *x = &k->n[i];
+		if (!within(k, i, body))
+			continue;
+		if (x->kind == CXCursor_VarDecl && x->is_local)
+			return err_at(k, i, "'coarsen' cannot share the __local variable '%s' between items", x->name);
+		if (x->kind != CXCursor_CallExpr)
+			continue;
+		if (collective(x->name))
+			return err_at(k, i, "'%s' ties work-items together: 'coarsen' would change its meaning", x->name);
+		if (!strcmp(x->name, "get_global_id") || !strcmp(x->name, "get_global_size")) {
+			long long d;
+			if (x->nkids != 2 || !const_eval(k, last_kid(k, i), &d) || d < 0 || d > 2)
+				return err_at(k, i, "'coarsen' needs a constant dimension in '%s'", x->name);
+			if (x->macro && d < p->nparams)
+				return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
+					      x->name);
+		}
+	}
+	if (!p->nvals)
+		for (long long v = 1; v <= 8; v *= 2)
+			add_val(p, v);
+	return 0;
+}
+
+/* Statements of the outer loop's body around its one inner loop. */
+static int check_jam(struct kopt *k, struct pragma *p)
+{
+	if (analyse_loop(k, p, p->target))
+		return 1;
+	int outer = p->target, body = p->body;
+	if (k->n[body].kind != CXCursor_CompoundStmt)
+		return err_at(k, body, "'unroll_jam' needs a block with an inner for loop");
+	p->inner = -1;
+	for (int c = k->n[body].first; c >= 0; c = k->n[c].next) {
+		if (k->n[c].kind == CXCursor_ForStmt) {
+			if (p->inner >= 0)
+				return err_at(k, c, "'unroll_jam' needs exactly one inner loop");
+			p->inner = c;
+		}
+	}
+	if (p->inner < 0)
+		return err_at(k, body, "'unroll_jam' needs an inner for loop directly in the loop's block");
+	int in = p->inner, ib = last_kid(k, in);
+	if (k->n[in].nkids != 4)
+		return err_at(k, in, "the inner loop needs an initialisation, a condition and an increment");
+	if (check_jumps(k, ib, false, false))
+		return 1;
+	for (int i = outer + 1; i < k->nn && k->n[i].b < k->n[outer].e; i++) {
+		const struct node *x = &k->n[i];
+		if (!within(k, i, body))
+			continue;
+		bool in_inner = within(k, i, in), in_ibody = within(k, i, ib);
+		if (is_loop(x->kind) && !in_inner)
+			return err_at(k, i, "'unroll_jam' needs the inner loop to be the only loop of the outer body");
+		if (x->kind == CXCursor_ReturnStmt)
+			return err_at(k, i, "'return' inside a loop nest annotated 'unroll_jam'");
+		if (x->kind == CXCursor_CallExpr && (writes_memory_call(x->name) || collective(x->name)))
+			return err_at(k, i, "'%s' inside a loop nest annotated 'unroll_jam'", x->name);
+		if (x->kind == CXCursor_CallExpr) {
+			int callee = strip(k, x->first);
+			if (callee >= 0 && k->n[callee].decl)
+				return err_at(k, i, "the call of '%s' may write memory; 'unroll_jam' cannot reorder it",
+					      x->name);
+		}
+		if (x->kind != CXCursor_DeclRefExpr || !x->decl)
+			continue;
+		int d = find_decl(k, x->decl);
+		bool local = d >= 0 && within(k, d, body);
+		/* The inner loop's header runs once for all copies. */
+		if (in_inner && !in_ibody && (x->decl == k->n[p->var].at + 1 || (local && !within(k, d, in))))
+			return err_at(k, i, "the inner loop's bounds depend on '%s', which changes with the outer loop",
+				      x->name);
+		if (x->macro && (local || x->decl == k->n[p->var].at + 1))
+			return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
+				      x->name);
+		if (local || x->decl == k->n[p->var].at + 1)
+			continue;
+		/* A variable from outside the nest: read only, or a pure += / -= reduction. */
+		bool w = writes(k, i);
+		int par = k->n[i].parent;
+		bool reduction = w && k->n[par].kind == CXCursor_CompoundAssignOperator &&
+				 (!strcmp(k->n[par].op, "+=") || !strcmp(k->n[par].op, "-="));
+		if (w && !reduction)
+			return err_at(k, i, "'%s' is written in the nest; 'unroll_jam' would reorder the writes", x->name);
+		for (int j = outer + 1; reduction && j < k->nn && k->n[j].b < k->n[outer].e; j++)
+			if (j != i && k->n[j].kind == CXCursor_DeclRefExpr && k->n[j].decl == x->decl && within(k, j, body))
+				return err_at(k, j, "'%s' is a += reduction of the nest and cannot be read in it", x->name);
+	}
+	/* Stores to memory: only after the inner loop, to arrays the nest does not read. */
+	for (int i = outer + 1; i < k->nn && k->n[i].b < k->n[outer].e; i++) {
+		const struct node *x = &k->n[i];
+		if (!within(k, i, body) || x->kind != CXCursor_ArraySubscriptExpr)
+			continue;
+		int base = strip(k, x->first);
+		int d = base >= 0 && k->n[base].kind == CXCursor_DeclRefExpr ? find_decl(k, k->n[base].decl) : -1;
+		bool store = false;
+		int c = i, par = x->parent;
+		while (par >= 0 && k->n[par].kind == CXCursor_ParenExpr) {
+			c = par;
+			par = k->n[par].parent;
+		}
+		if (par >= 0 && ((k->n[par].kind == CXCursor_BinaryOperator && !strcmp(k->n[par].op, "=")) ||
+				 k->n[par].kind == CXCursor_CompoundAssignOperator) && k->n[par].first == c)
+			store = true;
+		if (par >= 0 && k->n[par].kind == CXCursor_UnaryOperator) {
+			if (!strcmp(k->n[par].op, "&"))
+				return err_at(k, i, "the address of an element is taken in a nest annotated 'unroll_jam'");
+			store = strchr(k->n[par].op, '+') || strchr(k->n[par].op, '-');
+		}
+		if (!store)
+			continue;
+		if (d < 0 || k->n[d].kind != CXCursor_ParmDecl)
+			return err_at(k, i, "a store the optimizer cannot track (not a kernel argument's array)");
+		if (within(k, i, in) || k->n[i].b < k->n[in].b)
+			return err_at(k, i, "a store to '%s' before or in the inner loop; 'unroll_jam' would reorder it",
+				      k->n[d].name);
+		for (int j = outer + 1; j < k->nn && k->n[j].b < k->n[outer].e; j++)
+			if (k->n[j].kind == CXCursor_DeclRefExpr && k->n[j].decl == k->n[d].at + 1 && j != base &&
+			    within(k, j, body))
+				return err_at(k, j, "'%s' is stored after the inner loop and also used in the nest",
+					      k->n[d].name);
+	}
+	for (int i = outer + 1; i < k->nn && k->n[i].b < k->n[outer].e; i++)
+		if (within(k, i, body) && k->n[i].kind == CXCursor_UnaryOperator && !strcmp(k->n[i].op, "*") &&
+		    k->n[i].parent >= 0)
+			return err_at(k, i, "pointer dereferences in a nest annotated 'unroll_jam' are not supported");
+	return factors(k, p);
+}
+
 /* ---- loading ---------------------------------------------------------------------- */
 
 static int check_pragma(struct kopt *k, struct pragma *p)
@@ -800,6 +978,10 @@ static int check_pragma(struct kopt *k, struct pragma *p)
 	switch (p->kind) {
 	case KOPT_UNROLL:
 		return check_unroll(k, p);
+	case KOPT_UNROLL_JAM:
+		return check_jam(k, p);
+	case KOPT_COARSEN:
+		return check_coarsen(k, p);
 	default:
 		return err_off(k, p->b, p->e - 1, "'%s' is not implemented yet", kind_name(p->kind));
 	}
@@ -1032,6 +1214,8 @@ struct emit {
 	struct sub *subs;
 	int nsubs;
 	unsigned resume;        /* a rewritten node also consumed the text up to here */
+	const struct pragma *coarsen; /* inside the coarsened kernel's body */
+	size_t orig_global[3];
 };
 
 static void emit_node(struct emit *E, int n);
@@ -1223,6 +1407,145 @@ static void emit_unroll(struct emit *E, const struct pragma *p, long long F)
 	E->resume = stmt_end(k, p->body);
 }
 
+
+/* Work per item: the kernel's body as a function of the global index
+ * (renamed NAME_spacetune_item), and a kernel of the same name and
+ * arguments calling it for F items, interleaved by the new global size so
+ * neighbouring work-items still touch neighbouring elements. */
+static void emit_coarsen(struct emit *E, const struct pragma *p, int pi)
+{
+	const struct kopt *k = E->k;
+	int f = p->target, body = last_kid(k, f), first = -1, last = -1;
+	const struct node *F = &k->n[f];
+	for (int c = F->first; c >= 0; c = k->n[c].next)
+		if (k->n[c].kind == CXCursor_ParmDecl) {
+			if (first < 0)
+				first = c;
+			last = c;
+		}
+	/* the helper: `__kernel` dropped, the name changed, the indices as arguments */
+	unsigned b = F->b;
+	for (unsigned i = F->b; i < F->at; i++) {
+		bool word = (i == F->b || !(isalnum((unsigned char)k->src[i - 1]) || k->src[i - 1] == '_'));
+		size_t n = !strncmp(k->src + i, "__kernel", 8) ? 8 : !strncmp(k->src + i, "kernel", 6) ? 6 : 0;
+		if (word && n && !(isalnum((unsigned char)k->src[i + n]) || k->src[i + n] == '_')) {
+			fwrite(k->src + b, 1, i - b, E->out);
+			b = (unsigned)(i + n);
+			while (b < F->at && k->src[b] == ' ')
+				b++;
+			break;
+		}
+	}
+	fprintf(E->out, "/* spacetune: coarsen");
+	for (int d = 0; d < p->nparams; d++)
+		fprintf(E->out, " %s = %lld", p->params[d], E->val[pi][d]);
+	fprintf(E->out, ": one item of the original NDRange */\n");
+	fwrite(k->src + b, 1, F->at - b, E->out);
+	fprintf(E->out, "%s_spacetune_item", F->name);
+	fwrite(k->src + F->at + strlen(F->name), 1, k->n[last].e - F->at - strlen(F->name), E->out);
+	for (int d = 0; d < p->nparams; d++)
+		fprintf(E->out, ", size_t spt_gid%d", d);
+	emit_gap(E, k->n[last].e, k->n[body].b);
+	E->coarsen = p;
+	emit_node(E, body);
+	E->coarsen = NULL;
+	/* the kernel */
+	fprintf(E->out, "\n\n__kernel void %s(", F->name);
+	fwrite(k->src + k->n[first].b, 1, k->n[last].e - k->n[first].b, E->out);
+	fprintf(E->out, ")\n{\n");
+	char ind[16] = "\t";
+	for (int d = p->nparams - 1; d >= 0; d--) {
+		fprintf(E->out, "%sfor (size_t spt_c%d = 0; spt_c%d < %lld; spt_c%d++)\n", ind, d, d, E->val[pi][d], d);
+		strcat(ind, "\t");
+	}
+	fprintf(E->out, "%s{\n", ind);
+	for (int d = 0; d < p->nparams; d++)
+		fprintf(E->out, "%s\tsize_t spt_g%d = get_global_id(%d) + spt_c%d * get_global_size(%d);\n", ind, d, d,
+			d, d);
+	fprintf(E->out, "%s\tif (", ind);
+	for (int d = 0; d < p->nparams; d++)
+		fprintf(E->out, "%sspt_g%d < %zu", d ? " && " : "", d, E->orig_global[d]);
+	fprintf(E->out, ")\n%s\t\t%s_spacetune_item(", ind, F->name);
+	for (int c = F->first, n = 0; c >= 0; c = k->n[c].next)
+		if (k->n[c].kind == CXCursor_ParmDecl)
+			fprintf(E->out, "%s%s", n++ ? ", " : "", k->n[c].name);
+	for (int d = 0; d < p->nparams; d++)
+		fprintf(E->out, ", spt_g%d", d);
+	fprintf(E->out, ");\n%s}\n}", ind);
+}
+
+/* One statement of the outer body, as written (its ';' included). */
+static void emit_stmt(struct emit *E, int st, const char *ind)
+{
+	fputs(ind, E->out);
+	emit_node(E, st);
+	if (stmt_end(E->k, st) != E->k->n[st].e)
+		fputs(";", E->out);
+	fputs("\n", E->out);
+}
+
+/* Copy c of the outer body: the outer variable offset, its own declarations renamed. */
+static void push_copy(struct emit *E, const struct pragma *p, long long c)
+{
+	const struct kopt *k = E->k;
+	const struct node *V = &k->n[p->var];
+	if (!c)
+		return;
+	push_sub(E, V->at + 1, fmt("(%s + %lld)", V->name, c * p->step), false);
+	for (int st = k->n[p->body].first; st >= 0; st = k->n[st].next)
+		if (k->n[st].kind == CXCursor_DeclStmt)
+			for (int d = k->n[st].first; d >= 0; d = k->n[d].next)
+				if (k->n[d].kind == CXCursor_VarDecl)
+					push_sub(E, k->n[d].at + 1, fmt("%s_spt%lld", k->n[d].name, c), true);
+}
+
+static void emit_jam(struct emit *E, const struct pragma *p, long long F)
+{
+	const struct kopt *k = E->k;
+	const struct node *V = &k->n[p->var];
+	int in = p->inner, ib = last_kid(k, in);
+	char ind[64], ind2[72];
+	indent_of(k, k->n[p->target].b, ind, sizeof(ind));
+	snprintf(ind2, sizeof(ind2), "%s\t\t", ind);
+	fprintf(E->out, "{ /* spacetune: unroll_jam %s = %lld */\n%s\t%s %s = ", p->params[0], F, ind, V->type,
+		V->name);
+	emit_node(E, p->init);
+	fprintf(E->out, ";\n%s\tfor (; ", ind);
+	emit_test(E, p, (F - 1) * p->step);
+	fprintf(E->out, "; %s += %lld) {\n", V->name, F * p->step);
+	for (int pass = 0; pass < 2; pass++)   /* before the inner loop, then after it */
+		for (long long c = 0; c < F; c++) {
+			int mark = E->nsubs;
+			push_copy(E, p, c);
+			for (int st = k->n[p->body].first; st >= 0; st = k->n[st].next)
+				if (st != in && (k->n[st].b < k->n[in].b) == (pass == 0))
+					emit_stmt(E, st, ind2);
+			pop_subs(E, mark);
+			if (pass == 0 && c == F - 1) {
+				fputs(ind2, E->out);
+				emit_span(E, in, k->n[in].b, k->n[ib].b);
+				fputs("{\n", E->out);
+				for (long long j = 0; j < F; j++) {
+					int m2 = E->nsubs;
+					push_copy(E, p, j);
+					fprintf(E->out, "%s\t", ind2);
+					emit_block(E, ib, 3);
+					fputs("\n", E->out);
+					pop_subs(E, m2);
+				}
+				fprintf(E->out, "%s}\n", ind2);
+			}
+		}
+	fprintf(E->out, "%s\t}\n%s\tfor (; ", ind, ind);
+	emit_test(E, p, 0);
+	if (p->step == 1)
+		fprintf(E->out, "; %s++) ", V->name);
+	else
+		fprintf(E->out, "; %s += %lld) ", V->name, p->step);
+	emit_block(E, p->body, 1);
+	fprintf(E->out, "\n%s}", ind);
+}
+
 static const struct pragma *pragma_on(const struct emit *E, int n, int *index)
 {
 	for (int i = 0; i < E->k->np; i++)
@@ -1242,6 +1565,27 @@ static void emit_node(struct emit *E, int n)
 	if (p && p->kind == KOPT_UNROLL && E->val[pi][0] > 1) {
 		emit_unroll(E, p, E->val[pi][0]);
 		return;
+	}
+	if (p && p->kind == KOPT_UNROLL_JAM && E->val[pi][0] > 1) {
+		emit_jam(E, p, E->val[pi][0]);
+		return;
+	}
+	if (x->kind == CXCursor_FunctionDecl && (p = pragma_on(E, n, &pi)) && p->kind == KOPT_COARSEN &&
+	    (E->val[pi][0] > 1 || E->val[pi][1] > 1)) {
+		emit_coarsen(E, p, pi);
+		return;
+	}
+	long long d;
+	if (E->coarsen && x->kind == CXCursor_CallExpr && x->nkids == 2 && const_eval(k, last_kid(k, n), &d) &&
+	    d < E->coarsen->nparams) {
+		if (!strcmp(x->name, "get_global_id")) {
+			fprintf(E->out, "spt_gid%lld", d);
+			return;
+		}
+		if (!strcmp(x->name, "get_global_size")) {
+			fprintf(E->out, "(size_t)%zu", E->orig_global[d]);
+			return;
+		}
 	}
 	if (x->kind == CXCursor_DeclRefExpr && !x->macro) {
 		const struct sub *s = sub_of(E, x->decl);
@@ -1273,6 +1617,26 @@ int kopt_apply(const struct kopt *k, struct kopt_variant *v, char **source, char
 				return 1;
 			}
 			E.val[i][j] = x;
+		}
+	}
+	memcpy(E.orig_global, v->global, sizeof(E.orig_global));
+	for (int i = 0; i < k->np; i++) {
+		const struct pragma *p = &k->p[i];
+		if (p->kind != KOPT_COARSEN)
+			continue;
+		if (v->work_dim < p->nparams) {
+			snprintf(why, whylen, "%s:%d: 'coarsen' has %d factors but the NDRange has %d dimension%s",
+				 k->filename, p->line, p->nparams, v->work_dim, v->work_dim > 1 ? "s" : "");
+			free(E.val);
+			return 1;
+		}
+		if (p->nparams == 1)
+			E.val[i][1] = 1;
+		for (int d = 0; d < p->nparams; d++) {
+			size_t g = (v->global[d] + (size_t)E.val[i][d] - 1) / (size_t)E.val[i][d];
+			if (v->local[d])
+				g = (g + v->local[d] - 1) / v->local[d] * v->local[d];
+			v->global[d] = g;
 		}
 	}
 	size_t n = 0;
