@@ -40,4 +40,11 @@ check "best.h defines FAULT 0" grep -q '^#define FAULT 0$' "$T/best.h"
 # Resuming a finished run evaluates nothing and adds no line.
 expect_status "resume of a finished run" 0 "$SPACETUNE" run "$TD/faults.space" --db "$db" --jobs 2
 check "still seven lines" test "$(wc -l <"$db")" -eq 7
+# An out-only buffer is reset once, before the run read back (not before
+# each run): a variant that writes nothing must still be caught, after the
+# reference and a correct variant filled the same worker's buffer.
+expect_status "out-only buffer" 0 "$SPACETUNE" run "$TD/outonly.space" --db "$T/outonly.jsonl" --jobs 1 --repeat 3
+check "the variant that writes nothing is a wrong result" \
+	test "$(jq -r 'select(.params.SKIP == 1) | .status' "$T/outonly.jsonl")" = wrong_result
+check "the one that writes is ok" test "$(jq -r 'select(.params.SKIP == 0) | .status' "$T/outonly.jsonl")" = ok
 finish

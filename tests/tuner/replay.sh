@@ -1,6 +1,6 @@
 #!/bin/sh
 # spacetune run/batch --replay against a database made here by Python
-# from `spacec list` (random times, some failures): the oracles are
+# from `spacec list --interpret` (the reference interpreter; random times, some failures): the oracles are
 # Python's own minimum, the clock's closed forms (one worker: the sum of
 # build and device times; many workers, equal builds shorter than the
 # device queue: one build plus the device times), the evaluations a time
@@ -10,7 +10,7 @@
 . "${top_srcdir:-.}/tests/tuner/lib.sh"
 
 SP=$(cd "$top_srcdir" && pwd)/spaces/conv2d.space
-"$SPACEC" list "$SP" --set filter_size=3 >"$T/points.csv" || { echo "FAIL spacec list"; exit 1; }
+"$SPACEC" list --interpret "$SP" --set filter_size=3 >"$T/points.csv" || { echo "FAIL spacec list"; exit 1; }
 
 cat >"$T/make_db.py" <<'EOF'
 import csv, json, random, sys
