@@ -971,6 +971,205 @@ static int check_jam(struct kopt *k, struct pragma *p)
 	return factors(k, p);
 }
 
+
+/* ---- vector width ------------------------------------------------------------------ */
+
+/* Which statements of a vectorised loop body are which. */
+enum vstmt { VS_DECL, VS_REDUCE, VS_STORE, VS_ASSIGN };
+
+/* An index `... + v + ...` where v, the loop variable, is added once and
+ * everything else is invariant: consecutive iterations touch consecutive elements. */
+static int contiguous(struct kopt *k, int idx, const struct pragma *p, int *nvar)
+{
+	int x = strip(k, idx);
+	if (x < 0)
+		return 1;
+	const struct node *X = &k->n[x];
+	if (X->kind == CXCursor_DeclRefExpr && X->decl == k->n[p->var].at + 1) {
+		++*nvar;
+		return 0;
+	}
+	if (X->kind == CXCursor_BinaryOperator && (!strcmp(X->op, "+") || !strcmp(X->op, "-"))) {
+		if (contiguous(k, kid(k, x, 0), p, nvar))
+			return 1;
+		int before = *nvar;
+		if (contiguous(k, kid(k, x, 1), p, nvar))
+			return 1;
+		return !strcmp(X->op, "-") && *nvar != before;
+	}
+	for (int i = x; i < k->nn && k->n[i].b < X->e; i++)
+		if (within(k, i, x) && k->n[i].kind == CXCursor_DeclRefExpr && k->n[i].decl == k->n[p->var].at + 1)
+			return 1;
+	return check_invariant(k, x, p->target, "index") ? 2 : 0;
+}
+
+static bool is_vlocal(const struct kopt *k, const struct pragma *p, unsigned decl)
+{
+	int d = find_decl(k, decl);
+	return d >= 0 && within(k, d, p->body);
+}
+
+/* An expression that works element-wise on vectors of the loop's type. */
+static int vector_expr(struct kopt *k, struct pragma *p, int e)
+{
+	int x = strip(k, e);
+	const struct node *X = &k->n[x];
+	switch (X->kind) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_FloatingLiteral:
+		return 0;
+	case CXCursor_DeclRefExpr:
+		if (X->decl == k->n[p->var].at + 1)
+			return err_at(k, x, "'vector' needs the loop variable only in contiguous indices");
+		if (is_vlocal(k, p, X->decl))
+			return 0;
+		if (X->decl && written_in(k, X->decl, p->target))
+			return err_at(k, x, "'%s' changes in the loop and is not a vectorised variable", X->name);
+		if (X->macro)
+			return err_at(k, x, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
+				      X->name);
+		return 0;
+	case CXCursor_ArraySubscriptExpr: {
+		int nvar = 0, rc = contiguous(k, kid(k, x, 1), p, &nvar);
+		if (rc == 2)
+			return 1;
+		if (rc || nvar != 1)
+			return err_at(k, x, "this access is not to consecutive elements of the loop's iterations");
+		if (!p->elem)
+			p->elem = xstrdup(X->type);
+		if (strcmp(p->elem, X->type))
+			return err_at(k, x, "'vector' needs one element type; this is '%s', not '%s'", X->type, p->elem);
+		return 0;
+	}
+	case CXCursor_BinaryOperator:
+		if (strcmp(X->op, "+") && strcmp(X->op, "-") && strcmp(X->op, "*") && strcmp(X->op, "/"))
+			return err_at(k, x, "'vector' cannot vectorise the operator '%s'", X->op);
+		return vector_expr(k, p, kid(k, x, 0)) || vector_expr(k, p, kid(k, x, 1));
+	case CXCursor_UnaryOperator:
+		if (strcmp(X->op, "-") && strcmp(X->op, "+"))
+			return err_at(k, x, "'vector' cannot vectorise the operator '%s'", X->op);
+		return vector_expr(k, p, X->first);
+	case CXCursor_CallExpr: {
+		static const char *const fn[] = { "sqrt", "fabs", "exp", "log", "sin", "cos", "fma", "mad", "fmin",
+						  "fmax", "native_sqrt", "native_exp", "rsqrt", NULL };
+		bool ok = false;
+		for (int i = 0; fn[i]; i++)
+			ok |= !strcmp(X->name, fn[i]);
+		if (!ok)
+			return err_at(k, x, "'vector' cannot vectorise the call of '%s'", X->name);
+		for (int c = kid(k, x, 1); c >= 0; c = k->n[c].next)
+			if (vector_expr(k, p, c))
+				return 1;
+		return 0;
+	}
+	default:
+		return err_at(k, x, "'vector' cannot vectorise this expression");
+	}
+}
+
+static enum vstmt vstmt_kind(const struct kopt *k, const struct pragma *p, int st)
+{
+	const struct node *S = &k->n[st];
+	if (S->kind == CXCursor_DeclStmt)
+		return VS_DECL;
+	int l = strip(k, S->first);
+	if (k->n[l].kind == CXCursor_ArraySubscriptExpr)
+		return VS_STORE;
+	return is_vlocal(k, p, k->n[l].decl) ? VS_ASSIGN : VS_REDUCE;
+}
+
+static bool vector_width_ok(long long w)
+{
+	return w == 1 || w == 2 || w == 3 || w == 4 || w == 8 || w == 16;
+}
+
+static int check_vector(struct kopt *k, struct pragma *p)
+{
+	if (analyse_loop(k, p, p->target))
+		return 1;
+	if (p->step != 1)
+		return err_at(k, p->target, "'vector' needs a loop that steps by 1");
+	int body = p->body;
+	int first = k->n[body].kind == CXCursor_CompoundStmt ? k->n[body].first : body;
+	unsigned stored = 0;
+	int store_idx = -1;
+	for (int st = first; st >= 0; st = k->n[body].kind == CXCursor_CompoundStmt ? k->n[st].next : -1) {
+		const struct node *S = &k->n[st];
+		if (S->kind == CXCursor_DeclStmt) {
+			int d = S->first;
+			if (S->nkids != 1 || k->n[d].kind != CXCursor_VarDecl || k->n[d].nkids < 1 ||
+			    k->n[last_kid(k, d)].kind == CXCursor_TypeRef)
+				return err_at(k, st, "'vector' needs one initialised variable per declaration");
+			if (vector_expr(k, p, last_kid(k, d)))
+				return 1;
+			continue;
+		}
+		bool assign = S->kind == CXCursor_BinaryOperator && !strcmp(S->op, "=");
+		bool compound = S->kind == CXCursor_CompoundAssignOperator &&
+				(!strcmp(S->op, "+=") || !strcmp(S->op, "-=") || !strcmp(S->op, "*="));
+		if (!assign && !compound)
+			return err_at(k, st, "'vector' handles declarations, assignments and += reductions only");
+		int l = strip(k, S->first), r = kid(k, st, 1);
+		if (vector_expr(k, p, r))
+			return 1;
+		if (k->n[l].kind == CXCursor_ArraySubscriptExpr) {
+			int nvar = 0, rc = contiguous(k, kid(k, l, 1), p, &nvar);
+			if (rc == 2)
+				return 1;
+			if (rc || nvar != 1)
+				return err_at(k, l, "this store is not to consecutive elements of the loop's iterations");
+			int base = strip(k, k->n[l].first);
+			if (k->n[base].kind != CXCursor_DeclRefExpr || find_decl(k, k->n[base].decl) < 0 ||
+			    k->n[find_decl(k, k->n[base].decl)].kind != CXCursor_ParmDecl)
+				return err_at(k, l, "a store the optimizer cannot track (not a kernel argument's array)");
+			if (stored)
+				return err_at(k, l, "'vector' handles one store per loop");
+			stored = k->n[base].decl;
+			store_idx = kid(k, l, 1);
+			if (!p->elem)
+				p->elem = xstrdup(k->n[l].type);
+			if (strcmp(p->elem, k->n[l].type))
+				return err_at(k, l, "'vector' needs one element type; this is '%s', not '%s'",
+					      k->n[l].type, p->elem);
+			continue;
+		}
+		if (k->n[l].kind != CXCursor_DeclRefExpr)
+			return err_at(k, l, "'vector' cannot store through this expression");
+		if (is_vlocal(k, p, k->n[l].decl))
+			continue;
+		if (!compound || !strcmp(S->op, "*="))
+			return err_at(k, l, "'%s' is assigned in the loop: only += and -= reductions are vectorised",
+				      k->n[l].name);
+		int d = find_decl(k, k->n[l].decl);
+		if (d < 0 || strcmp(k->n[d].type, p->elem ? p->elem : k->n[d].type))
+			return err_at(k, l, "the reduction '%s' is not of the loop's element type", k->n[l].name);
+		for (int j = body; j < k->nn && k->n[j].b < k->n[body].e; j++)
+			if (j != l && within(k, j, body) && k->n[j].kind == CXCursor_DeclRefExpr &&
+			    k->n[j].decl == k->n[l].decl)
+				return err_at(k, j, "the reduction '%s' cannot be used elsewhere in the loop", k->n[l].name);
+	}
+	if (!p->elem)
+		return err_at(k, p->target, "'vector' found no array access to vectorise");
+	/* A stored array is read only at the stored element. */
+	for (int j = body; stored && j < k->nn && k->n[j].b < k->n[body].e; j++) {
+		if (!within(k, j, body) || k->n[j].kind != CXCursor_ArraySubscriptExpr)
+			continue;
+		int base = strip(k, k->n[j].first), idx = kid(k, j, 1);
+		if (k->n[base].kind != CXCursor_DeclRefExpr || k->n[base].decl != stored)
+			continue;
+		if (k->n[idx].e - k->n[idx].b != k->n[store_idx].e - k->n[store_idx].b ||
+		    memcmp(k->src + k->n[idx].b, k->src + k->n[store_idx].b, k->n[idx].e - k->n[idx].b))
+			return err_at(k, j, "this reads the stored array at another element");
+	}
+	for (int i = 0; i < p->nvals; i++)
+		if (!vector_width_ok(p->vals[i]))
+			return err_off(k, p->b, p->e - 1, "vector widths are 1, 2, 3, 4, 8 or 16, not %lld", p->vals[i]);
+	if (!p->nvals)
+		for (long long w = 1; w <= 16 && (p->trip < 0 || w <= p->trip); w *= 2)
+			add_val(p, w);
+	return 0;
+}
+
 /* ---- loading ---------------------------------------------------------------------- */
 
 static int check_pragma(struct kopt *k, struct pragma *p)
@@ -982,6 +1181,8 @@ static int check_pragma(struct kopt *k, struct pragma *p)
 		return check_jam(k, p);
 	case KOPT_COARSEN:
 		return check_coarsen(k, p);
+	case KOPT_VECTOR:
+		return check_vector(k, p);
 	default:
 		return err_off(k, p->b, p->e - 1, "'%s' is not implemented yet", kind_name(p->kind));
 	}
@@ -1215,6 +1416,8 @@ struct emit {
 	int nsubs;
 	unsigned resume;        /* a rewritten node also consumed the text up to here */
 	const struct pragma *coarsen; /* inside the coarsened kernel's body */
+	const struct pragma *vector;  /* inside a vectorised loop: loads become vloadN */
+	long long width;
 	size_t orig_global[3];
 };
 
@@ -1546,6 +1749,80 @@ static void emit_jam(struct emit *E, const struct pragma *p, long long F)
 	fprintf(E->out, "\n%s}", ind);
 }
 
+
+static void emit_vector(struct emit *E, const struct pragma *p, int pi, long long W)
+{
+	const struct kopt *k = E->k;
+	const struct node *V = &k->n[p->var];
+	int body = p->body;
+	bool block = k->n[body].kind == CXCursor_CompoundStmt;
+	char ind[64];
+	indent_of(k, k->n[p->target].b, ind, sizeof(ind));
+	fprintf(E->out, "{ /* spacetune: vector %s = %lld */\n%s\t%s %s = ", p->params[0], W, ind, V->type, V->name);
+	emit_node(E, p->init);
+	fputs(";\n", E->out);
+	for (int st = block ? k->n[body].first : body; st >= 0; st = block ? k->n[st].next : -1)
+		if (vstmt_kind(k, p, st) == VS_REDUCE)
+			fprintf(E->out, "%s\t%s%lld spt_%s = (%s%lld)(0);\n", ind, p->elem, W,
+				k->n[strip(k, k->n[st].first)].name, p->elem, W);
+	fprintf(E->out, "%s\tfor (; ", ind);
+	emit_test(E, p, W - 1);
+	fprintf(E->out, "; %s += %lld) {\n", V->name, W);
+	E->vector = p;
+	E->width = W;
+	for (int st = block ? k->n[body].first : body; st >= 0; st = block ? k->n[st].next : -1) {
+		const struct node *S = &k->n[st];
+		int l = strip(k, S->first);
+		fprintf(E->out, "%s\t\t", ind);
+		switch (vstmt_kind(k, p, st)) {
+		case VS_DECL:
+			fprintf(E->out, "%s%lld %s = ", p->elem, W, k->n[l].name);
+			emit_node(E, last_kid(k, l));
+			break;
+		case VS_REDUCE:
+			fprintf(E->out, "spt_%s %s ", k->n[l].name, S->op);
+			emit_node(E, kid(k, st, 1));
+			break;
+		case VS_ASSIGN:
+			fprintf(E->out, "%s %s ", k->n[l].name, S->op);
+			emit_node(E, kid(k, st, 1));
+			break;
+		case VS_STORE:
+			fprintf(E->out, "vstore%lld(", W);
+			if (S->kind == CXCursor_CompoundAssignOperator) {
+				emit_node(E, l);
+				fprintf(E->out, " %c ", S->op[0]);
+			}
+			fputs("(", E->out);
+			emit_node(E, kid(k, st, 1));
+			fputs("), 0, &", E->out);
+			E->vector = NULL;
+			emit_node(E, l);
+			E->vector = p;
+			fputs(")", E->out);
+			break;
+		}
+		fputs(";\n", E->out);
+	}
+	E->vector = NULL;
+	fprintf(E->out, "%s\t}\n", ind);
+	for (int st = block ? k->n[body].first : body; st >= 0; st = block ? k->n[st].next : -1)
+		if (vstmt_kind(k, p, st) == VS_REDUCE) {
+			const char *name = k->n[strip(k, k->n[st].first)].name;
+			fprintf(E->out, "%s\t%s += ", ind, name);
+			for (long long c = 0; c < W; c++)
+				fprintf(E->out, "%sspt_%s.s%c", c ? " + " : "", name, "0123456789abcdef"[c]);
+			fputs(";\n", E->out);
+		}
+	(void)pi;
+	fprintf(E->out, "%s\tfor (; ", ind);
+	emit_test(E, p, 0);
+	fprintf(E->out, "; %s++) ", V->name);
+	emit_block(E, body, 1);
+	fprintf(E->out, "\n%s}", ind);
+	E->resume = stmt_end(k, body);
+}
+
 static const struct pragma *pragma_on(const struct emit *E, int n, int *index)
 {
 	for (int i = 0; i < E->k->np; i++)
@@ -1564,6 +1841,19 @@ static void emit_node(struct emit *E, int n)
 	const struct pragma *p = x->kind == CXCursor_ForStmt ? pragma_on(E, n, &pi) : NULL;
 	if (p && p->kind == KOPT_UNROLL && E->val[pi][0] > 1) {
 		emit_unroll(E, p, E->val[pi][0]);
+		return;
+	}
+	if (p && p->kind == KOPT_VECTOR && E->val[pi][0] > 1) {
+		emit_vector(E, p, pi, E->val[pi][0]);
+		return;
+	}
+	if (E->vector && x->kind == CXCursor_ArraySubscriptExpr) {
+		fprintf(E->out, "vload%lld(0, &", E->width);
+		const struct pragma *saved = E->vector;
+		E->vector = NULL;
+		emit_span(E, n, x->b, x->e);
+		E->vector = saved;
+		fputs(")", E->out);
 		return;
 	}
 	if (p && p->kind == KOPT_UNROLL_JAM && E->val[pi][0] > 1) {
