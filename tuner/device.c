@@ -7,6 +7,9 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "tuner/exec.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -68,4 +71,17 @@ bool dev_sel_matches(const char *want, unsigned index, const char *name)
 	if (all_digits(want))
 		return strtoul(want, NULL, 10) == index;
 	return strcasestr(name, want) != NULL;
+}
+
+void dev_await_start(bool (*started)(void *arg), void *arg, const struct exec_hooks *hooks)
+{
+	long pause_ns = 20 * 1000;
+	while (!started(arg)) {
+		struct timespec ts = {0, pause_ns};
+		nanosleep(&ts, NULL);
+		if (pause_ns < 1000 * 1000)
+			pause_ns *= 2;
+	}
+	if (hooks && hooks->started)
+		hooks->started(hooks->user);
 }

@@ -105,7 +105,19 @@ struct dev_ops {
 	              const struct exec_hooks *hooks, double *ms);
 	/* Waits for everything queued (after an error). */
 	void (*finish)(struct dev *d);
+
+	/* Builds without a device, for `target` (CUDA: "sm_90"), to check
+	 * that a variant compiles: spacetune compile.  NULL where the API
+	 * cannot (OpenCL compiles for an opened device). */
+	int (*compile_offline)(const char *source, const char *options, const char *target, char **log);
 };
+
+/*
+ * For a backend's launch: polls started(arg) from 20 us up to every 1 ms
+ * (a short kernel costs no more than it runs) until it returns true, then
+ * calls hooks->started, whose run limit starts there.
+ */
+void dev_await_start(bool (*started)(void *arg), void *arg, const struct exec_hooks *hooks);
 
 /* The backend named `name` (NULL: OpenCL), or NULL when it is not built in. */
 const struct dev_ops *dev_backend(const char *name);

@@ -30,6 +30,7 @@
 #include "tools/cache.h"
 #include "tuner/batch.h"
 #include "tuner/best.h"
+#include "tuner/compile.h"
 #include "tuner/device.h"
 #include "tuner/eval.h"
 #include "tuner/job.h"
@@ -69,6 +70,7 @@ static void usage(FILE *out)
 	      "       spacetune merge --out FILE DB...\n"
 	      "       spacetune export DB|DIR... [--c OUT.h] [--json OUT.json]\n"
 	      "       spacetune cache path|clear\n"
+	      "       spacetune compile FILE.space [--backend B] [--target sm_XY] [--sample N] [--set N=V]...\n"
 	      "       spacetune variant FILE.space [--set NAME=VALUE]... [PARAM=VALUE]...\n"
 	      "\n"
 	      "Options of 'run':\n"
@@ -985,6 +987,52 @@ out:
 	return rc;
 }
 
+static int cmd_compile(int argc, char **argv)
+{
+	struct tune_compile_opts o = { .target = "sm_90", .out = stdout, .err = stderr };
+	const char **sets = calloc((size_t)argc + 1, sizeof(*sets));
+	if (!sets) {
+		fputs("spacetune: out of memory\n", stderr);
+		return EXIT_INPUT;
+	}
+	int rc = EXIT_USAGE;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(argv[i], "--set") && arg)
+			sets[o.nsets++] = argv[++i];
+		else if (!strcmp(argv[i], "--backend") && arg)
+			o.backend = argv[++i];
+		else if (!strcmp(argv[i], "--target") && arg)
+			o.target = argv[++i];
+		else if (!strcmp(argv[i], "--sample") && arg) {
+			int n;
+			if (parse_int(arg, 1, &n) != 0) {
+				bad_usage("--sample needs a positive count: '%s'", arg);
+				goto out;
+			}
+			o.sample = (size_t)n;
+			i++;
+		} else if (argv[i][0] == '-') {
+			bad_usage("'compile': unknown option or missing value '%s'", argv[i]);
+			goto out;
+		} else if (!o.space_path)
+			o.space_path = argv[i];
+		else {
+			bad_usage("'compile' takes one .space file: '%s'", argv[i]);
+			goto out;
+		}
+	}
+	if (!o.space_path) {
+		bad_usage("%s", "'compile' needs a .space file");
+		goto out;
+	}
+	o.sets = sets;
+	rc = tune_compile(&o) ? EXIT_INPUT : EXIT_OK;
+out:
+	free(sets);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -1017,5 +1065,7 @@ int main(int argc, char **argv)
 		return cmd_cache(argc - 1, argv + 1);
 	if (strcmp(cmd, "variant") == 0)
 		return cmd_variant(argc - 1, argv + 1);
+	if (strcmp(cmd, "compile") == 0)
+		return cmd_compile(argc - 1, argv + 1);
 	return bad_usage("unknown command '%s'", cmd);
 }

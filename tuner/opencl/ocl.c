@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tuner/device.h"
 #include "tuner/exec.h"
@@ -642,27 +641,15 @@ static int ocl_check(struct dev *d, struct dev_kernel *kernel, const struct dev_
 }
 
 /*
- * Returns once the kernel of `ev` runs (or has ended), then tells the
- * parent, whose run limit starts there.  Drivers may compile for the
+ * The kernel of `ev` runs (or has ended).  Drivers may compile for the
  * launch's geometry between CL_SUBMITTED and CL_RUNNING (PoCL does, for
- * seconds on a loaded machine): that is building, not running.  Polled,
- * from 20 us up to 1 ms, so a short kernel costs no more than it runs.
+ * seconds on a loaded machine): that is building, not running.
  */
-static void await_kernel_start(const struct exec_hooks *hooks, cl_event ev)
+static bool kernel_running(void *arg)
 {
-	long pause_ns = 20 * 1000;
-	for (;;) {
-		cl_int status = CL_COMPLETE;
-		if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL) !=
-		        CL_SUCCESS || status <= CL_RUNNING)
-			break;
-		struct timespec ts = {0, pause_ns};
-		nanosleep(&ts, NULL);
-		if (pause_ns < 1000 * 1000)
-			pause_ns *= 2;
-	}
-	if (hooks && hooks->started)
-		hooks->started(hooks->user);
+	cl_int status = CL_COMPLETE;
+	return clGetEventInfo((cl_event)arg, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+	                      NULL) != CL_SUCCESS || status <= CL_RUNNING;
 }
 
 static cl_int set_args(cl_kernel k, const struct dev_launch *l)
@@ -696,7 +683,7 @@ static int ocl_launch(struct dev *d, struct dev_kernel *kernel, const struct dev
 	if (rc != CL_SUCCESS)
 		return rc;
 	clFlush(d->queue);
-	await_kernel_start(hooks, ev);
+	dev_await_start(kernel_running, ev, hooks);
 	rc = clWaitForEvents(1, &ev);
 	if (hooks && hooks->finished)
 		hooks->finished(hooks->user);

@@ -1,0 +1,58 @@
+#!/bin/sh
+# The CUDA backend where no GPU is: NVRTC builds a sample of every point of
+# the shipped CUDA spaces (spacetune compile, the device queries at their
+# defaults), the tune section's defines reach NVRTC as written, a variant
+# that does not build is reported with its point and log, and a CUDA run
+# without a driver fails cleanly.  The option and grid mapping itself is
+# tests/unit/test_cuda_map.  Skipped where spacetune was built without the
+# CUDA toolkit (configure found no cuda.h and nvrtc.h) or NVRTC cannot be
+# loaded.
+. "${top_srcdir:-.}/tests/tuner/lib.sh"
+S=$top_srcdir/spaces
+
+"$SPACETUNE" compile "$TD/cuda_check.space" >"$T/out" 2>"$T/err"
+if grep -q "is not built into this spacetune" "$T/err"; then
+	echo "spacetune has no CUDA backend (configure found no CUDA toolkit: cuda.h, nvrtc.h): skipped"
+	exit 77
+fi
+if grep -q "NVRTC (libnvrtc.so) cannot be loaded" "$T/err"; then
+	echo "the CUDA backend is built but NVRTC cannot be loaded (LD_LIBRARY_PATH?): skipped"
+	exit 77
+fi
+
+# Every point of the small space: 6 variants, each define checked by #error.
+expect_status "defines reach NVRTC" 0 "$SPACETUNE" compile "$TD/cuda_check.space"
+check "all 6 built" grep -q "6 of 6 sampled variants built for sm_90 with cuda" "$T/out"
+expect_status "--target" 0 "$SPACETUNE" compile "$TD/cuda_check.space" --target sm_80 --sample 2
+check "2 built for sm_80" grep -q "2 of 2 sampled variants built for sm_80" "$T/out"
+
+# A planted build error: one point fails, named with its defines and log.
+expect_status "a failing variant" 1 "$SPACETUNE" compile "$TD/cuda_check.space" --set bad_point=1
+check "5 of 6 built" grep -q "5 of 6 sampled variants built" "$T/out"
+check "the point is named" grep -q "does not build" "$T/err"
+check "with its defines" grep -q -- "-DA=2 -DB=5 -DBAD=1" "$T/err"
+check "with NVRTC's log" grep -q "planted build error" "$T/err"
+expect_status "an unknown target" 1 "$SPACETUNE" compile "$TD/cuda_check.space" --target sm_1 --sample 1
+
+# The OpenCL backend cannot build without a device: said, not attempted.
+expect_status "opencl has no offline build" 1 "$SPACETUNE" compile "$TD/cuda_check.space" --backend opencl
+check "says so" grep -q "cannot build without a device" "$T/err"
+
+# The shipped spaces: a spread sample of points (first and last included)
+# and the reference kernel, for the H100's sm_90.  Few points: each
+# unrolled variant takes NVRTC seconds.
+expect_status "gemm_cuda.space" 0 "$SPACETUNE" compile "$S/gemm_cuda.space" --sample 4
+check "gemm: 4 of 4" grep -q "4 of 4 sampled variants built" "$T/out"
+expect_status "gemm_cuda.space, double, NT" 0 "$SPACETUNE" compile "$S/gemm_cuda.space" --sample 2 \
+	--set precision=double --set trans_b=1 --set ldg=1 --set lb_min=2
+expect_status "conv2d_cuda.space, 3x3" 0 "$SPACETUNE" compile "$S/conv2d_cuda.space" --sample 3 \
+	--set filter_size=3
+check "conv: 3 of 3" grep -q "3 of 3 sampled variants built" "$T/out"
+
+# Without a driver (this machine), a CUDA run fails at the device, cleanly.
+if ! "$SPACETUNE" devices 2>/dev/null | grep -q "^CUDA (driver"; then
+	expect_status "run without a driver" 1 "$SPACETUNE" run "$TD/cuda_check.space" --db "$T/db.jsonl"
+	check "says why" grep -q "CUDA: no NVIDIA driver" "$T/err"
+	check "no database" test ! -e "$T/db.jsonl"
+fi
+finish
