@@ -44,6 +44,25 @@ struct node {
 	bool is_local;          /* the type is in the __local address space */
 };
 
+/* An affine index: sum of c * a * b over atoms a, b (-1: none).  Atoms
+ * are declarations (node indices) or ATOM_GID + d for get_global_id(d). */
+enum { ATOM_GID = -10, MAX_TERMS = 24 };
+struct term {
+	long long c;
+	int a, b;
+};
+struct poly {
+	int n;
+	struct term t[MAX_TERMS];
+};
+
+/* One access of a locally cached array: its offsets from the work-item's
+ * global index, per dimension. */
+struct access {
+	int node;               /* the ArraySubscriptExpr */
+	struct poly off[2];
+};
+
 /* One annotation. */
 struct pragma {
 	enum kopt_kind kind;
@@ -69,6 +88,8 @@ struct pragma {
 	int dims;
 	long long lo[2], hi[2]; /* the offsets' range per dimension */
 	int pitch;              /* 2-D: the row pitch parameter's ParmDecl */
+	struct access *acc;     /* the cached array's accesses */
+	int nacc;
 };
 
 struct kopt {
@@ -108,6 +129,14 @@ static bool within(const struct kopt *k, int n, int ancestor)
 		if (n == ancestor)
 			return true;
 	return false;
+}
+
+static char *xstrndup_local(const char *s, size_t n)
+{
+	char *r = xmalloc(n + 1);
+	memcpy(r, s, n);
+	r[n] = 0;
+	return r;
 }
 
 static char *cx_dup(CXString s)
@@ -529,7 +558,7 @@ static void add_val(struct pragma *p, long long v)
 static const char *kind_name(enum kopt_kind k)
 {
 	static const char *const names[] = { "unroll", "unroll_jam", "vector", "coarsen", "local" };
-	return names[k];
+	return (unsigned)k < sizeof(names) / sizeof(*names) ? names[k] : "?";
 }
 
 /*
@@ -1170,6 +1199,312 @@ static int check_vector(struct kopt *k, struct pragma *p)
 	return 0;
 }
 
+
+/* ---- local-memory caching ----------------------------------------------------------- */
+
+static void poly_add_term(struct poly *P, long long c, int a, int b, bool *ok)
+{
+	if (a > b) {
+		int t = a;
+		a = b;
+		b = t;
+	}
+	if (a == -1 && b != -1) {
+		a = b;
+		b = -1;
+	}
+	for (int i = 0; i < P->n; i++)
+		if (P->t[i].a == a && P->t[i].b == b) {
+			P->t[i].c += c;
+			return;
+		}
+	if (P->n == MAX_TERMS) {
+		*ok = false;
+		return;
+	}
+	P->t[P->n++] = (struct term){ c, a, b };
+}
+
+/* The loop whose variable `d` is, with constant bounds: its range. */
+static bool loop_range(const struct kopt *k, int d, long long *lo, long long *hi)
+{
+	int ds = k->n[d].parent, f = ds >= 0 ? k->n[ds].parent : -1;
+	if (f < 0 || k->n[f].kind != CXCursor_ForStmt || kid(k, f, 0) != ds || k->n[f].nkids != 4)
+		return false;
+	/* analyse_loop reports errors; this only asks */
+	int cond = strip(k, kid(k, f, 1)), init = last_kid(k, d);
+	long long a, z, step = 0;
+	if (cond < 0 || k->n[cond].kind != CXCursor_BinaryOperator || !k->n[d].nkids)
+		return false;
+	int l = strip(k, kid(k, cond, 0)), inc = strip(k, kid(k, f, 2));
+	if (k->n[l].kind != CXCursor_DeclRefExpr || k->n[l].decl != k->n[d].at + 1)
+		return false;
+	if (!const_eval(k, init, &a) || !const_eval(k, kid(k, cond, 1), &z))
+		return false;
+	if (k->n[inc].kind == CXCursor_UnaryOperator && strchr(k->n[inc].op, '+'))
+		step = 1;
+	else if (k->n[inc].kind == CXCursor_CompoundAssignOperator && !strcmp(k->n[inc].op, "+="))
+		const_eval(k, kid(k, inc, 1), &step);
+	if (step <= 0 || written_in(k, k->n[d].at + 1, last_kid(k, f)))
+		return false;
+	if (!strcmp(k->n[cond].op, "<"))
+		z--;
+	else if (strcmp(k->n[cond].op, "<="))
+		return false;
+	*lo = a;
+	*hi = z;
+	return z >= a;
+}
+
+static bool poly_of(const struct kopt *k, int e, int f, struct poly *P, int depth)
+{
+	memset(P, 0, sizeof(*P));
+	int x = strip(k, e);
+	if (x < 0 || depth > 16)
+		return false;
+	const struct node *X = &k->n[x];
+	bool ok = true;
+	struct poly A, B;
+	switch (X->kind) {
+	case CXCursor_IntegerLiteral:
+		poly_add_term(P, X->ival, -1, -1, &ok);
+		return X->has_ival;
+	case CXCursor_CStyleCastExpr:
+		return integer_type(X->type) && poly_of(k, last_kid(k, x), f, P, depth + 1);
+	case CXCursor_UnaryOperator:
+		if (!poly_of(k, X->first, f, P, depth + 1) || (strcmp(X->op, "-") && strcmp(X->op, "+")))
+			return false;
+		for (int i = 0; X->op[0] == '-' && i < P->n; i++)
+			P->t[i].c = -P->t[i].c;
+		return true;
+	case CXCursor_BinaryOperator:
+		if (!poly_of(k, kid(k, x, 0), f, &A, depth + 1) || !poly_of(k, kid(k, x, 1), f, &B, depth + 1))
+			return false;
+		if (!strcmp(X->op, "+") || !strcmp(X->op, "-")) {
+			*P = A;
+			for (int i = 0; i < B.n; i++)
+				poly_add_term(P, X->op[0] == '-' ? -B.t[i].c : B.t[i].c, B.t[i].a, B.t[i].b, &ok);
+			return ok;
+		}
+		if (strcmp(X->op, "*"))
+			return false;
+		for (int i = 0; i < A.n; i++)
+			for (int j = 0; j < B.n; j++) {
+				int atoms[4] = { A.t[i].a, A.t[i].b, B.t[j].a, B.t[j].b }, m = 0, a = -1, b = -1;
+				for (int q = 0; q < 4; q++) {
+					if (atoms[q] == -1)
+						continue;
+					if (m++ == 0)
+						a = atoms[q];
+					else
+						b = atoms[q];
+				}
+				if (m > 2)
+					return false;
+				poly_add_term(P, A.t[i].c * B.t[j].c, a, b, &ok);
+			}
+		return ok;
+	case CXCursor_CallExpr: {
+		long long d;
+		if (strcmp(X->name, "get_global_id") || X->nkids != 2 || !const_eval(k, last_kid(k, x), &d) || d < 0 ||
+		    d > 1 || X->macro)
+			return false;
+		poly_add_term(P, 1, ATOM_GID + (int)d, -1, &ok);
+		return true;
+	}
+	case CXCursor_DeclRefExpr: {
+		int d = find_decl(k, X->decl);
+		long long lo, hi;
+		if (d < 0 || X->macro)
+			return false;
+		if (loop_range(k, d, &lo, &hi)) {   /* its own loop writes it: checked there */
+			poly_add_term(P, 1, d, -1, &ok);
+			return true;
+		}
+		if (written_in(k, X->decl, f))
+			return false;
+		if (k->n[d].kind == CXCursor_ParmDecl) {
+			poly_add_term(P, 1, d, -1, &ok);
+			return true;
+		}
+		if (k->n[d].kind != CXCursor_VarDecl || !k->n[d].nkids ||
+		    k->n[last_kid(k, d)].kind == CXCursor_TypeRef)
+			return false;
+		return poly_of(k, last_kid(k, d), f, P, depth + 1);
+	}
+	default:
+		return false;
+	}
+}
+
+static long long elem_size(const char *t)
+{
+	static const struct { const char *t; long long n; } sz[] = {
+		{ "char", 1 }, { "uchar", 1 }, { "short", 2 }, { "ushort", 2 }, { "half", 2 }, { "int", 4 },
+		{ "uint", 4 }, { "float", 4 }, { "long", 8 }, { "ulong", 8 }, { "double", 8 }, { NULL, 0 } };
+	for (int i = 0; sz[i].t; i++)
+		if (!strcmp(t, sz[i].t))
+			return sz[i].n;
+	return 0;
+}
+
+/* An access index split as gid0 + offx (1-D) or gid1 * W + gid0 + W * offy + offx (2-D). */
+static int split_access(struct kopt *k, struct pragma *p, int sub, struct access *A)
+{
+	struct poly P;
+	int f = p->target;
+	memset(A, 0, sizeof(*A));
+	A->node = sub;
+	if (!poly_of(k, kid(k, sub, 1), f, &P, 0))
+		return err_at(k, sub, "the index of '%s' is not an affine function of get_global_id and constants",
+			      p->array);
+	bool g0 = false, g1 = false;
+	/* the row pitch first: the factor of get_global_id(1) */
+	for (int i = 0; p->dims == 2 && p->pitch < 0 && i < P.n; i++)
+		if (P.t[i].c == 1 && (P.t[i].a == ATOM_GID + 1 || P.t[i].b == ATOM_GID + 1))
+			p->pitch = P.t[i].a == ATOM_GID + 1 ? P.t[i].b : P.t[i].a;
+	for (int i = 0; i < P.n; i++) {
+		struct term t = P.t[i];
+		if (!t.c)
+			continue;
+		bool ok = true;
+		if (t.a == ATOM_GID + 0 && t.b == -1 && t.c == 1)
+			g0 = true;
+		else if (p->dims == 2 && (t.a == ATOM_GID + 1 || t.b == ATOM_GID + 1) && t.c == 1) {
+			int w = t.a == ATOM_GID + 1 ? t.b : t.a;
+			if (w < 0 || k->n[w].kind != CXCursor_ParmDecl || (p->pitch >= 0 && p->pitch != w))
+				ok = false;
+			p->pitch = w;
+			g1 = true;
+		} else if (t.a == ATOM_GID + 0 || t.a == ATOM_GID + 1 || t.b == ATOM_GID + 0 || t.b == ATOM_GID + 1)
+			ok = false;
+		else if (p->dims == 2 && t.b >= 0 && (t.a == p->pitch || t.b == p->pitch) && p->pitch >= 0) {
+			int v = t.a == p->pitch ? t.b : t.a;
+			poly_add_term(&A->off[1], t.c, v, -1, &ok);
+		} else if (p->dims == 2 && t.a >= 0 && t.b == -1 && t.a == p->pitch)
+			poly_add_term(&A->off[1], t.c, -1, -1, &ok);
+		else if (t.b == -1)
+			poly_add_term(&A->off[0], t.c, t.a, -1, &ok);
+		else
+			ok = false;
+		/* offsets may only be constants and loop variables of constant range */
+		long long lo, hi;
+		for (int d = 0; ok && d < 2; d++)
+			for (int j = 0; j < A->off[d].n; j++)
+				if (A->off[d].t[j].a >= 0 && !loop_range(k, A->off[d].t[j].a, &lo, &hi))
+					ok = false;
+		if (!ok)
+			return err_at(k, sub, "the index of '%s' is not %s", p->array,
+				      p->dims == 2 ? "get_global_id(1) * W + get_global_id(0) plus W * (constant offsets) "
+						     "plus constant offsets" :
+						     "get_global_id(0) plus constant offsets");
+	}
+	if (!g0 || (p->dims == 2 && !g1))
+		return err_at(k, sub, "the index of '%s' does not follow get_global_id(%s)", p->array,
+			      !g0 ? "0" : "1");
+	/* the offsets' ranges */
+	for (int d = 0; d < p->dims; d++) {
+		long long lo = 0, hi = 0;
+		for (int j = 0; j < A->off[d].n; j++) {
+			struct term t = A->off[d].t[j];
+			long long a = t.c, b = t.c;
+			if (t.a >= 0) {
+				long long l, h;
+				loop_range(k, t.a, &l, &h);
+				a = t.c * l;
+				b = t.c * h;
+				if (a > b) {
+					long long x = a;
+					a = b;
+					b = x;
+				}
+			}
+			lo += a;
+			hi += b;
+		}
+		if (hi - lo > 64)
+			return err_at(k, sub, "the offsets of '%s' span %lld elements; at most 64 are cached", p->array,
+				      hi - lo);
+		if (A == p->acc || lo < p->lo[d])
+			p->lo[d] = lo;
+		if (A == p->acc || hi > p->hi[d])
+			p->hi[d] = hi;
+	}
+	return 0;
+}
+
+static int check_local(struct kopt *k, struct pragma *p)
+{
+	int f = p->target;
+	if (f != k->func)
+		return err_off(k, p->b, p->e - 1, "'local' must be in the tuned kernel '%s'", k->kernel ? k->kernel : "?");
+	p->dims = p->nparams;
+	p->pitch = -1;
+	int parm = -1, idx = 0;
+	for (int c = k->n[f].first; c >= 0; c = k->n[c].next)
+		if (k->n[c].kind == CXCursor_ParmDecl) {
+			if (!strcmp(k->n[c].name, p->array)) {
+				parm = c;
+				p->param_index = idx;
+			}
+			idx++;
+		}
+	if (parm < 0)
+		return err_off(k, p->b, p->e - 1, "'%s' is not an argument of kernel '%s'", p->array, k->n[f].name);
+	const char *t = k->n[parm].type;
+	size_t tl = strlen(t);
+	if (tl < 3 || strcmp(t + tl - 2, " *") || strchr(t, '*') != t + tl - 1)
+		return err_at(k, parm, "'%s' is not a pointer to elements", p->array);
+	p->elem = xstrndup_local(t, tl - 2);
+	if (!elem_size(p->elem))
+		return err_at(k, parm, "'local' caches arrays of scalars, not '%s'", p->elem);
+	for (int i = 0; i < k->np; i++)
+		if (k->p[i].kind == KOPT_COARSEN && k->p[i].target == f)
+			return err_off(k, p->b, p->e - 1, "'local' and 'coarsen' cannot share a kernel");
+	int body = last_kid(k, f);
+	for (int i = body; i < k->nn && k->n[i].b < k->n[body].e; i++) {
+		const struct node *x = &k->n[i];
+		if (!within(k, i, body))
+			continue;
+		if (x->kind == CXCursor_CallExpr && (collective(x->name) || writes_memory_call(x->name)))
+			return err_at(k, i, "'%s' in a kernel with 'local' caching is not supported", x->name);
+		if (x->kind != CXCursor_DeclRefExpr || x->decl != k->n[parm].at + 1)
+			continue;
+		int sub = x->parent;
+		while (sub >= 0 && k->n[sub].kind == CXCursor_UnexposedExpr)
+			sub = k->n[sub].parent;
+		if (sub < 0 || k->n[sub].kind != CXCursor_ArraySubscriptExpr || !within(k, i, k->n[sub].first))
+			return err_at(k, i, "'%s' is used other than as '%s[index]'", p->array, p->array);
+		if (x->macro)
+			return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
+				      x->name);
+		if (writes(k, sub) || (k->n[sub].parent >= 0 &&
+				       ((k->n[k->n[sub].parent].kind == CXCursor_BinaryOperator &&
+					 !strcmp(k->n[k->n[sub].parent].op, "=")) ||
+					k->n[k->n[sub].parent].kind == CXCursor_CompoundAssignOperator) &&
+				       k->n[k->n[sub].parent].first == sub))
+			return err_at(k, sub, "'%s' is written; 'local' caches read-only arrays", p->array);
+		p->acc = xrealloc(p->acc, (size_t)(p->nacc + 1) * sizeof(*p->acc));
+		p->nacc++;
+	}
+	if (!p->nacc)
+		return err_off(k, p->b, p->e - 1, "'%s' is never read in the kernel", p->array);
+	int a = 0;
+	for (int i = body; i < k->nn && k->n[i].b < k->n[body].e; i++) {
+		if (!within(k, i, body) || k->n[i].kind != CXCursor_ArraySubscriptExpr)
+			continue;
+		int base = strip(k, k->n[i].first);
+		if (k->n[base].kind != CXCursor_DeclRefExpr || k->n[base].decl != k->n[parm].at + 1)
+			continue;
+		if (split_access(k, p, i, &p->acc[a++]))
+			return 1;
+	}
+	if (!p->nvals)
+		for (long long v = p->dims == 2 ? 1 : 16; v <= (p->dims == 2 ? 32 : 512); v *= 2)
+			add_val(p, v);
+	return 0;
+}
+
 /* ---- loading ---------------------------------------------------------------------- */
 
 static int check_pragma(struct kopt *k, struct pragma *p)
@@ -1183,6 +1518,8 @@ static int check_pragma(struct kopt *k, struct pragma *p)
 		return check_coarsen(k, p);
 	case KOPT_VECTOR:
 		return check_vector(k, p);
+	case KOPT_LOCAL:
+		return check_local(k, p);
 	default:
 		return err_off(k, p->b, p->e - 1, "'%s' is not implemented yet", kind_name(p->kind));
 	}
@@ -1195,6 +1532,7 @@ static void space_text(struct kopt *k)
 	FILE *f = open_memstream(&buf, &n);
 	if (!f)
 		abort();
+	int devices = 0;
 	for (int i = 0; i < k->np; i++) {
 		const struct pragma *p = &k->p[i];
 		fprintf(f, "\n# %s:%d: #pragma spacetune %s\n", k->filename, p->line, kind_name(p->kind));
@@ -1206,6 +1544,18 @@ static void space_text(struct kopt *k)
 		}
 		if ((p->kind == KOPT_UNROLL || p->kind == KOPT_UNROLL_JAM || p->kind == KOPT_VECTOR) && p->trip > 0)
 			fprintf(f, "require %s <= %lld\n", p->params[0], p->trip);
+		if (p->kind == KOPT_LOCAL) {
+			/* the work-group and the tile must fit the device */
+			if (!devices++)
+				fprintf(f, "device spacetune_max_wg = query(\"max_work_group_size\", 256)\n"
+					   "device spacetune_local_mem = query(\"local_mem_size\", 32768)\n");
+			fprintf(f, "require %s%s%s <= spacetune_max_wg\n", p->params[0], p->dims == 2 ? " * " : "",
+				p->dims == 2 ? p->params[1] : "");
+			fprintf(f, "require (%s + %lld)", p->params[0], p->hi[0] - p->lo[0]);
+			if (p->dims == 2)
+				fprintf(f, " * (%s + %lld)", p->params[1], p->hi[1] - p->lo[1]);
+			fprintf(f, " * %lld <= spacetune_local_mem\n", elem_size(p->elem));
+		}
 	}
 	fclose(f);
 	k->space = buf;
@@ -1380,6 +1730,7 @@ void kopt_free(struct kopt *k)
 		free(k->p[i].vals);
 		free(k->p[i].array);
 		free(k->p[i].elem);
+		free(k->p[i].acc);
 	}
 	free(k->p);
 	diag_release(&k->diag);
@@ -1417,6 +1768,8 @@ struct emit {
 	unsigned resume;        /* a rewritten node also consumed the text up to here */
 	const struct pragma *coarsen; /* inside the coarsened kernel's body */
 	const struct pragma *vector;  /* inside a vectorised loop: loads become vloadN */
+	const struct pragma *local;   /* the kernel's locally cached array */
+	int local_index;
 	long long width;
 	size_t orig_global[3];
 };
@@ -1823,6 +2176,82 @@ static void emit_vector(struct emit *E, const struct pragma *p, int pi, long lon
 	E->resume = stmt_end(k, body);
 }
 
+
+/* An offset as C: `2 * dy + -1`, through the current substitutions. */
+static void emit_poly(struct emit *E, const struct poly *P)
+{
+	const struct kopt *k = E->k;
+	bool any = false;
+	for (int i = 0; i < P->n; i++) {
+		const struct term *t = &P->t[i];
+		if (!t->c)
+			continue;
+		fputs(any ? " + " : "", E->out);
+		any = true;
+		if (t->a < 0) {
+			fprintf(E->out, "(%lld)", t->c);
+			continue;
+		}
+		const struct sub *s = sub_of(E, k->n[t->a].at + 1);
+		if (t->c != 1)
+			fprintf(E->out, "(%lld) * ", t->c);
+		fputs(s ? s->text : k->n[t->a].name, E->out);
+	}
+	if (!any)
+		fputs("0", E->out);
+}
+
+/* The tile load at the top of the kernel: every work-item copies a share
+ * of the work-group's footprint (its indices plus the offsets' range)
+ * into __local memory, reading only elements inside the buffer, then the
+ * work-items past the original NDRange (the global size was rounded up
+ * to the work-group) leave. */
+static void emit_local_load(struct emit *E, const struct pragma *p, int pi)
+{
+	const struct kopt *k = E->k;
+	long long w0 = E->val[pi][0], w1 = p->dims == 2 ? E->val[pi][1] : 1;
+	long long tx = w0 + p->hi[0] - p->lo[0], ty = p->dims == 2 ? w1 + p->hi[1] - p->lo[1] : 1;
+	uint64_t count = E->v->arg_counts && p->param_index < E->v->nargs ? E->v->arg_counts[p->param_index] : 0;
+	fprintf(E->out, "\n\t/* spacetune: local %s, work-group %lld", p->array, w0);
+	if (p->dims == 2)
+		fprintf(E->out, " x %lld, tile %lld x %lld */\n\t__local %s spt_%s[%lld][%lld];\n", w1, ty, tx,
+			p->elem, p->array, ty, tx);
+	else
+		fprintf(E->out, ", tile %lld */\n\t__local %s spt_%s[%lld];\n", tx, p->elem, p->array, tx);
+	fprintf(E->out, "\t{\n\t\tconst long spt_x0 = (long)get_group_id(0) * %lld + (%lld);\n", w0, p->lo[0]);
+	if (p->dims == 2)
+		fprintf(E->out, "\t\tconst long spt_y0 = (long)get_group_id(1) * %lld + (%lld);\n", w1, p->lo[1]);
+	fprintf(E->out, "\t\tfor (int spt_t = %s; spt_t < %lld; spt_t += %lld) {\n",
+		p->dims == 2 ? "(int)(get_local_id(1) * get_local_size(0) + get_local_id(0))" : "(int)get_local_id(0)",
+		tx * ty, w0 * w1);
+	if (p->dims == 2)
+		fprintf(E->out, "\t\t\tconst long spt_i = (spt_y0 + spt_t / %lld) * (long)%s + spt_x0 + spt_t %% %lld;\n"
+				"\t\t\tspt_%s[spt_t / %lld][spt_t %% %lld] = ",
+			tx, k->n[p->pitch].name, tx, p->array, tx, tx);
+	else
+		fprintf(E->out, "\t\t\tconst long spt_i = spt_x0 + spt_t;\n\t\t\tspt_%s[spt_t] = ", p->array);
+	fprintf(E->out, "spt_i >= 0 && spt_i < %" PRIu64 " ? %s[spt_i] : (%s)0;\n\t\t}\n"
+			"\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n\tif (get_global_id(0) >= %zu",
+		count, p->array, p->elem, E->orig_global[0]);
+	if (p->dims == 2)
+		fprintf(E->out, " || get_global_id(1) >= %zu", E->orig_global[1]);
+	fputs(")\n\t\treturn;", E->out);
+}
+
+static void emit_local_access(struct emit *E, const struct pragma *p, int n)
+{
+	const struct access *A = NULL;
+	for (int i = 0; i < p->nacc; i++)
+		if (p->acc[i].node == n)
+			A = &p->acc[i];
+	fprintf(E->out, "spt_%s", p->array);
+	for (int d = p->dims - 1; d >= 0; d--) {
+		fprintf(E->out, "[get_local_id(%d) + ", d);
+		emit_poly(E, &A->off[d]);
+		fprintf(E->out, " - (%lld)]", p->lo[d]);
+	}
+}
+
 static const struct pragma *pragma_on(const struct emit *E, int n, int *index)
 {
 	for (int i = 0; i < E->k->np; i++)
@@ -1842,6 +2271,20 @@ static void emit_node(struct emit *E, int n)
 	if (p && p->kind == KOPT_UNROLL && E->val[pi][0] > 1) {
 		emit_unroll(E, p, E->val[pi][0]);
 		return;
+	}
+	if (E->local && x->kind == CXCursor_CompoundStmt && n == last_kid(k, E->local->target)) {
+		fputs("{", E->out);
+		emit_local_load(E, E->local, E->local_index);
+		emit_span(E, n, x->b + 1, x->e);
+		return;
+	}
+	if (E->local && x->kind == CXCursor_ArraySubscriptExpr) {
+		int base = strip(k, x->first);
+		if (k->n[base].kind == CXCursor_DeclRefExpr && !strcmp(k->n[base].name, E->local->array) &&
+		    func_of(k, n) == E->local->target) {
+			emit_local_access(E, E->local, n);
+			return;
+		}
 	}
 	if (p && p->kind == KOPT_VECTOR && E->val[pi][0] > 1) {
 		emit_vector(E, p, pi, E->val[pi][0]);
@@ -1927,6 +2370,29 @@ int kopt_apply(const struct kopt *k, struct kopt_variant *v, char **source, char
 			if (v->local[d])
 				g = (g + v->local[d] - 1) / v->local[d] * v->local[d];
 			v->global[d] = g;
+		}
+	}
+	for (int i = 0; i < k->np; i++) {
+		const struct pragma *p = &k->p[i];
+		if (p->kind != KOPT_LOCAL)
+			continue;
+		if (v->work_dim < p->dims || (v->arg_counts && p->param_index < v->nargs &&
+					      !v->arg_counts[p->param_index])) {
+			snprintf(why, whylen, "%s:%d: 'local' needs a %d-D NDRange and '%s' a buffer argument",
+				 k->filename, p->line, p->dims, p->array);
+			free(E.val);
+			return 1;
+		}
+		E.local = p;
+		E.local_index = i;
+		for (int d = 0; d < p->dims; d++) {
+			size_t w = (size_t)E.val[i][d];
+			v->local[d] = w;
+			v->global[d] = (v->global[d] + w - 1) / w * w;
+		}
+		for (int d = p->dims; d < v->work_dim; d++) {
+			/* the other dimensions: work-groups of one */
+			v->local[d] = 1;
 		}
 	}
 	size_t n = 0;
