@@ -153,7 +153,7 @@ char *tune_db_variant_params_key(const struct tune_variant *v)
 	return key_done(&k);
 }
 
-static const char *get_string(struct json_object *line, const char *field)
+const char *tune_db_str(struct json_object *line, const char *field)
 {
 	struct json_object *o;
 	if (!json_object_object_get_ex(line, field, &o) || !json_object_is_type(o, json_type_string))
@@ -180,12 +180,12 @@ static bool key_params_of_line(struct keybuf *k, struct json_object *line)
 /* NULL if the line lacks what a key needs (it is then not a result line). */
 static char *key_of_line(struct json_object *line)
 {
-	const char *device = get_string(line, "device"), *platform = get_string(line, "platform");
-	const char *driver = get_string(line, "driver"), *hash = get_string(line, "source_hash");
+	const char *device = tune_db_str(line, "device"), *platform = tune_db_str(line, "platform");
+	const char *driver = tune_db_str(line, "driver"), *hash = tune_db_str(line, "source_hash");
 	if (!device || !platform || !driver || !hash)
 		return NULL;
 	struct keybuf k = { 0 };
-	key_head(&k, device, platform, driver, hash, get_string(line, "problem"));
+	key_head(&k, device, platform, driver, hash, tune_db_str(line, "problem"));
 	if (!key_params_of_line(&k, line)) {
 		free(k.s);
 		return NULL;
@@ -201,6 +201,15 @@ char *tune_db_line_params_key(struct json_object *line)
 		return NULL;
 	}
 	return key_done(&k);
+}
+
+double tune_db_num(struct json_object *parent, const char *field, double dflt)
+{
+	struct json_object *o;
+	if (!json_object_object_get_ex(parent, field, &o) || !o ||
+	    !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
+		return dflt;
+	return json_object_get_double(o);
 }
 
 /* ---- reading ---------------------------------------------------------------- */
@@ -351,7 +360,7 @@ static int remember(struct tune_db *db, char *key, double time_ms, int status)
 
 static double time_of_line(struct json_object *line)
 {
-	const char *status = get_string(line, "status");
+	const char *status = tune_db_str(line, "status");
 	struct json_object *t, *median;
 	if (!status || strcmp(status, "ok") != 0 || !json_object_object_get_ex(line, "time_ms", &t) ||
 	    !json_object_object_get_ex(t, "median", &median))
@@ -362,7 +371,7 @@ static double time_of_line(struct json_object *line)
 
 static int status_of_line(struct json_object *line)
 {
-	const char *name = get_string(line, "status");
+	const char *name = tune_db_str(line, "status");
 	for (int s = TUNE_OK; name && s <= TUNE_SKIPPED; s++)
 		if (strcmp(name, tune_status_name((enum tune_status)s)) == 0)
 			return s;

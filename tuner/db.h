@@ -83,6 +83,11 @@ int tune_db_scan_stream(FILE *f, const char *name, FILE *diag, tune_db_line_fn f
 char *tune_db_variant_params_key(const struct tune_variant *v);
 char *tune_db_line_params_key(struct json_object *line);
 
+/* A line's field: a string (NULL when absent or not a string); a number
+ * (`dflt` when absent, null or not a number). */
+const char *tune_db_str(struct json_object *line, const char *field);
+double tune_db_num(struct json_object *parent, const char *field, double dflt);
+
 /* A JSON number in the shortest text that reads back exactly; null (NULL)
  * for NaN and infinities, which JSON cannot express. */
 struct json_object *tune_db_json_number(double x);

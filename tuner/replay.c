@@ -78,24 +78,6 @@ static char *fmt(const char *format, const char *a, const char *b)
 
 /* ---- reading ---------------------------------------------------------------- */
 
-static const char *str_field(struct json_object *line, const char *name)
-{
-	struct json_object *o;
-	if (!json_object_object_get_ex(line, name, &o) || !json_object_is_type(o, json_type_string))
-		return NULL;
-	return json_object_get_string(o);
-}
-
-/* A number field, or `dflt` when absent or null. */
-static double num_field(struct json_object *parent, const char *name, double dflt)
-{
-	struct json_object *o;
-	if (!json_object_object_get_ex(parent, name, &o) || !o ||
-	    !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
-		return dflt;
-	return json_object_get_double(o);
-}
-
 static void free_record_entry(struct lh_entry *e)
 {
 	struct record *r = (struct record *)lh_entry_v(e);
@@ -148,9 +130,9 @@ static int take_line(void *user, struct json_object *line, long lineno)
 {
 	struct tune_replay *rp = user;
 	(void)lineno;
-	const char *space = str_field(line, "space"), *problem = str_field(line, "problem");
-	const char *device = str_field(line, "device"), *platform = str_field(line, "platform");
-	const char *driver = str_field(line, "driver"), *hash = str_field(line, "source_hash");
+	const char *space = tune_db_str(line, "space"), *problem = tune_db_str(line, "problem");
+	const char *device = tune_db_str(line, "device"), *platform = tune_db_str(line, "platform");
+	const char *driver = tune_db_str(line, "driver"), *hash = tune_db_str(line, "source_hash");
 	const char *want = rp->o.problem ? rp->o.problem : "";
 	if (!space || strcmp(space, rp->o.space) != 0 || strcmp(problem ? problem : "", want) != 0 ||
 	    !device || !platform || !driver || !hash)
@@ -160,18 +142,18 @@ static int take_line(void *user, struct json_object *line, long lineno)
 	struct record *r = calloc(1, sizeof *r);
 	if (!key || !g || !r)
 		goto oom;
-	r->status = status_named(str_field(line, "status"));
+	r->status = status_named(tune_db_str(line, "status"));
 	struct json_object *t = NULL;
 	json_object_object_get_ex(line, "time_ms", &t);
-	r->median_ms = t ? num_field(t, "median", NAN) : NAN;
-	r->min_ms = t ? num_field(t, "min", NAN) : NAN;
-	r->runs = (int)num_field(line, "runs", 0);
-	r->build_s = num_field(line, "build_s", 0);
-	r->device_s = num_field(line, "device_s", NAN);
-	r->max_abs_err = num_field(line, "max_abs_err", NAN);
-	r->max_rel_err = num_field(line, "max_rel_err", NAN);
-	r->nonfinite = (uint64_t)num_field(line, "nonfinite", 0);
-	const char *error = str_field(line, "error");
+	r->median_ms = t ? tune_db_num(t, "median", NAN) : NAN;
+	r->min_ms = t ? tune_db_num(t, "min", NAN) : NAN;
+	r->runs = (int)tune_db_num(line, "runs", 0);
+	r->build_s = tune_db_num(line, "build_s", 0);
+	r->device_s = tune_db_num(line, "device_s", NAN);
+	r->max_abs_err = tune_db_num(line, "max_abs_err", NAN);
+	r->max_rel_err = tune_db_num(line, "max_rel_err", NAN);
+	r->nonfinite = (uint64_t)tune_db_num(line, "nonfinite", 0);
+	const char *error = tune_db_str(line, "error");
 	if (error && !(r->error = strdup(error)))
 		goto oom;
 	g->last_seq = ++rp->seq;

@@ -35,6 +35,7 @@
 #include "tuner/eval.h"
 #include "tuner/job.h"
 #include "tuner/export.h"
+#include "tuner/ktexport.h"
 #include "tuner/host.h"
 #include "tuner/merge.h"
 #include "tuner/run.h"
@@ -69,6 +70,8 @@ static void usage(FILE *out)
 	      "       spacetune batch FILE --db DIR [--devices D,...] [--shard I/N] [--list] [OPTIONS]\n"
 	      "       spacetune merge --out FILE DB...\n"
 	      "       spacetune export DB|DIR... [--c OUT.h] [--json OUT.json]\n"
+	      "       spacetune export DB... --kt-cache OUT.json|--t4 OUT.json [--space S]\n"
+	      "                        [--device D] [--problem P]\n"
 	      "       spacetune cache path|clear\n"
 	      "       spacetune compile FILE.space [--backend B] [--target sm_XY] [--sample N] [--set N=V]...\n"
 	      "       spacetune variant FILE.space [--set NAME=VALUE]... [PARAM=VALUE]...\n"
@@ -140,6 +143,9 @@ static void usage(FILE *out)
 	      "\n"
 	      "'export' writes, for each space, device and problem, the best verified\n"
 	      "configuration: a C header with a lookup function per space, and JSON.\n"
+	      "With --kt-cache or --t4 it writes every record of one space, device and\n"
+	      "problem as a Kernel Tuner cache file (simulation_mode=True replays it) or\n"
+	      "a T4 results file (TUNING.md says how statuses map).\n"
 	      "\n"
 	      "'variant' prints the kernel source, build options and sizes of the first\n"
 	      "valid point with the given parameter values (the kernel optimizer's\n"
@@ -815,26 +821,44 @@ static int cmd_export(int argc, char **argv)
 	static const struct option export_options[] = {
 		{ "c", required_argument, NULL, OPT_C },
 		{ "json", required_argument, NULL, OPT_JSON },
+		{ "kt-cache", required_argument, NULL, OPT_KT_CACHE },
+		{ "t4", required_argument, NULL, OPT_T4 },
+		{ "space", required_argument, NULL, OPT_SPACE },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "problem", required_argument, NULL, OPT_PROBLEM },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tune_export_opts o = { .out = stdout, .err = stderr };
+	struct tune_kt_opts kt = { .out = stdout, .err = stderr };
 	int c;
 	while ((c = getopt_long(argc, argv, "h", export_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_C: o.c_path = optarg; break;
 		case OPT_JSON: o.json_path = optarg; break;
+		case OPT_KT_CACHE: kt.cache_path = optarg; break;
+		case OPT_T4: kt.t4_path = optarg; break;
+		case OPT_SPACE: kt.space = optarg; break;
+		case OPT_DEVICE: kt.device = optarg; break;
+		case OPT_PROBLEM: kt.problem = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
 	if (optind == argc)
 		return bad_usage("%s", "'export' needs a database or a directory of them");
-	if (!o.c_path && !o.json_path)
-		return bad_usage("%s", "'export' needs --c OUT.h, --json OUT.json or both");
-	o.inputs = (const char *const *)argv + optind;
-	o.ninputs = argc - optind;
-	return tune_export(&o);
+	bool kt_files = kt.cache_path || kt.t4_path;
+	if (!o.c_path && !o.json_path && !kt_files)
+		return bad_usage("%s", "'export' needs --c OUT.h, --json OUT.json, --kt-cache OUT.json or "
+		                       "--t4 OUT.json");
+	if ((kt.space || kt.device || kt.problem) && !kt_files)
+		return bad_usage("%s", "--space, --device and --problem choose what --kt-cache and --t4 export");
+	o.inputs = kt.inputs = (const char *const *)argv + optind;
+	o.ninputs = kt.ninputs = argc - optind;
+	int rc = o.c_path || o.json_path ? tune_export(&o) : 0;
+	if (rc == 0 && kt_files)
+		rc = tune_export_kt(&kt);
+	return rc;
 }
 
 /* A file the evaluator put in its cache: HASH.clbin, cref-HASH.so, or

@@ -12,34 +12,6 @@
 SP=$(cd "$top_srcdir" && pwd)/spaces/conv2d.space
 "$SPACEC" list --interpret "$SP" --set filter_size=3 >"$T/points.csv" || { echo "FAIL spacec list"; exit 1; }
 
-cat >"$T/make_db.py" <<'EOF'
-import csv, json, random, sys
-# make_db.py POINTS.csv OUT.jsonl SEED [build_s device_s] [--drop K] [--device NAME]
-args = sys.argv[1:]
-drop = int(args[args.index('--drop') + 1]) if '--drop' in args else -1
-device = args[args.index('--device') + 1] if '--device' in args else 'Replay GPU'
-rng = random.Random(int(args[2]))
-fixed = [float(x) for x in args[3:5]] if len(args) > 4 and not args[3].startswith('--') else None
-rows = list(csv.DictReader(open(args[0])))
-with open(args[1], 'a') as out:
-    for i, row in enumerate(rows):
-        if i == drop:
-            continue
-        params = {k: int(v) for k, v in row.items()}
-        u = rng.random()
-        status = 'build_error' if u < 0.04 else 'wrong_result' if u < 0.07 else 'ok'
-        median = round(rng.uniform(0.05, 3.0), 6)
-        rec = {'v': 1, 'space': 'conv2d', 'kernel': 'conv2d', 'device': device,
-               'platform': 'Replay', 'driver': '1.0', 'source_hash': 'recorded',
-               'problem': 'filter_size=3', 'objective': 'min:time', 'params': params,
-               'status': status, 'runs': 0 if status == 'build_error' else 10,
-               'time_ms': None if status == 'build_error' else {'median': median, 'min': median},
-               'build_s': fixed[0] if fixed else round(rng.uniform(0.05, 0.3), 6),
-               'device_s': (fixed[1] if fixed else round(rng.uniform(0.001, 0.05), 6))
-                           if status != 'build_error' else None,
-               'error': 'CL_BUILD_PROGRAM_FAILURE' if status == 'build_error' else None}
-        out.write(json.dumps(rec) + '\n')
-EOF
 
 cat >"$T/oracle.py" <<'EOF'
 import json, sys
@@ -73,9 +45,9 @@ elif what == 'budget':
     print(n)
 EOF
 
-python3 "$T/make_db.py" "$T/points.csv" "$T/db.jsonl" 11 || { echo "FAIL make_db"; exit 1; }
+python3 "$TD/make_db.py" "$T/points.csv" "$T/db.jsonl" 11 || { echo "FAIL make_db"; exit 1; }
 # A second problem and device in the same file must not be mixed in.
-python3 "$T/make_db.py" "$T/points.csv" "$T/db.jsonl" 12 --device "Other GPU" >/dev/null
+python3 "$TD/make_db.py" "$T/points.csv" "$T/db.jsonl" 12 --device "Other GPU" >/dev/null
 sed 's/filter_size=3/filter_size=7/' "$T/db.jsonl" | head -50 >>"$T/db.jsonl"
 run() { "$SPACETUNE" run "$SP" --set filter_size=3 --no-progress "$@"; }
 
@@ -106,7 +78,7 @@ check "one worker: clock $got = sum of recorded times $want" \
 
 # Many workers, builds 0.5 s, device 0.01 s: the device is the bottleneck
 # from the first build on, so the clock is 0.5 + n * 0.01 (not 0.5 * n / 64).
-python3 "$T/make_db.py" "$T/points.csv" "$T/flat.jsonl" 3 0.5 0.01
+python3 "$TD/make_db.py" "$T/points.csv" "$T/flat.jsonl" 3 0.5 0.01
 grep -v build_error "$T/flat.jsonl" >"$T/flat2.jsonl"
 run --replay "$T/flat2.jsonl" --jobs 64 --trace "$T/j64.csv" >"$T/j64.out" 2>"$T/j64.err"
 n=$(grep -c ',ok,\|,wrong_result,' "$T/j64.csv")
@@ -138,7 +110,7 @@ for s in anneal genetic pso local; do
 done
 
 # A configuration missing from the database is reported, never invented.
-python3 "$T/make_db.py" "$T/points.csv" "$T/hole.jsonl" 11 --drop 17
+python3 "$TD/make_db.py" "$T/points.csv" "$T/hole.jsonl" 11 --drop 17
 run --replay "$T/hole.jsonl" >"$T/h.out" 2>"$T/h.err"
 check "missing configuration: exit 0" test $? -eq 0
 check "... counted in the summary" grep -q '^missing: 1 configuration not in' "$T/h.out"
