@@ -10,13 +10,19 @@
 . "${top_srcdir:-.}/tests/tuner/lib.sh"
 S=$top_srcdir/spaces
 
+# With or without CUDA: an unknown backend is a usage error.
+expect_status "unknown backend" 2 "$SPACETUNE" run "$TD/vadd.space" --backend vulkan
+check "names the backends" grep -q "this spacetune has the backends opencl" "$T/err"
+
 "$SPACETUNE" compile "$TD/cuda_check.space" >"$T/out" 2>"$T/err"
 if grep -q "is not built into this spacetune" "$T/err"; then
 	echo "spacetune has no CUDA backend (configure found no CUDA toolkit: cuda.h, nvrtc.h): skipped"
+	[ "$fail" -eq 0 ] || exit 1
 	exit 77
 fi
 if grep -q "NVRTC (libnvrtc.so) cannot be loaded" "$T/err"; then
 	echo "the CUDA backend is built but NVRTC cannot be loaded (LD_LIBRARY_PATH?): skipped"
+	[ "$fail" -eq 0 ] || exit 1
 	exit 77
 fi
 
