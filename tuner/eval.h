@@ -24,7 +24,7 @@
 enum tune_status {
 	TUNE_OK,
 	TUNE_BUILD_ERROR,   /* log holds the build log */
-	TUNE_LAUNCH_ERROR,  /* error holds the OpenCL error's name, e.g. CL_INVALID_WORK_GROUP_SIZE */
+	TUNE_LAUNCH_ERROR,  /* error holds the backend's error name, e.g. CL_INVALID_WORK_GROUP_SIZE */
 	TUNE_WRONG_RESULT,  /* max_abs_err / max_rel_err / nonfinite say how wrong */
 	TUNE_TIMEOUT,       /* a kernel run past the run limit: the time it had run
 	                       (a lower bound) as median and min, runs = timed runs done */
@@ -65,8 +65,8 @@ struct tune_device_info {
 
 /*
  * Lists platforms and devices with their key limits to `out` (spacetune
- * devices).  Returns the number of devices, or -1 if there is no OpenCL
- * platform (with a message on stderr).
+ * devices), every backend built in.  Returns the number of devices, or -1
+ * if no backend has a driver (with a message on stderr or in the listing).
  */
 int tune_list_devices(FILE *out);
 
@@ -94,7 +94,7 @@ int tune_device_query(const struct tune_device_sel *sel, const char *query, int6
 /*
  * Every query of one device, read at once (tune_device_query opens the
  * device each time).  Listing and queries run in a child process: the
- * caller never initialises OpenCL itself, so the evaluator can fork its
+ * caller never initialises OpenCL or CUDA itself, so the evaluator can fork its
  * workers safely afterwards.
  */
 struct tune_device_props;

@@ -1,6 +1,6 @@
 /*
  * run.h - `spacetune run`: load a tuning job, search its space with a
- * strategy under a budget, evaluate on an OpenCL device, record every
+ * strategy under a budget, evaluate on an OpenCL or CUDA device, record every
  * evaluation in the results database.  Owner: tuner/run.c.
  *
  * Order of work, so that a bad input leaves nothing behind: the device is

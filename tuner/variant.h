@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* OpenCL element types of scalars and buffers. */
+/* Element types of scalars and buffers (the same layout in every backend). */
 enum tune_type {
 	TUNE_CHAR, TUNE_UCHAR, TUNE_SHORT, TUNE_USHORT, TUNE_INT, TUNE_UINT,
 	TUNE_LONG, TUNE_ULONG, TUNE_HALF, TUNE_FLOAT, TUNE_DOUBLE
@@ -64,7 +64,7 @@ struct tune_arg {
 /* A reference that produces the expected outputs (once per job). */
 enum tune_ref_kind {
 	TUNE_REF_NONE,
-	TUNE_REF_KERNEL,  /* an OpenCL kernel taking the same arguments */
+	TUNE_REF_KERNEL,  /* a kernel (the job's backend) taking the same arguments */
 	TUNE_REF_C        /* a C function `int NAME(int nargs, void **args)` */
 };
 
