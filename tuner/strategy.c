@@ -3,7 +3,8 @@
  * generator, neighbourhoods, snapping to valid points, budgets and the
  * budgeted search (see strategy.h).  The strategies themselves live in
  * strategy_basic.c, strategy_anneal.c, strategy_pso.c,
- * strategy_genetic.c, strategy_local.c and strategy_bfs.c.
+ * strategy_genetic.c, strategy_local.c, strategy_bfs.c and
+ * strategy_bo.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,12 +16,12 @@
 /* ORDER STRATEGIES */
 static const struct strategy_ops *const all_strategies[] = {
 	&strategy_exhaustive, &strategy_random, &strategy_anneal, &strategy_pso,
-	&strategy_genetic, &strategy_local, &strategy_bfs,
+	&strategy_genetic, &strategy_local, &strategy_bfs, &strategy_bo,
 };
 
 /* ORDER STRATEGIES */
 const char *const tune_strategy_names[] = {
-	"exhaustive", "random", "anneal", "pso", "genetic", "local", "bfs", NULL
+	"exhaustive", "random", "anneal", "pso", "genetic", "local", "bfs", "bo", NULL
 };
 
 /* ---- random numbers ---------------------------------------------------------- */

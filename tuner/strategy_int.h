@@ -78,6 +78,6 @@ int strategy_neighbours(struct tune_strategy *s, size_t point, size_t *out);
 long strategy_nearest_unseen(struct tune_strategy *s, const double *position);
 
 extern const struct strategy_ops strategy_exhaustive, strategy_random, strategy_anneal,
-	strategy_pso, strategy_genetic, strategy_local, strategy_bfs;
+	strategy_pso, strategy_genetic, strategy_local, strategy_bfs, strategy_bo;
 
 #endif
