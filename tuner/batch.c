@@ -12,14 +12,19 @@
 #include <string.h>
 #include <fcntl.h>
 #include <math.h>
+#include <dirent.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "lang/diag.h"
 #include "tuner/batch.h"
 #include "tuner/best.h"
+#include "tuner/db.h"
 #include "tuner/job.h"
 #include "tuner/run.h"
 #include "tools/progress.h"
@@ -692,22 +697,32 @@ done:;
 
 /* ---- shards ------------------------------------------------------------------------ */
 
+int tune_batch_cost(const struct tune_batch *b, int i, double *cost, FILE *diag)
+{
+	const struct tune_batch_problem *p = &b->problems[i];
+	struct tune_job_opts jo = { .space_path = p->space_path, .nsets = p->nsets,
+	                            .sets = (const char *const *)p->sets, .diag = diag };
+	struct tune_job *job = NULL;
+	*cost = NAN;
+	int rc = tune_job_load(&jo, &job);
+	if (rc != 0)
+		return rc;
+	size_t n = tune_job_npoints(job);
+	tune_job_free(job);
+	*cost = p->budget.kind == TUNE_BUDGET_SECONDS ? p->budget.amount
+	                                             : (double)tune_budget_evals(&p->budget, n);
+	return 0;
+}
+
 int tune_batch_costs(const struct tune_batch *b, double *costs, FILE *diag)
 {
 	for (int i = 0; i < b->nproblems; i++) {
-		const struct tune_batch_problem *p = &b->problems[i];
-		struct tune_job_opts jo = { .space_path = p->space_path, .nsets = p->nsets,
-		                            .sets = (const char *const *)p->sets, .diag = diag };
-		struct tune_job *job = NULL;
-		int rc = tune_job_load(&jo, &job);
+		int rc = tune_batch_cost(b, i, &costs[i], diag);
 		if (rc != 0) {
-			fprintf(diag, "%s:%d: note: in the problem '%s'\n", b->path, p->line, p->key);
+			fprintf(diag, "%s:%d: note: in the problem '%s'\n", b->path, b->problems[i].line,
+			        b->problems[i].key);
 			return rc;
 		}
-		size_t n = tune_job_npoints(job);
-		tune_job_free(job);
-		costs[i] = p->budget.kind == TUNE_BUDGET_SECONDS ? p->budget.amount
-		                                                : (double)tune_budget_evals(&p->budget, n);
 	}
 	return 0;
 }
@@ -755,6 +770,142 @@ int tune_batch_shard(const struct tune_batch *b, const double *costs, int shard,
 	return n;
 }
 
+/* ---- units ------------------------------------------------------------------------- */
+
+static char *unit_key(const struct tune_batch_problem *p, int chunk, int nchunks)
+{
+	size_t n = strlen(p->key) + 48;
+	char *k = malloc(n);
+	if (!k)
+		return NULL;
+	if (nchunks > 0)
+		snprintf(k, n, "%s [chunk %d/%d]", p->key, chunk + 1, nchunks);
+	else
+		snprintf(k, n, "%s", p->key);
+	return k;
+}
+
+int tune_batch_units(const struct tune_batch *b, const int *list, int n, const double *costs,
+                     double chunk_evals, struct tune_batch_unit **out)
+{
+	int cap = 16, nu = 0;
+	struct tune_batch_unit *u = malloc((size_t)cap * sizeof *u);
+	if (!u)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		int i = list ? list[k] : k;
+		const struct tune_batch_problem *p = &b->problems[i];
+		int nchunks = 0;
+		/* Only these searches' evaluations can be drawn before they run. */
+		if (costs && chunk_evals > 0 && costs[i] > chunk_evals &&
+		    (strcmp(p->strategy, "exhaustive") == 0 || strcmp(p->strategy, "random") == 0) &&
+		    p->budget.kind != TUNE_BUDGET_SECONDS)
+			nchunks = (int)fmin(ceil(costs[i] / chunk_evals), 10000);
+		for (int c = 0; c < (nchunks ? nchunks : 1); c++) {
+			if (nu == cap) {
+				struct tune_batch_unit *g = realloc(u, (size_t)(cap *= 2) * sizeof *u);
+				if (!g)
+					goto oom;
+				u = g;
+			}
+			u[nu] = (struct tune_batch_unit){ i, c, nchunks, unit_key(p, c, nchunks) };
+			if (!u[nu++].key)
+				goto oom;
+		}
+	}
+	*out = u;
+	return nu;
+oom:
+	tune_batch_units_free(u, nu);
+	return -1;
+}
+
+void tune_batch_units_free(struct tune_batch_unit *u, int n)
+{
+	for (int i = 0; u && i < n; i++)
+		free(u[i].key);
+	free(u);
+}
+
+/* The files NAME.EXT of dir, sorted (so reports and merges do not depend
+ * on the directory's order); NULL-terminated, caller frees each and it. */
+static char **files_with(const char *dir, const char *ext)
+{
+	DIR *d = opendir(dir);
+	size_t n = 0, cap = 8, elen = strlen(ext);
+	char **v = malloc(cap * sizeof *v);
+	if (!v) {
+		if (d)
+			closedir(d);
+		return NULL;
+	}
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len <= elen || strcmp(e->d_name + len - elen, ext) != 0 || e->d_name[0] == '.')
+			continue;
+		if (n + 1 == cap) {
+			char **g = realloc(v, (cap *= 2) * sizeof *v);
+			if (!g)
+				break;
+			v = g;
+		}
+		size_t plen = strlen(dir) + len + 2;
+		if (!(v[n] = malloc(plen)))
+			break;
+		snprintf(v[n++], plen, "%s/%s", dir, e->d_name);
+	}
+	v[n] = NULL;
+	if (d)
+		closedir(d);
+	qsort(v, n, sizeof *v, cmp_str);
+	return v;
+}
+
+static void free_files(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Marks done[u] for each unit whose "KEY\tdone" line is in the file. */
+static void read_done(const char *path, const struct tune_batch_unit *u, int n, bool *done)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		/* a line torn by a crash has no newline and does not count */
+		if (line[len - 1] != '\n' || len < 7 || strcmp(line + len - 6, "\tdone\n") != 0)
+			continue;
+		line[len - 6] = '\0';
+		for (int i = 0; i < n; i++)
+			if (!done[i] && strcmp(u[i].key, line) == 0)
+				done[i] = true;
+	}
+	free(line);
+	fclose(f);
+}
+
+int tune_batch_finished(const char *db_dir, const struct tune_batch_unit *u, int n, bool *done)
+{
+	char **files = files_with(db_dir, ".done");
+	if (!files)
+		return -1;
+	int count = 0;
+	memset(done, 0, (size_t)n * sizeof *done);
+	for (size_t f = 0; files[f]; f++)
+		read_done(files[f], u, n, done);
+	for (int i = 0; i < n; i++)
+		count += done[i];
+	free_files(files);
+	return count;
+}
+
 /* ---- running ------------------------------------------------------------------------ */
 
 static double now_s(void)
@@ -762,30 +913,6 @@ static double now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* Whether the done file has the line "KEY\tdone" (a missing file: no). */
-static bool finished_before(const char *done_path, const char *key)
-{
-	FILE *f = fopen(done_path, "r");
-	if (!f)
-		return false;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	bool found = false;
-	while (!found && (n = getline(&line, &cap, f)) > 0) {
-		/* a line torn by a crash has no newline and does not count */
-		if (line[n - 1] != '\n')
-			break;
-		/* "KEY\tdone": a line torn short of its end never matches a shorter key */
-		size_t klen = strlen(key);
-		found = (size_t)n == klen + 6 && memcmp(line, key, klen) == 0 &&
-		        memcmp(line + klen, "\tdone\n", 6) == 0;
-	}
-	free(line);
-	fclose(f);
-	return found;
 }
 
 static int append_line(const char *path, const char *text)
@@ -814,81 +941,213 @@ static int append_line(const char *path, const char *text)
 	return rc;
 }
 
-static void report(int fd, int problem, const char *what)
-{
-	if (fd < 0)
-		return;
-	char line[96];
-	int n = snprintf(line, sizeof line, "done %d %s\n", problem, what);
-	if (write(fd, line, (size_t)n) != n) {
-		/* the display misses one line; the databases are what counts */
-	}
-}
-
 struct count_report {
-	int fd, problem;
+	int fd, unit;
 };
 
-/* "prog INDEX DONE PLANNED BEST": a running problem's state, for the display. */
+/* "prog UNIT DONE PLANNED BEST": a running unit's state, for the display. */
 static void report_count(void *user, size_t done, size_t planned, double best)
 {
 	const struct count_report *c = user;
 	char line[128];
-	int n = snprintf(line, sizeof line, "prog %d %zu %zu %.17g\n", c->problem, done, planned, best);
+	int n = snprintf(line, sizeof line, "prog %d %zu %zu %.17g\n", c->unit, done, planned, best);
 	if (write(c->fd, line, (size_t)n) != n) {
 		/* the display misses one update */
 	}
 }
 
-int tune_batch_run_problems(const struct tune_batch *b, const int *problems, int n,
-                            const struct tune_eval_opts *eval, const char *db_path,
-                            const char *done_path, FILE *log, int report_fd,
-                            volatile sig_atomic_t *interrupted)
+int tune_batch_run_unit(const struct tune_batch *b, const struct tune_batch_unit *units, int unit,
+                        const struct tune_batch_worker *w, int progress_fd,
+                        volatile sig_atomic_t *interrupted, char *what, size_t nwhat, double *kernel_s)
 {
-	int status = 0;
-	for (int k = 0; k < n && !*interrupted; k++) {
-		const struct tune_batch_problem *p = &b->problems[problems[k]];
-		if (finished_before(done_path, p->key)) {
-			report(report_fd, problems[k], "skip");
-			continue;
-		}
-		fprintf(log, "== %s (%s, line %d)\n", p->key, b->path, p->line);
-		fflush(log);
-		double best = NAN;
-		struct tune_run_opts o = {
-			.space_path = p->space_path, .db_path = db_path, .strategy = p->strategy,
-			.budget = p->budget, .seed = p->seed, .nsets = p->nsets,
-			.sets = (const char *const *)p->sets, .problem = p->problem, .eval = *eval,
-			.no_progress = true, .out = log, .err = log, .interrupted = interrupted, .best = &best,
-		};
-		if (p->objective)
-			tune_objective_parse(p->objective, &o.objective_metric, &o.maximize);
-		struct count_report cr = { report_fd, problems[k] };
-		if (report_fd >= 0) {
-			o.on_count = report_count;
-			o.on_count_user = &cr;
-		}
-		int rc = tune_run(&o);
-		fflush(log);
-		if (rc == 130 || *interrupted)
-			return 130;
-		if (rc != 0) {
-			report(report_fd, problems[k], "fail");
-			status = 1;
-			continue;
-		}
-		if (append_line(done_path, p->key) != 0) {
-			fprintf(log, "spacetune: error: %s: cannot write: %s\n", done_path, strerror(errno));
-			report(report_fd, problems[k], "fail");
-			status = 1;
-			continue;
-		}
-		char ms[48];
-		snprintf(ms, sizeof ms, "%.17g", best);
-		report(report_fd, problems[k], isfinite(best) ? ms : "none");
+	const struct tune_batch_unit *u = &units[unit];
+	const struct tune_batch_problem *p = &b->problems[u->problem];
+	/* Any worker's: one may have died between finishing it and saying so. */
+	bool done = false;
+	char **dones = files_with(w->db_dir, ".done");
+	for (size_t i = 0; dones && dones[i]; i++)
+		read_done(dones[i], u, 1, &done);
+	free_files(dones);
+	if (done) {
+		snprintf(what, nwhat, "skip");
+		return 0;
 	}
-	return *interrupted ? 130 : status;
+	/* The other workers' databases: a unit a killed worker had begun is
+	 * finished here without timing again what that worker recorded. */
+	char **dbs = files_with(w->db_dir, ".jsonl");
+	int nalso = 0;
+	for (size_t i = 0; dbs && dbs[i]; i++)
+		if (strcmp(dbs[i], w->db_path) != 0) {
+			char *t = dbs[nalso];
+			dbs[nalso++] = dbs[i];
+			dbs[i] = t;
+		}
+	fprintf(w->log, "== %s (%s, line %d)\n", u->key, b->path, p->line);
+	fflush(w->log);
+	double best = NAN;
+	struct tune_run_opts o = {
+		.space_path = p->space_path, .db_path = w->db_path, .strategy = p->strategy,
+		.budget = p->budget, .seed = p->seed, .nsets = p->nsets,
+		.sets = (const char *const *)p->sets, .problem = p->problem, .eval = w->eval,
+		.no_progress = true, .out = w->log, .err = w->log, .interrupted = interrupted, .best = &best,
+		.also_dbs = (const char *const *)dbs, .nalso_dbs = nalso,
+		.chunk = u->chunk, .nchunks = u->nchunks, .kernel_s = kernel_s,
+	};
+	if (p->objective)
+		tune_objective_parse(p->objective, &o.objective_metric, &o.maximize);
+	struct count_report cr = { progress_fd, unit };
+	if (progress_fd >= 0) {
+		o.on_count = report_count;
+		o.on_count_user = &cr;
+	}
+	int rc = dbs ? tune_run(&o) : 1;
+	if (!dbs)
+		fprintf(w->log, "spacetune: error: out of memory\n");
+	free_files(dbs);
+	fflush(w->log);
+	if (rc == 130 || *interrupted)
+		return 130;
+	if (rc != 0) {
+		snprintf(what, nwhat, "fail");
+		return 1;
+	}
+	if (append_line(w->done_path, u->key) != 0) {
+		fprintf(w->log, "spacetune: error: %s: cannot write: %s\n", w->done_path, strerror(errno));
+		snprintf(what, nwhat, "fail");
+		return 1;
+	}
+	if (isfinite(best))
+		snprintf(what, nwhat, "%.17g", best);
+	else
+		snprintf(what, nwhat, "none");
+	return 0;
 }
+
+/* ---- the missing-work report -------------------------------------------------------- */
+
+/* The "space" field the records of a problem carry: the file's name less ".space". */
+static void space_name(const char *path, char *out, size_t n)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t len = strlen(base);
+	if (len > 6 && strcmp(base + len - 6, ".space") == 0)
+		len -= 6;
+	snprintf(out, n, "%.*s", (int)len, base);
+}
+
+struct tally {
+	const struct tune_batch *b;
+	char (*names)[256];
+	struct lh_table *seen;      /* record keys, each counted once */
+	long *records;              /* per problem */
+};
+
+static int tally_line(void *user, struct json_object *line, long lineno)
+{
+	struct tally *t = user;
+	(void)lineno;
+	struct json_object *o;
+	const char *space = json_object_object_get_ex(line, "space", &o) ? json_object_get_string(o) : NULL;
+	const char *problem = json_object_object_get_ex(line, "problem", &o) && o ? json_object_get_string(o) : "";
+	char *key = tune_db_line_key(line);
+	if (!key || !space || lh_table_lookup_entry(t->seen, key)) {
+		free(key);
+		return 0;
+	}
+	if (lh_table_insert(t->seen, key, NULL) != 0) {
+		free(key);
+		return -1;
+	}
+	for (int i = 0; i < t->b->nproblems; i++)
+		if (strcmp(t->names[i], space) == 0 && strcmp(t->b->problems[i].problem, problem) == 0)
+			t->records[i]++;
+	return 0;
+}
+
+static void free_key(struct lh_entry *e)
+{
+	free(lh_entry_k(e));
+}
+
+int tune_batch_report(const struct tune_batch *b, const struct tune_batch_unit *u, int n,
+                      const double *costs, const char *db_dir, FILE *out)
+{
+	bool *done = calloc((size_t)n + 1, sizeof *done);
+	struct tally t = { .b = b };
+	t.names = calloc((size_t)b->nproblems + 1, sizeof *t.names);
+	t.records = calloc((size_t)b->nproblems + 1, sizeof *t.records);
+	t.seen = lh_kchar_table_new(1024, free_key);
+	int *units = calloc((size_t)b->nproblems + 1, sizeof *units);
+	int *finished = calloc((size_t)b->nproblems + 1, sizeof *finished);
+	char **dbs = files_with(db_dir, ".jsonl");
+	int missing = -1;
+	if (!done || !t.names || !t.records || !t.seen || !units || !finished || !dbs ||
+	    tune_batch_finished(db_dir, u, n, done) < 0) {
+		fprintf(out, "spacetune: error: out of memory\n");
+		goto out;
+	}
+	for (int i = 0; i < b->nproblems; i++)
+		space_name(b->problems[i].space_path, t.names[i], sizeof t.names[i]);
+	for (size_t f = 0; dbs[f]; f++) {
+		char *err = NULL;
+		if (tune_db_scan(dbs[f], NULL, tally_line, &t, &err) != 0) {
+			fprintf(out, "spacetune: error: %s\n", err ? err : dbs[f]);
+			free(err);
+			goto out;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		units[u[i].problem]++;
+		finished[u[i].problem] += done[i];
+	}
+	int nprob = 0, open = 0;
+	long recorded = 0;
+	double planned = 0;
+	missing = 0;
+	for (int i = 0; i < b->nproblems; i++) {
+		if (!units[i])
+			continue;
+		nprob++;
+		if (finished[i] == units[i])
+			continue;
+		open++;
+		missing += units[i] - finished[i];
+		recorded += t.records[i];
+		const struct tune_batch_problem *p = &b->problems[i];
+		char chunks[64] = "";
+		if (units[i] > 1)
+			snprintf(chunks, sizeof chunks, ", %d of %d chunks finished", finished[i], units[i]);
+		if (p->budget.kind == TUNE_BUDGET_SECONDS)
+			fprintf(out, "spacetune: batch: unfinished: %s: %ld evaluations recorded (a budget of "
+			        "%g s)%s\n", p->key, t.records[i], p->budget.amount, chunks);
+		else {
+			planned += costs ? costs[i] : 0;
+			fprintf(out, "spacetune: batch: unfinished: %s: %ld of %.0f evaluations recorded, "
+			        "%.0f missing%s\n", p->key, t.records[i], costs ? costs[i] : NAN,
+			        costs && costs[i] > t.records[i] ? costs[i] - t.records[i] : 0, chunks);
+		}
+	}
+	if (open == 0)
+		fprintf(out, "spacetune: batch: complete: all %d problems finished (%s)\n", nprob, db_dir);
+	else
+		fprintf(out, "spacetune: batch: incomplete: %d of %d problems unfinished, %ld of their "
+		        "evaluations recorded, %.0f missing; the same command run again does exactly "
+		        "the missing work\n", open, nprob, recorded, planned > recorded ? planned - recorded : 0);
+out:
+	fflush(out);
+	free(done);
+	free(t.names);
+	free(t.records);
+	if (t.seen)
+		lh_table_free(t.seen);
+	free(units);
+	free(finished);
+	free_files(dbs);
+	return missing;
+}
+
+/* ---- the hand-out ----------------------------------------------------------------- */
 
 /* One worker: its device selection and its file name. */
 struct worker {
@@ -946,19 +1205,31 @@ static int find_workers(const struct tune_batch_run_opts *o, struct worker **out
 	return n;
 }
 
+/* What the hub knows of one unit. */
 struct running {
-	bool active;
+	bool given;                 /* handed to a worker in this run */
+	bool active;                /* has reported progress and is not finished */
 	bool finished;              /* reported done, skipped or failed */
 	bool failed;
 	size_t done, planned;
 	double best;
 };
 
-struct display {
+struct hub_worker {
+	char name[128];
+	int units;                  /* units it ran to their end in this run */
+	double kernel_s;            /* their kernels' time (tune_run_opts.kernel_s) */
+};
+
+struct tune_batch_hub {
 	const struct tune_batch_run_opts *o;
-	int total, done, skipped, failed;
+	const struct tune_batch_unit *units;
+	int nunits, next;
+	int total, done, skipped, failed, before;
 	double start, last_plain;
-	struct running *run;        /* per problem of the batch */
+	struct running *run;        /* per unit */
+	int nworkers;
+	struct hub_worker *workers;
 	struct progress_line *line; /* on a terminal */
 };
 
@@ -971,7 +1242,7 @@ static const char *unit_of(const struct tune_batch_problem *p)
 	return metric ? metric : "ms";
 }
 
-static void eta_text(const struct display *d, char *buf, size_t n)
+static void eta_text(const struct tune_batch_hub *d, char *buf, size_t n)
 {
 	double elapsed = now_s() - d->start;
 	int fresh = d->done - d->skipped;
@@ -984,33 +1255,34 @@ static void eta_text(const struct display *d, char *buf, size_t n)
 		snprintf(buf, n, "?");
 }
 
-/* The running problems: "KEY 12/40 best 0.1 ms; ..." */
-static void running_text(const struct display *d, char *buf, size_t n)
+/* The running units: "KEY 12/40 best 0.1 ms; ..." */
+static void running_text(const struct tune_batch_hub *d, char *buf, size_t n)
 {
 	const struct tune_batch *b = d->o->batch;
 	size_t k = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < b->nproblems && k + 1 < n; i++) {
+	for (int i = 0; i < d->nunits && k + 1 < n; i++) {
 		const struct running *r = &d->run[i];
 		if (!r->active)
 			continue;
+		const struct tune_batch_problem *p = &b->problems[d->units[i].problem];
 		int w = isfinite(r->best)
 		                ? snprintf(buf + k, n - k, "%s%s %zu/%zu best %.4g %s", k ? "; " : "",
-		                           b->problems[i].key, r->done, r->planned, r->best, unit_of(&b->problems[i]))
-		                : snprintf(buf + k, n - k, "%s%s %zu/%zu best -", k ? "; " : "", b->problems[i].key,
-		                           r->done, r->planned);
+		                           d->units[i].key, r->done, r->planned, r->best, unit_of(p))
+		                : snprintf(buf + k, n - k, "%s%s %zu/%zu best -", k ? "; " : "",
+		                           d->units[i].key, r->done, r->planned);
 		k = w > 0 && (size_t)w < n - k ? k + (size_t)w : n - 1;
 	}
 }
 
 /* Redraws the live line, or prints a plain status line at most every 10 s. */
-static void display_running(struct display *d)
+static void display_running(struct tune_batch_hub *d)
 {
 	char running[400], line[512], eta[32];
 	running_text(d, running, sizeof running);
 	if (d->line) {
 		double share = d->done;
-		for (int i = 0; i < d->o->batch->nproblems; i++)
+		for (int i = 0; i < d->nunits; i++)
 			if (d->run[i].active && d->run[i].planned)
 				share += (double)d->run[i].done / (double)d->run[i].planned;
 		snprintf(line, sizeof line, "[%d/%d] %s", d->done, d->total, running);
@@ -1024,65 +1296,220 @@ static void display_running(struct display *d)
 	}
 }
 
-static void display_line(struct display *d, int problem, const char *what)
+static void display_line(struct tune_batch_hub *d, int unit, const char *what)
 {
 	char eta[32];
 	eta_text(d, eta, sizeof eta);
 	FILE *err = d->o->err;
 	progress_erase(d->line);
 	fprintf(err, "spacetune: batch [%d/%d] %s: %s | ETA %s\n", d->done, d->total,
-	        d->o->batch->problems[problem].key, what, eta);
+	        d->units[unit].key, what, eta);
 	fflush(err);
+}
+
+/* A unit given to a worker that died: the next worker that asks gets it. */
+static void give_back(struct tune_batch_hub *d, int unit)
+{
+	d->run[unit].given = false;
+	d->run[unit].active = false;
+	if (unit < d->next)
+		d->next = unit;
+}
+
+int tune_batch_hub_take(struct tune_batch_hub *d)
+{
+	if (*d->o->interrupted)
+		return -1;
+	while (d->next < d->nunits && (d->run[d->next].given || d->run[d->next].finished))
+		d->next++;
+	if (d->next == d->nunits)
+		return -1;
+	d->run[d->next].given = true;
+	return d->next++;
+}
+
+void tune_batch_hub_note(struct tune_batch_hub *d, const char *line)
+{
+	int unit, worker;
+	char what[64];
+	size_t done, planned;
+	double best, kernel_s;
+	if (sscanf(line, "prog %d %zu %zu %lf", &unit, &done, &planned, &best) == 4 && unit >= 0 &&
+	    unit < d->nunits) {
+		d->run[unit] = (struct running){ .given = true, .active = true, .done = done,
+		                                 .planned = planned, .best = best };
+		display_running(d);
+		return;
+	}
+	if (sscanf(line, "done %d %d %63s %lf", &unit, &worker, what, &kernel_s) != 4 || unit < 0 ||
+	    unit >= d->nunits || d->run[unit].finished)
+		return;
+	struct running *r = &d->run[unit];
+	r->active = false;
+	r->finished = true;
+	r->failed = strcmp(what, "fail") == 0;
+	d->done++;
+	if (worker >= 0 && worker < d->nworkers) {
+		d->workers[worker].kernel_s += kernel_s;
+		d->workers[worker].units += strcmp(what, "skip") != 0 && !r->failed;
+	}
+	const struct tune_batch_problem *p = &d->o->batch->problems[d->units[unit].problem];
+	char text[96];
+	if (strcmp(what, "skip") == 0) {
+		d->skipped++;
+		snprintf(text, sizeof text, "finished before");
+	} else if (r->failed) {
+		d->failed++;
+		snprintf(text, sizeof text, "failed (see the worker's .log in %s)", d->o->db_dir);
+	} else if (strcmp(what, "none") == 0) {
+		snprintf(text, sizeof text, "no configuration ran correctly");
+	} else {
+		snprintf(text, sizeof text, "best %.4g %s", strtod(what, NULL), unit_of(p));
+	}
+	if (!d->o->no_progress)
+		display_line(d, unit, text);
+	display_running(d);
+}
+
+/* "done UNIT WORKER WHAT KERNEL_S": one line, one write, so lines of
+ * several workers never interleave in the pipe. */
+int tune_batch_done_line(char *buf, size_t n, int unit, int worker, const char *what, double kernel_s)
+{
+	return snprintf(buf, n, "done %d %d %s %.17g\n", unit, worker, what, kernel_s);
+}
+
+/* A local worker: asks for a unit on the report pipe, gets its index on
+ * its own command pipe (end of file: no more), runs it, says so. */
+static int worker_loop(const struct tune_batch_run_opts *o, const struct tune_batch_unit *units,
+                       int index, const struct tune_batch_worker *w, int report_fd, int cmd_fd)
+{
+	FILE *cmd = fdopen(cmd_fd, "r");
+	if (!cmd)
+		return 1;
+	int status = 0;
+	char line[128];
+	for (;;) {
+		int n = snprintf(line, sizeof line, "want %d\n", index);
+		if (write(report_fd, line, (size_t)n) != n)
+			break;
+		int unit;
+		if (!fgets(line, sizeof line, cmd) || sscanf(line, "%d", &unit) != 1)
+			break;
+		char what[64];
+		double kernel_s = 0;
+		int rc = tune_batch_run_unit(o->batch, units, unit, w, report_fd, o->interrupted, what,
+		                             sizeof what, &kernel_s);
+		if (rc == 130) {
+			status = 130;
+			break;
+		}
+		if (rc != 0)
+			status = 1;
+		n = tune_batch_done_line(line, sizeof line, unit, index, what, kernel_s);
+		if (write(report_fd, line, (size_t)n) != n) {
+			/* the display misses one line; the .done files are what counts */
+		}
+	}
+	fclose(cmd);
+	return status;
+}
+
+static void worker_paths(struct tune_batch_worker *w, const char *dir, const char *name)
+{
+	snprintf(w->db_path, sizeof w->db_path, "%s/%s.jsonl", dir, name);
+	snprintf(w->done_path, sizeof w->done_path, "%s/%s.done", dir, name);
+	snprintf(w->log_path, sizeof w->log_path, "%s/%s.log", dir, name);
+	w->db_dir = dir;
+}
+
+int tune_batch_worker_open(struct tune_batch_worker *w, const char *dir, const char *name,
+                           const struct tune_eval_opts *eval, FILE *err)
+{
+	worker_paths(w, dir, name);
+	w->eval = *eval;
+	w->log = fopen(w->log_path, "a");
+	if (!w->log)
+		fprintf(err, "spacetune: error: cannot write '%s': %s\n", w->log_path, strerror(errno));
+	return w->log ? 0 : -1;
 }
 
 int tune_batch_run(const struct tune_batch_run_opts *o)
 {
 	const struct tune_batch *b = o->batch;
 	struct worker *workers = NULL;
-	int nworkers = find_workers(o, &workers);
-	if (nworkers < 0) {
-		if (nworkers == -1)
+	int nlocal;
+	if (o->worker_name) {
+		/* MPI's rank 0: its own worker, the other ranks served by o->remote. */
+		workers = calloc(1, sizeof *workers);
+		nlocal = workers ? 1 : -1;
+		if (workers) {
+			snprintf(workers[0].name, sizeof workers[0].name, "%s", o->worker_name);
+			workers[0].sel = o->worker_sel;
+		}
+	} else
+		nlocal = find_workers(o, &workers);
+	if (nlocal < 0) {
+		if (nlocal == -1)
 			fprintf(o->err, "spacetune: error: out of memory\n");
 		return 1;
 	}
-	int nlist = o->subset ? o->nsubset : b->nproblems;
 	if (mkdir(o->db_dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(o->err, "spacetune: error: cannot create '%s': %s\n", o->db_dir, strerror(errno));
 		free(workers);
 		return 1;
 	}
-	int pipefd[2];
+	int nworkers = o->nworkers > nlocal ? o->nworkers : nlocal;
+	struct tune_batch_hub d = { .o = o, .units = o->units, .nunits = o->nunits, .total = o->nunits,
+	                            .start = now_s(), .last_plain = now_s(), .nworkers = nworkers };
+	d.run = calloc((size_t)o->nunits + 1, sizeof *d.run);
+	d.workers = calloc((size_t)nworkers, sizeof *d.workers);
+	bool *before = calloc((size_t)o->nunits + 1, sizeof *before);
+	pid_t *pids = calloc((size_t)nlocal, sizeof *pids);
+	int (*cmd)[2] = calloc((size_t)nlocal, sizeof *cmd);
+	int pipefd[2] = { -1, -1 };
+	int status = 0;
+	if (!d.run || !d.workers || !before || !pids || !cmd ||
+	    tune_batch_finished(o->db_dir, o->units, o->nunits, before) < 0) {
+		fprintf(o->err, "spacetune: error: out of memory\n");
+		status = 1;
+		goto out;
+	}
+	for (int w = 0; w < nworkers; w++)
+		snprintf(d.workers[w].name, sizeof d.workers[w].name, "%s",
+		         w < nlocal && !o->worker_name ? workers[w].name : "");
+	for (int w = 0; o->worker_names && w < nworkers; w++)
+		snprintf(d.workers[w].name, sizeof d.workers[w].name, "%s", o->worker_names[w]);
+	/* Units finished by earlier runs (any worker's .done file) are not handed out. */
+	for (int i = 0; i < o->nunits; i++)
+		if (before[i]) {
+			d.run[i].finished = true;
+			d.done++;
+			d.skipped++;
+			d.before++;
+		}
+	if (d.before)
+		fprintf(o->err, "spacetune: batch: %d of %d finished before (in %s); resuming the rest\n",
+		        d.before, o->nunits, o->db_dir);
+	for (int w = 0; w < nlocal; w++)
+		cmd[w][0] = cmd[w][1] = -1;
 	if (pipe(pipefd) != 0) {
 		fprintf(o->err, "spacetune: error: pipe: %s\n", strerror(errno));
-		free(workers);
-		return 1;
+		status = 1;
+		goto out;
 	}
-	int *list = malloc(((size_t)nlist + 1) * sizeof *list);
-	pid_t *pids = calloc((size_t)nworkers, sizeof *pids);
-	struct display d = { .o = o, .total = nlist, .start = now_s(), .last_plain = now_s() };
-	d.run = calloc((size_t)b->nproblems + 1, sizeof *d.run);
-	if (!list || !pids || !d.run) {
-		free(d.run);
-		free(list);
-		free(pids);
-		free(workers);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		fprintf(o->err, "spacetune: error: out of memory\n");
-		return 1;
-	}
-	int status = 0;
+	for (int w = 0; w < nlocal; w++)
+		if (pipe(cmd[w]) != 0) {
+			fprintf(o->err, "spacetune: error: pipe: %s\n", strerror(errno));
+			status = 1;
+			goto out;
+		}
 	pid_t parent = getpid();
 	fflush(NULL);
-	for (int w = 0; w < nworkers; w++) {
-		const char *name = workers[w].name;
-		char db[4096], done[4096], logp[4096];
-		snprintf(db, sizeof db, "%s/%s.jsonl", o->db_dir, name);
-		snprintf(done, sizeof done, "%s/%s.done", o->db_dir, name);
-		snprintf(logp, sizeof logp, "%s/%s.log", o->db_dir, name);
-		int n = 0;
-		for (int i = w; i < nlist; i += nworkers)
-			list[n++] = o->subset ? o->subset[i] : i;
+	int forked = 0;
+	bool interrupted = false;
+	/* A worker gone leaves its command pipe without a reader: an error, not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	for (int w = 0; w < nlocal; w++) {
 		/* The parent never touches OpenCL, so forking here is safe. */
 		pids[w] = fork();
 		if (pids[w] < 0) {
@@ -1090,73 +1517,149 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 			status = 1;
 			break;
 		}
+		forked++;
 		if (pids[w] == 0) {
 			/* A batch killed with -9 must not leave workers tuning on. */
 			tune_die_with_parent(parent);
 			close(pipefd[0]);
-			FILE *log = fopen(logp, "a");
-			if (!log) {
-				fprintf(o->err, "spacetune: error: cannot write '%s': %s\n", logp, strerror(errno));
-				_exit(1);
+			/* Only its own command pipe's reading end: a write end left open
+			 * in a worker would keep another from ever seeing the end. */
+			for (int k = 0; k < nlocal; k++) {
+				close(cmd[k][1]);
+				if (k != w)
+					close(cmd[k][0]);
 			}
+			int mine = cmd[w][0];
+			/* The hub's state is the parent's; the worker's own children
+			 * (device readers, evaluators) must not see it as a leak. */
+			free(cmd);
+			free(pids);
+			free(before);
+			free(d.run);
+			free(d.workers);
+			struct worker self = workers[w];
+			if (self.sel.platform == workers[w].platform)
+				self.sel.platform = self.platform;
+			if (self.sel.device == workers[w].device)
+				self.sel.device = self.device;
+			free(workers);
+			struct tune_batch_worker wk;
 			struct tune_eval_opts eval = o->eval;
-			eval.device = workers[w].sel;
-			int rc = tune_batch_run_problems(b, list, n, &eval, db, done, log, pipefd[1],
-			                                 o->interrupted);
-			fclose(log);
+			eval.device = self.sel;
+			if (tune_batch_worker_open(&wk, o->db_dir, self.name, &eval, o->err) != 0)
+				_exit(1);
+			int rc = worker_loop(o, o->units, w, &wk, pipefd[1], mine);
+			fclose(wk.log);
 			_exit(rc);
 		}
 	}
 	close(pipefd[1]);
+	pipefd[1] = -1;
+	for (int w = 0; w < nlocal; w++) {
+		close(cmd[w][0]);
+		cmd[w][0] = -1;
+		if (w >= forked) {
+			close(cmd[w][1]);
+			cmd[w][1] = -1;
+		}
+	}
 	/* Only now, with every worker forked: the line's thread must not be
 	 * running across a fork. */
 	d.line = o->live_progress && !o->no_progress ? progress_open(1) : NULL;
 	progress_phase(d.line, "batch", 0);
-	FILE *reports = fdopen(pipefd[0], "r");
+	int *cur = malloc((size_t)nlocal * sizeof *cur);   /* the unit each local worker runs */
+	for (int w = 0; cur && w < nlocal; w++)
+		cur[w] = -1;
 	char *line = NULL;
-	size_t cap = 0;
-	while (reports && getline(&line, &cap, reports) > 0) {
-		int problem;
-		char what[64];
-		size_t done, planned;
-		double best;
-		if (sscanf(line, "prog %d %zu %zu %lf", &problem, &done, &planned, &best) == 4 &&
-		    problem >= 0 && problem < b->nproblems) {
-			d.run[problem] = (struct running){ .active = true, .done = done, .planned = planned, .best = best };
-			display_running(&d);
-			continue;
+	size_t cap = 0, have = 0;
+	bool local_open = cur != NULL;
+	int remote = o->remote ? 1 : 0;
+	while (local_open || remote > 0) {
+		if (local_open) {
+			struct pollfd pfd = { pipefd[0], POLLIN, 0 };
+			int pr = poll(&pfd, 1, o->remote ? 20 : 250);
+			if (pr < 0 && errno != EINTR)
+				local_open = false;
+			if (pr > 0) {
+				if (have + 4096 + 1 > cap) {
+					char *g = realloc(line, cap = have + 8192);
+					if (!g) {
+						local_open = false;
+						continue;
+					}
+					line = g;
+				}
+				ssize_t got = read(pipefd[0], line + have, cap - have - 1);
+				if (got <= 0) {
+					if (got == 0 || errno != EINTR)
+						local_open = false;
+				} else {
+					have += (size_t)got;
+					line[have] = '\0';
+					char *start = line, *nl;
+					while ((nl = strchr(start, '\n'))) {
+						*nl = '\0';
+						int w;
+						if (sscanf(start, "want %d", &w) == 1 && w >= 0 && w < nlocal) {
+							int u = tune_batch_hub_take(&d);
+							char text[32];
+							int n = snprintf(text, sizeof text, "%d\n", u);
+							if (u < 0 || cmd[w][1] < 0 || write(cmd[w][1], text, (size_t)n) != n) {
+								if (u >= 0)
+									give_back(&d, u);
+								if (cmd[w][1] >= 0)
+									close(cmd[w][1]);
+								cmd[w][1] = -1;
+							} else
+								cur[w] = u;
+						} else {
+							int u;
+							if (sscanf(start, "done %d %d", &u, &w) == 2 && w >= 0 && w < nlocal &&
+							    cur[w] == u)
+								cur[w] = -1;
+							tune_batch_hub_note(&d, start);
+						}
+						start = nl + 1;
+					}
+					have -= (size_t)(start - line);
+					memmove(line, start, have);
+				}
+			}
+		} else if (remote > 0)
+			usleep(5000);
+		/* A worker killed (kill -9, the OOM killer, a driver crash) costs
+		 * only the evaluations it had in flight: its unit goes to the next
+		 * worker that asks, which finds what it recorded in its database. */
+		for (int w = 0; cur && w < forked; w++) {
+			int ws;
+			if (pids[w] <= 0 || waitpid(pids[w], &ws, WNOHANG) != pids[w])
+				continue;
+			pids[w] = -1;
+			if (WIFEXITED(ws) && WEXITSTATUS(ws) == 130)
+				interrupted = true;
+			else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+				status = 1;
+				progress_erase(d.line);
+				fprintf(o->err, "spacetune: batch: worker %s ended (%s %d)%s%s%s\n", workers[w].name,
+				        WIFSIGNALED(ws) ? "signal" : "exit status",
+				        WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws),
+				        cur[w] >= 0 ? "; its unit '" : "", cur[w] >= 0 ? o->units[cur[w]].key : "",
+				        cur[w] >= 0 ? "' goes to the next worker free" : "");
+				if (cur[w] >= 0 && !d.run[cur[w]].finished)
+					give_back(&d, cur[w]);
+			}
+			cur[w] = -1;
+			if (cmd[w][1] >= 0)
+				close(cmd[w][1]);
+			cmd[w][1] = -1;
 		}
-		if (sscanf(line, "done %d %63s", &problem, what) != 2 || problem < 0 ||
-		    problem >= b->nproblems)
-			continue;
-		d.run[problem].active = false;
-		d.run[problem].finished = true;
-		d.run[problem].failed = strcmp(what, "fail") == 0;
-		d.done++;
-		char text[96];
-		if (strcmp(what, "skip") == 0) {
-			d.skipped++;
-			snprintf(text, sizeof text, "finished before");
-		} else if (strcmp(what, "fail") == 0) {
-			d.failed++;
-			snprintf(text, sizeof text, "failed (see the worker's .log in %s)", o->db_dir);
-		} else if (strcmp(what, "none") == 0) {
-			snprintf(text, sizeof text, "no configuration ran correctly");
-		} else {
-			snprintf(text, sizeof text, "best %.4g %s", strtod(what, NULL), unit_of(&b->problems[problem]));
-		}
-		if (!o->no_progress)
-			display_line(&d, problem, text);
-		display_running(&d);
+		if (o->remote)
+			remote = o->remote(o->remote_user, &d);
 	}
 	progress_close(d.line);
 	free(line);
-	if (reports)
-		fclose(reports);
-	else
-		close(pipefd[0]);
-	bool interrupted = false;
-	for (int w = 0; w < nworkers; w++) {
+	free(cur);
+	for (int w = 0; w < forked; w++) {
 		int ws;
 		if (pids[w] <= 0 || waitpid(pids[w], &ws, 0) < 0)
 			continue;
@@ -1165,27 +1668,45 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 		else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
 			status = 1;
 	}
-	free(list);
-	free(pids);
-	free(workers);
-	fprintf(o->err, "spacetune: batch: %d of %d problems done (%d finished before, %d failed) in %.1f s\n",
-	        d.done - d.failed, d.total, d.skipped, d.failed, now_s() - d.start);
-	/* What a rerun of the same command will do: the failed and the unfinished. */
-	int listed = 0;
-	for (int k = 0; k < nlist; k++) {
-		int i = o->subset ? o->subset[k] : k;
-		if (d.run[i].finished && !d.run[i].failed)
-			continue;
-		if (listed++ < 20)
-			fprintf(o->err, "spacetune: batch: %s: %s\n", b->problems[i].key,
-			        d.run[i].failed ? "failed" : "not finished");
-	}
-	if (listed > 20)
-		fprintf(o->err, "spacetune: batch: ... and %d more not done\n", listed - 20);
-	free(d.run);
+	double wall = now_s() - d.start;
+	bool chunked = false;
+	for (int i = 0; i < o->nunits; i++)
+		chunked |= o->units[i].nchunks > 0;
+	fprintf(o->err, "spacetune: batch: %d of %d %s done (%d finished before, %d failed) in %.1f s\n",
+	        d.done - d.failed, d.total, chunked ? "units (problems and chunks)" : "problems", d.skipped,
+	        d.failed, wall);
+	/* Each device's share of the wall time spent running kernels being timed. */
+	for (int w = 0; w < nworkers; w++)
+		if (d.workers[w].units)
+			fprintf(o->err, "spacetune: batch: %s: %d units, kernels timed %.3g s of %.1f s (%.1f%%)\n",
+			        d.workers[w].name, d.workers[w].units, d.workers[w].kernel_s, wall,
+			        wall > 0 ? 100 * d.workers[w].kernel_s / wall : 0);
+	for (int i = 0; i < o->nunits; i++)
+		if (d.run[i].failed)
+			fprintf(o->err, "spacetune: batch: %s: failed\n", o->units[i].key);
+	/* What a rerun will do, from the files (whatever this run saw). */
+	if (tune_batch_report(b, o->units, o->nunits, o->costs, o->db_dir, o->err) > 0 && status == 0)
+		status = 1;
 	if (interrupted || *o->interrupted) {
 		fprintf(o->err, "spacetune: interrupted; run the same command again to resume\n");
-		return 130;
+		status = 130;
 	}
+out:
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	for (int w = 0; cmd && w < nlocal; w++) {
+		if (cmd[w][0] >= 0)
+			close(cmd[w][0]);
+		if (cmd[w][1] >= 0)
+			close(cmd[w][1]);
+	}
+	free(cmd);
+	free(pids);
+	free(before);
+	free(d.run);
+	free(d.workers);
+	free(workers);
 	return status;
 }

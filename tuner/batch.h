@@ -6,8 +6,9 @@
  *
  * The runner is split so that a distributed driver (Slurm array tasks,
  * MPI ranks) can reuse it: tune_batch_load() gives every problem with a
- * stable key, and tune_batch_run_problems() tunes any subset of them on
- * one device into one database, skipping problems already finished there.
+ * stable key, tune_batch_units() cuts them into units of work, and
+ * tune_batch_run_unit() tunes one unit on one device into one database,
+ * skipping what any worker of the directory finished.
  */
 #ifndef SPACEC_TUNER_BATCH_H
 #define SPACEC_TUNER_BATCH_H
@@ -62,6 +63,8 @@ void tune_batch_free(struct tune_batch *b);
  * cannot be loaded (reported on diag); -1 out of memory.
  */
 int tune_batch_costs(const struct tune_batch *b, double *costs, FILE *diag);
+/* The same for problem i alone; *cost NAN when it cannot be loaded. */
+int tune_batch_cost(const struct tune_batch *b, int i, double *cost, FILE *diag);
 
 /*
  * Shard `shard` (0-based) of `nshards`: the longest-processing-time-first
@@ -74,32 +77,108 @@ int tune_batch_shard(const struct tune_batch *b, const double *costs, int shard,
                      int *out);
 
 /*
- * One worker: tunes problems[0..n) of the batch, in order, on eval->device
- * into the database db_path.  A problem whose key is in done_path was
- * finished by an earlier run and is skipped; one that runs to its end is
- * appended there (one line, fsync'd), so it is never reopened.  Within a
- * problem, `spacetune run`'s resume skips every evaluation already in the
- * database.  Each problem's summary and errors go to `log`.  For every
- * problem, one line "done INDEX BEST" (BEST the objective's best value,
- * "none" when no configuration ran correctly, "skip" when already
- * finished, "fail" on an error) is written
- * to report_fd (a pipe; one write, so lines of several workers never
- * interleave), or nothing when it is -1.  0; 1 when a problem failed;
- * 130 when interrupted.
+ * A unit of work the batch hands out: a problem, or one chunk of an
+ * exhaustive search too large for one worker (tune_run_opts.chunk).
  */
-int tune_batch_run_problems(const struct tune_batch *b, const int *problems, int n,
-                            const struct tune_eval_opts *eval, const char *db_path,
-                            const char *done_path, FILE *log, int report_fd,
-                            volatile sig_atomic_t *interrupted);
+struct tune_batch_unit {
+	int problem;
+	int chunk, nchunks;         /* nchunks 0: the whole problem */
+	char *key;                  /* the problem's key, and " [chunk I/N]" (1-based) */
+};
+
+/*
+ * The units of the problems list[0..n) (all of the batch's when list is
+ * NULL), in that order.  A problem with an exhaustive search under an
+ * evaluation budget whose cost (costs[i]; costs NULL: none is cut) is
+ * above chunk_evals > 0 becomes ceil(cost / chunk_evals) chunks; any
+ * other problem one unit.  Their count, or -1 out of memory.
+ */
+int tune_batch_units(const struct tune_batch *b, const int *list, int n, const double *costs,
+                     double chunk_evals, struct tune_batch_unit **out);
+void tune_batch_units_free(struct tune_batch_unit *u, int n);
+
+/*
+ * Sets done[i] for each unit some worker finished before: its key has a
+ * line "KEY\tdone" in one of the *.done files of db_dir (a torn line does
+ * not count).  The count, or -1 out of memory.
+ */
+int tune_batch_finished(const char *db_dir, const struct tune_batch_unit *u, int n, bool *done);
+
+/*
+ * A worker's files: db_dir/NAME.jsonl (its results, which only it
+ * writes), NAME.done (the units it finished) and NAME.log (their
+ * summaries and errors), and the device it drives.
+ */
+struct tune_batch_worker {
+	const char *db_dir;
+	char db_path[4096], done_path[4096], log_path[4096];
+	struct tune_eval_opts eval;
+	FILE *log;
+};
+
+/* Fills w and opens its log (errors on err).  0 or -1. */
+int tune_batch_worker_open(struct tune_batch_worker *w, const char *dir, const char *name,
+                           const struct tune_eval_opts *eval, FILE *err);
+
+/*
+ * Runs units[unit] on the worker's device into its database.  Every
+ * other database of the directory is read too (tune_run_opts.also_dbs),
+ * so what any worker recorded of this unit is not timed again.  When it
+ * runs to its end its key is appended to the worker's .done file (one
+ * line, fsync'd) and it is never reopened.  `what` gets the outcome:
+ * "skip" (finished before), "fail", "none" (no configuration ran
+ * correctly) or the objective's best value.  Progress lines "prog UNIT
+ * DONE PLANNED BEST" go to progress_fd unless it is -1.  kernel_s gets
+ * the time of the kernels it timed added.  0; 1 failed; 130 interrupted.
+ */
+int tune_batch_run_unit(const struct tune_batch *b, const struct tune_batch_unit *units, int unit,
+                        const struct tune_batch_worker *w, int progress_fd,
+                        volatile sig_atomic_t *interrupted, char *what, size_t nwhat, double *kernel_s);
+
+/* The line a worker reports a unit's end with: "done UNIT WORKER WHAT KERNEL_S\n". */
+int tune_batch_done_line(char *buf, size_t n, int unit, int worker, const char *what, double kernel_s);
+
+/*
+ * The missing-work report, from the files alone (so a rerun, a Slurm
+ * merge job or `spacetune batch --report` can print it after any crash):
+ * for each problem of the units not finished, the evaluations recorded
+ * for it in db_dir's databases (each once, whichever files hold it) and
+ * those its budget plans (costs, by tune_batch_costs; may be NULL), and
+ * a total line, "complete" or "incomplete".  Returns the number of units
+ * unfinished, -1 on an error (reported).
+ */
+int tune_batch_report(const struct tune_batch *b, const struct tune_batch_unit *u, int n,
+                      const double *costs, const char *db_dir, FILE *out);
+
+/*
+ * The hand-out of a running batch (its state lives in tune_batch_run).
+ * A remote driver (MPI) serves its workers through these two: take() is
+ * the next unit not finished nor handed out, -1 when none is left (or
+ * the batch is interrupted); note() takes a worker's report line.
+ */
+struct tune_batch_hub;
+int tune_batch_hub_take(struct tune_batch_hub *h);
+void tune_batch_hub_note(struct tune_batch_hub *h, const char *line);
 
 struct tune_batch_run_opts {
 	const struct tune_batch *batch;
 	const char *db_dir;             /* created if missing */
-	int ndevices;                   /* 0: the default device (the first GPU, else the first device) */
+	const struct tune_batch_unit *units;
+	int nunits;
+	const double *costs;            /* per problem, for the report; may be NULL */
+	int ndevices;                   /* 0: every OpenCL GPU, else the default device */
 	const char *const *devices;     /* index or name substring each; one worker each */
-	const int *subset;              /* the problems to run (a shard), NULL: all */
-	int nsubset;
 	int shard, nshards;             /* nshards > 0: names get "shardI-of-N-" in front */
+	/* One local worker of this name on this device instead (MPI's rank 0). */
+	const char *worker_name;
+	struct tune_device_sel worker_sel;
+	/* Remote workers: their number with the local one (for the summary,
+	 * worker_names[w] each, the local one 0), and a function called often,
+	 * which serves them through the hub and returns how many still run. */
+	int nworkers;
+	const char *const *worker_names;
+	int (*remote)(void *user, struct tune_batch_hub *h);
+	void *remote_user;
 	struct tune_eval_opts eval;     /* jobs, warmup, repeat, timeout; the device is set per worker */
 	bool live_progress, no_progress;
 	FILE *err;
@@ -107,12 +186,25 @@ struct tune_batch_run_opts {
 };
 
 /*
- * `spacetune batch`: one worker process per device, problem i of the list
- * going to worker i mod W (so a rerun with the same devices finds each
- * problem's database again); worker "NAME" keeps DIR/NAME.jsonl (results),
- * DIR/NAME.done (finished problems) and DIR/NAME.log (summaries).  One
- * progress display.  0; 1 when a problem failed; 130 when interrupted.
+ * `spacetune batch`: one worker process per device; each, when free,
+ * takes the next unit that is neither finished (by any worker, now or
+ * before: tune_batch_finished) nor taken.  Worker "NAME" keeps the files
+ * of struct tune_batch_worker in DIR.  One progress display; at the end
+ * each worker's share of the wall time spent timing kernels and the
+ * missing-work report.  0; 1 when a unit failed or is missing; 130 when
+ * interrupted.
  */
 int tune_batch_run(const struct tune_batch_run_opts *o);
+
+/*
+ * `spacetune batch --mpi` under mpirun: rank 0 runs tune_batch_run with
+ * a worker of its own and hands units to the other ranks as they ask;
+ * rank R keeps worker files "rank-R" and drives the device of its local
+ * rank (OMPI_COMM_WORLD_LOCAL_RANK) modulo the node's devices (those of
+ * o->devices, else its GPUs, else the default device).  At the end rank
+ * 0 merges DIR/rank-*.jsonl into DIR/merged.jsonl.  Built without MPI,
+ * it says so and returns 1.
+ */
+int tune_batch_mpi(struct tune_batch_run_opts *o, int *argc, char ***argv);
 
 #endif

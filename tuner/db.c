@@ -178,7 +178,7 @@ static bool key_params_of_line(struct keybuf *k, struct json_object *line)
 }
 
 /* NULL if the line lacks what a key needs (it is then not a result line). */
-static char *key_of_line(struct json_object *line)
+char *tune_db_line_key(struct json_object *line)
 {
 	const char *device = tune_db_str(line, "device"), *platform = tune_db_str(line, "platform");
 	const char *driver = tune_db_str(line, "driver"), *hash = tune_db_str(line, "source_hash");
@@ -381,7 +381,7 @@ static int status_of_line(struct json_object *line)
 static int load_line(void *user, struct json_object *line, long lineno)
 {
 	struct tune_db *db = user;
-	char *key = key_of_line(line);
+	char *key = tune_db_line_key(line);
 	(void)lineno;
 	if (!key)
 		return 0;  /* not a result line: kept, but nothing to resume */
@@ -443,6 +443,42 @@ int tune_db_open(struct tune_db **out, const char *path, char **err)
 fail:
 	tune_db_close(db);
 	return -1;
+}
+
+/* Another file's keys count as recorded unless known already (this file's
+ * own lines win); its lines are not counted in nrecords. */
+static int load_also(void *user, struct json_object *line, long lineno)
+{
+	struct tune_db *db = user;
+	char *key = tune_db_line_key(line);
+	(void)lineno;
+	if (key && lh_table_lookup_entry(db->keys, key)) {
+		free(key);
+		return 0;
+	}
+	return key && remember(db, key, time_of_line(line), status_of_line(line)) ? -1 : 0;
+}
+
+int tune_db_read_also(struct tune_db *db, const char *path, char **err)
+{
+	*err = NULL;
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		*err = dup_printf_error(path, "cannot read");
+		return -1;
+	}
+	off_t good_end = 0;
+	/* Its writer may be appending right now: a torn last line is its line
+	 * in progress, not news for this run's stderr. */
+	int rc = scan_stream(f, path, NULL, load_also, db, &good_end);
+	fclose(f);
+	if (rc) {
+		*err = dup_printf_error(path, "cannot read");
+		return -1;
+	}
+	return 0;
 }
 
 void tune_db_close(struct tune_db *db)

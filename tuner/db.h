@@ -88,6 +88,20 @@ char *tune_db_line_params_key(struct json_object *line);
 const char *tune_db_str(struct json_object *line, const char *field);
 double tune_db_num(struct json_object *parent, const char *field, double dflt);
 
+/*
+ * The batch's workers share their work through files: the records of
+ * `path` (another worker's database, read, never written) count as
+ * recorded for tune_db_has and tune_db_lookup, so an evaluation any
+ * worker finished is not timed again by this one.  Records of this
+ * file win over them.  A missing file is none.  0, or -1 with *err.
+ */
+int tune_db_read_also(struct tune_db *db, const char *path, char **err);
+
+/* The resume key of a record read back (malloc'd): equal for two records
+ * of one evaluation (device, platform, driver, source hash, problem,
+ * parameters).  NULL for a line that is not a result or out of memory. */
+char *tune_db_line_key(struct json_object *line);
+
 /* A JSON number in the shortest text that reads back exactly; null (NULL)
  * for NaN and infinities, which JSON cannot express. */
 struct json_object *tune_db_json_number(double x);

@@ -134,19 +134,86 @@ static void progress_count(struct progress *p, long point, int status, double ms
 
 /* ---- the job as a strategy's space ---------------------------------------------- */
 
+/*
+ * The strategy's space: the job's points lo + i for i < n (an exhaustive
+ * chunk; else all), or map[i] (a random search's chunk: its points in a
+ * seeded random order).
+ */
+struct view {
+	struct tune_job *job;
+	size_t lo, n;
+	size_t *map;
+};
+
+static size_t job_point(const struct view *v, size_t i)
+{
+	return v->map ? v->map[i] : v->lo + i;
+}
+
+/* The view's index of a job's point; a chunk is small, so a scan will do. */
+static size_t view_point(const struct view *v, size_t point)
+{
+	if (!v->map)
+		return point - v->lo;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->map[i] == point)
+			return i;
+	return v->n;  /* not the view's: tune_search_report ignores it */
+}
+
 static double job_value(void *user, size_t i, int p)
 {
-	return tune_job_point_value(user, i, p);
+	const struct view *v = user;
+	return tune_job_point_value(v->job, job_point(v, i), p);
 }
 
 static int job_values(void *user, int p, const double **values)
 {
-	return tune_job_param_values(user, p, values);
+	const struct view *v = user;
+	return tune_job_param_values(v->job, p, values);
 }
 
 static long job_find(void *user, const double *values)
 {
-	return tune_job_find_point(user, values);
+	const struct view *v = user;
+	long i = tune_job_find_point(v->job, values);
+	if (i < 0)
+		return -1;
+	size_t k = view_point(v, (size_t)i);
+	return k < v->n ? (long)k : -1;
+}
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A random search cut into chunks: the first `planned` points of a
+ * permutation of the space drawn from the seed alone (a partial
+ * Fisher-Yates shuffle), so every chunk of the problem, on any worker,
+ * cuts the same sequence; chunk c keeps its part [lo, lo + n).  0 or -1.
+ */
+static int random_chunk(struct view *v, size_t npoints, size_t planned, uint64_t seed)
+{
+	size_t *perm = malloc((npoints ? npoints : 1) * sizeof *perm);
+	if (!perm)
+		return -1;
+	for (size_t i = 0; i < npoints; i++)
+		perm[i] = i;
+	uint64_t state = seed;
+	for (size_t i = 0; i < planned && i + 1 < npoints; i++) {
+		size_t j = i + (size_t)(splitmix64(&state) % (npoints - i));
+		size_t t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	memmove(perm, perm + v->lo, v->n * sizeof *perm);
+	v->map = perm;
+	return 0;
 }
 
 /* ---- device queries during loading ------------------------------------------------ */
@@ -165,6 +232,7 @@ struct run {
 	struct tune_db *db;          /* NULL: nothing recorded */
 	FILE *trace;
 	struct tune_space space;
+	struct view view;        /* the space's user; view.lo maps its points to the job's */
 	struct tune_strategy *strategy;
 	struct tune_search search;
 	struct tune_device_info info;
@@ -249,7 +317,9 @@ static int record(struct run *r, size_t point, const struct tune_variant *v,
 	double cost = cost_of(r, v, (int)res->status, res->time_median_ms);
 	progress_count(&r->progress, (long)point, (int)res->status, cost, res->time_median_ms);
 	trace_line(r, point, (int)res->status, cost);
-	tune_search_report(&r->search, point, cost);
+	tune_search_report(&r->search, view_point(&r->view, point), cost);
+	if (r->o->kernel_s && res->runs > 0 && res->time_median_ms > 0)
+		*r->o->kernel_s += res->runs * res->time_median_ms * 1e-3;
 	return 0;
 }
 
@@ -267,10 +337,10 @@ static void replay_missing(struct run *r, size_t point)
 	}
 	progress_count(&r->progress, (long)point, NSTATUS, INFINITY, INFINITY);
 	trace_line(r, point, MISSING, INFINITY);
-	tune_search_report(&r->search, point, INFINITY);
+	tune_search_report(&r->search, view_point(&r->view, point), INFINITY);
 }
 
-/* Hands one proposed point to the evaluator, or settles it at once. */
+/* Hands one proposed point (the job's index) to the evaluator, or settles it at once. */
 static int dispatch(struct run *r, size_t point)
 {
 	struct tune_variant v;
@@ -289,7 +359,7 @@ static int dispatch(struct run *r, size_t point)
 		progress_count(&r->progress, (long)point, known_status < 0 ? NSTATUS : known_status, cost,
 		               known);
 		trace_line(r, point, known_status < 0 ? NSTATUS : known_status, cost);
-		tune_search_report(&r->search, point, cost);
+		tune_search_report(&r->search, view_point(&r->view, point), cost);
 		return 0;
 	}
 	if (r->replay) {
@@ -359,7 +429,7 @@ static int search_loop(struct run *r)
 			size_t point;
 			if (tune_search_next(&r->search, elapsed, &point, 1) == 0)
 				break;
-			if (dispatch(r, point) != 0)
+			if (dispatch(r, job_point(&r->view, point)) != 0)
 				return -1;
 		}
 		progress_print(&r->progress, r->search.seconds, false);
@@ -581,20 +651,50 @@ static int start(struct run *r)
 	}
 	r->progress.unit = r->metric >= 0 ? o->objective_metric : "ms";
 	r->progress.negate = o->maximize;
-	r->space = (struct tune_space){ n, tune_job_nparams(r->job), r->job, job_value, job_values,
-	                                job_find };
+	for (int i = 0; r->db && i < o->nalso_dbs; i++)
+		if (tune_db_read_also(r->db, o->also_dbs[i], &err) != 0) {
+			progress_break(&r->progress);
+			fprintf(o->err, "spacetune: error: %s\n", err ? err : o->also_dbs[i]);
+			free(err);
+			return -1;
+		}
+	r->view = (struct view){ r->job, 0, n, NULL };
+	struct tune_budget budget = o->budget;
+	const char *strategy = o->strategy;
+	if (o->nchunks > 1) {
+		bool random = strcmp(strategy, "random") == 0;
+		if ((!random && strcmp(strategy, "exhaustive") != 0) || budget.kind == TUNE_BUDGET_SECONDS) {
+			progress_break(&r->progress);
+			fprintf(o->err, "spacetune: error: only an exhaustive or random search under an evaluation "
+			        "budget can be cut into chunks\n");
+			return -1;
+		}
+		size_t planned = tune_budget_evals(&budget, n);
+		r->view.lo = planned * (size_t)o->chunk / (size_t)o->nchunks;
+		r->view.n = planned * (size_t)(o->chunk + 1) / (size_t)o->nchunks - r->view.lo;
+		budget = (struct tune_budget){ TUNE_BUDGET_EVALS, (double)r->view.n };
+		if (random && random_chunk(&r->view, n, planned, o->seed) != 0) {
+			progress_break(&r->progress);
+			fprintf(o->err, "spacetune: error: out of memory\n");
+			return -1;
+		}
+		/* the chunk's points, in the order the view gives them */
+		strategy = "exhaustive";
+	}
+	r->space = (struct tune_space){ r->view.n, tune_job_nparams(r->job), &r->view, job_value,
+	                                job_values, job_find };
 	struct tune_strategy_opts so = {
-		.seed = o->seed, .budget = tune_budget_evals(&o->budget, n), .batch = o->eval.jobs,
+		.seed = o->seed, .budget = tune_budget_evals(&budget, r->view.n), .batch = o->eval.jobs,
 		.bfs_filters = o->bfs_filters, .bfs_tolerance = o->bfs_tolerance, .bfs_number = o->bfs_number,
 	};
-	rc = tune_strategy_new(&r->strategy, o->strategy, &r->space, &so);
+	rc = tune_strategy_new(&r->strategy, strategy, &r->space, &so);
 	if (rc != 0) {
 		progress_break(&r->progress);
 		fprintf(o->err, rc > 0 ? "spacetune: error: unknown strategy '%s'\n"
 		                       : "spacetune: error: out of memory (strategy '%s')\n", o->strategy);
 		return -1;
 	}
-	tune_search_init(&r->search, r->strategy, &o->budget, n);
+	tune_search_init(&r->search, r->strategy, &budget, r->view.n);
 	return 0;
 }
 
@@ -647,6 +747,7 @@ int tune_run(const struct tune_run_opts *o)
 		tune_evaluator_stop(r.ev);
 	tune_job_free(r.job);
 	tune_device_props_free(r.props);
+	free(r.view.map);
 	free(r.names);
 	free(r.texts);
 	free(r.text_buf);

@@ -67,6 +67,22 @@ struct tune_run_opts {
 	 * as *best would get it: a batch's display follows its problems so. */
 	void (*on_count)(void *user, size_t done, size_t planned, double best);
 	void *on_count_user;
+	/* Other workers' databases, read only (tune_db_read_also): what they
+	 * recorded is not evaluated again.  A batch's workers share a problem's
+	 * finished evaluations so, whichever worker gets it next. */
+	const char *const *also_dbs;
+	int nalso_dbs;
+	/* With nchunks > 1, only chunk `chunk` (0-based) of an exhaustive or
+	 * random search: the evaluations the budget plans, cut into nchunks
+	 * parts of equal size (+-1); together they are the whole search, each
+	 * evaluation in one part.  Exhaustive: in enumeration order; random:
+	 * in the order of a permutation drawn from the seed alone (so not the
+	 * points an uncut random search visits).  Other strategies: an error. */
+	int chunk, nchunks;
+	/* When set, the kernel time of the evaluations run here (not those
+	 * found in a database) is added to it, in seconds: each one's timed
+	 * runs times their median (the database keeps no more). */
+	double *kernel_s;
 };
 
 /* 0 when the search ran to its end, 1 on an error (reported), 130 when interrupted. */

@@ -67,7 +67,7 @@ static void usage(FILE *out)
 	      "       spacetune run FILE.space [OPTIONS]\n"
 	      "       spacetune best [--db FILE] [--space NAME] [--device D] [--header FILE.h] [--json FILE.json]\n"
 	      "                      [--host OUT.c] [--source OUT.cl] [FILE.space]\n"
-	      "       spacetune batch FILE --db DIR [--devices D,...] [--shard I/N] [--list] [OPTIONS]\n"
+	      "       spacetune batch FILE --db DIR [--devices D,...] [--shard I/N] [--mpi] [--list] [OPTIONS]\n"
 	      "       spacetune merge --out FILE DB...\n"
 	      "       spacetune export DB|DIR... [--c OUT.h] [--json OUT.json]\n"
 	      "       spacetune export DB... --kt-cache OUT.json|--t4 OUT.json [--space S]\n"
@@ -135,6 +135,11 @@ static void usage(FILE *out)
 	      "                      OpenCL GPU, else the first device)\n"
 	      "  --list              print the problems, one a line, and run nothing\n"
 	      "  --shard I/N         only shard I (0-based) of N, balanced by estimated cost\n"
+	      "  --mpi               under mpirun: rank 0 hands the problems out to the ranks\n"
+	      "                      as they ask, each rank on its node-local device\n"
+	      "  --chunk N           cut an exhaustive or random search of more than N\n"
+	      "                      evaluations into chunks of about N, handed out apart\n"
+	      "  --report            print what is missing in DIR (exit 0: nothing) and run nothing\n"
 	      "  --repeat, --warmup, --jobs, --build-timeout, --run-timeout, --progress,\n"
 	      "  --no-progress, --replay, --replay-sleep: as for 'run'\n"
 	      "\n"
@@ -211,7 +216,7 @@ enum {
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_BUILD_TIMEOUT, OPT_RUN_TIMEOUT, OPT_HEADER, OPT_JSON,
 	OPT_SPACE, OPT_VERSION, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES,
 	OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C, OPT_REPLAY, OPT_REPLAY_SLEEP, OPT_TRACE, OPT_KT_CACHE,
-	OPT_T4, OPT_HOST, OPT_SOURCE, OPT_BFS_TOLERANCE, OPT_BFS_NUMBER
+	OPT_T4, OPT_HOST, OPT_SOURCE, OPT_BFS_TOLERANCE, OPT_BFS_NUMBER, OPT_MPI, OPT_REPORT, OPT_CHUNK
 };
 
 /* Seconds >= 0 (or "auto" where `can_auto`: TUNE_RUN_LIMIT_AUTO); -1 if malformed. */
@@ -647,6 +652,9 @@ static const struct option batch_options[] = {
 	{ "devices", required_argument, NULL, OPT_DEVICES },
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "mpi", no_argument, NULL, OPT_MPI },
+	{ "report", no_argument, NULL, OPT_REPORT },
+	{ "chunk", required_argument, NULL, OPT_CHUNK },
 	EVAL_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -682,18 +690,29 @@ static int cmd_batch(int argc, char **argv)
 		.err = stderr, .interrupted = &interrupted,
 	};
 	int progress = -1, rc = EXIT_USAGE, c;
-	bool list = false;
+	bool list = false, mpi = false, report = false;
+	int chunk = 0;
 	int shard = -1, nshards = 0;
-	int *subset = NULL;
+	int *subset = NULL, nsubset = 0;
 	double *costs = NULL;
 	char *devices_text = NULL;
 	const char **devices = NULL;
 	struct tune_batch *b = NULL;
+	struct tune_batch_unit *units = NULL;
+	int nunits = 0;
 	while ((c = getopt_long(argc, argv, "h", batch_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_DB: o.db_dir = optarg; break;
 		case OPT_DEVICES: free(devices_text); devices_text = strdup(optarg); break;
 		case OPT_LIST: list = true; break;
+		case OPT_MPI: mpi = true; break;
+		case OPT_REPORT: report = true; break;
+		case OPT_CHUNK:
+			if (parse_int(optarg, 1, &chunk) != 0) {
+				bad_usage("bad --chunk '%s': want a count of evaluations >= 1", optarg);
+				goto out;
+			}
+			break;
 		case OPT_SHARD: {
 			char tail;
 			if (sscanf(optarg, "%d/%d%c", &shard, &nshards, &tail) != 2 || nshards < 1 ||
@@ -728,36 +747,66 @@ static int cmd_batch(int argc, char **argv)
 		bad_usage("%s", "'batch' needs --db DIR (one database per worker goes there)");
 		goto out;
 	}
+	if (mpi && nshards > 0) {
+		bad_usage("%s", "--mpi hands the whole batch out; it takes no --shard");
+		goto out;
+	}
 	int lrc = tune_batch_load(argv[optind], stderr, &b);
 	if (lrc != 0) {
 		rc = EXIT_INPUT;
 		goto out;
 	}
+	/* The costs: for the shards, the chunks and the missing-work report. */
+	costs = calloc((size_t)b->nproblems, sizeof *costs);
+	subset = calloc((size_t)b->nproblems, sizeof *subset);
+	if (!costs || !subset)
+		goto oom;
+	nsubset = b->nproblems;
+	if (list && nshards == 0) {
+		list_problems(b, NULL, nsubset, NULL);
+		rc = fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK;
+		goto out;
+	}
+	if (nshards > 0 && tune_batch_costs(b, costs, stderr) != 0) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if (nshards == 0) {
+		/* A problem that cannot be loaded fails when it runs, with its
+		 * diagnostic in the worker's log; here it only has no cost. */
+		FILE *quiet = fopen("/dev/null", "w");
+		for (int i = 0; quiet && i < b->nproblems; i++)
+			tune_batch_cost(b, i, &costs[i], quiet);
+		if (quiet)
+			fclose(quiet);
+	}
+	for (int i = 0; i < b->nproblems; i++)
+		subset[i] = i;
 	if (nshards > 0) {
-		costs = calloc((size_t)b->nproblems, sizeof *costs);
-		subset = calloc((size_t)b->nproblems, sizeof *subset);
-		if (!costs || !subset) {
-			fputs("spacetune: out of memory\n", stderr);
-			rc = EXIT_INPUT;
-			goto out;
-		}
-		if (tune_batch_costs(b, costs, stderr) != 0) {
-			rc = EXIT_INPUT;
-			goto out;
-		}
-		o.nsubset = tune_batch_shard(b, costs, shard, nshards, subset);
-		if (o.nsubset < 0) {
-			fputs("spacetune: out of memory\n", stderr);
-			rc = EXIT_INPUT;
-			goto out;
-		}
-		o.subset = subset;
+		nsubset = tune_batch_shard(b, costs, shard, nshards, subset);
+		if (nsubset < 0)
+			goto oom;
 		o.shard = shard;
 		o.nshards = nshards;
 	}
 	if (list) {
-		list_problems(b, o.subset, o.subset ? o.nsubset : b->nproblems, costs);
+		list_problems(b, subset, nsubset, nshards > 0 ? costs : NULL);
 		rc = fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK;
+		goto out;
+	}
+	nunits = tune_batch_units(b, subset, nsubset, costs, chunk, &units);
+	if (nunits < 0) {
+		nunits = 0;
+		goto oom;
+	}
+	o.units = units;
+	o.nunits = nunits;
+	o.costs = costs;
+	o.batch = b;
+	if (report) {
+		/* What a rerun would do, and nothing else: 0 when nothing is missing. */
+		int missing = tune_batch_report(b, units, nunits, costs, o.db_dir, stdout);
+		rc = missing == 0 ? EXIT_OK : EXIT_INPUT;
 		goto out;
 	}
 	if (devices_text) {
@@ -778,12 +827,16 @@ static int cmd_batch(int argc, char **argv)
 		o.ndevices = b->ndevices;
 		o.devices = (const char *const *)b->devices;
 	}
-	o.batch = b;
 	o.live_progress = live_stderr = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
 	o.no_progress = progress == 0;
 	catch_signals();
-	rc = tune_batch_run(&o);
+	rc = mpi ? tune_batch_mpi(&o, &argc, &argv) : tune_batch_run(&o);
+	goto out;
+oom:
+	fputs("spacetune: out of memory\n", stderr);
+	rc = EXIT_INPUT;
 out:
+	tune_batch_units_free(units, nunits);
 	tune_batch_free(b);
 	free(costs);
 	free(subset);

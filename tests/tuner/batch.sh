@@ -2,8 +2,10 @@
 # spacetune batch: the batch file's expansion and located errors (no
 # device needed), then on PoCL a tiny batch of vadd.space at three sizes:
 # every evaluation is a point of `spacec list` at that size, a rerun
-# times nothing again, and a run killed with -9 midway and rerun ends
-# with exactly the records of an uninterrupted run (the oracle), none twice.
+# times nothing again, and a run killed with -9 midway (the whole batch,
+# or one of its workers) and rerun ends with exactly the records of an
+# uninterrupted run (the oracle), none twice; the missing-work report in
+# between counts what the files hold.
 . "${top_srcdir:-.}/tests/tuner/lib.sh"
 cp "$TD/vadd.space" "$TD/vadd.cl" "$TD/vadd_ref.c" "$T/"
 
@@ -169,15 +171,19 @@ expect_status "the same batch again" 0 run_batch "$T/A" --no-progress
 check "the rerun times nothing" cmp -s "$T/A.before" "$T/A/default.jsonl"
 check "finished problems are not reopened" test "$(grep -c '^== ' "$T/A/default.log")" -eq 3
 check "the summary counts them" grep -q 'batch: 3 of 3 problems done (3 finished before, 0 failed)' "$T/err"
+check "and says the batch is complete" grep -qF 'batch: complete: all 3 problems finished' "$T/err"
 
-# ---- two workers (two selections of PoCL's one device): problem i to worker i mod 2
+# ---- two workers (two selections of PoCL's one device): each, when free,
+# takes the next problem; each problem goes to one worker only
 name=$("$SPACETUNE" devices | sed -n 's/^  device 0: \([^ ]*\).*/\1/p' | head -n 1)
+dev2=$name  # (check and expect_status set $name)
 expect_status "two workers" 0 run_batch "$T/W" --devices "0,$name" --no-progress
 w2=$(ls "$T/W" | grep -v '^device-0\.' | grep '\.jsonl$')
 check "one database per worker" test -s "$T/W/device-0.jsonl" -a -n "$w2"
-check "worker 0 has problems 0 and 2" \
-	test "$(jq -r .problem "$T/W/device-0.jsonl" | sort -u | tr '\n' ' ')" = "N=1024 N=4096 "
-check "worker 1 has problem 1" test "$(jq -r .problem "$T/W/$w2" | sort -u)" = "N=2048"
+p0=$(jq -r .problem "$T/W/device-0.jsonl" | sort -u)
+p1=$(jq -r .problem "$T/W/$w2" | sort -u)
+check "both workers took problems (both ask at once)" test -n "$p0" -a -n "$p1"
+check "no problem went to both" test -z "$(printf '%s\n%s\n' "$p0" "$p1" | sort | uniq -d)"
 cat "$T/W/device-0.jsonl" "$T/W/$w2" >"$T/W.all"
 records "$T/W.all" >"$T/W.got"
 check "two workers evaluate what one does" cmp -s "$T/A.got" "$T/W.got"
@@ -201,7 +207,8 @@ check "the worker's log says why" grep -q 'vadd.space:[0-9]*:[0-9]*: error: ' "$
 check "and blames no memory" test -z "$(grep 'out of memory' "$T/F/default.log")"
 
 # ---- kill -9 midway, rerun: exactly the missing work
-run_batch "$T/K" --no-progress >"$T/k.out" 2>"$T/k.err" &
+# (not through run_batch: $! must be spacetune itself, not a subshell)
+"$SPACETUNE" batch "$T/run.batch" --db "$T/K" --jobs 2 --repeat 2 --no-progress >"$T/k.out" 2>"$T/k.err" &
 pid=$!
 i=0
 while [ "$i" -lt 1200 ] && [ "$(cat "$T/K/default.jsonl" 2>/dev/null | wc -l)" -lt 4 ] && kill -0 $pid 2>/dev/null; do
@@ -213,15 +220,83 @@ wait $pid 2>/dev/null
 before=$(cat "$T/K/default.jsonl" 2>/dev/null | wc -l)
 if [ "$before" -ge 4 ] && [ "$before" -lt 15 ]; then ok "killed midway ($before of 15 recorded)"; else
 	bad "kill -9 did not land midway ($before of 15)"; fi
-i=0
-while [ "$i" -lt 50 ] && pgrep -f -- "$T/K" >/dev/null; do
-	sleep 0.2
-	i=$((i + 1))
+check "no worker outlives the killed batch" none_left "$T/K"
+# the missing-work report, from the files alone: the oracle is the
+# records counted here and the budget (5 per problem)
+expect_status "--report after the kill: something is missing" 1 \
+	"$SPACETUNE" batch "$T/run.batch" --db "$T/K" --report
+open=0 recorded=0
+for n in 1024 2048 4096; do
+	c=$(jq -r .problem "$T/K/default.jsonl" | grep -c "^N=$n\$")
+	! grep -qx "vadd.space N=$n	done" "$T/K/default.done" 2>/dev/null || continue
+	open=$((open + 1)) recorded=$((recorded + c))
+	check "N=$n: reported unfinished with its $c of 5 evaluations" \
+		grep -qF "unfinished: vadd.space N=$n: $c of 5 evaluations recorded, $((5 - c)) missing" "$T/out"
 done
-check "no worker outlives the killed batch" test -z "$(pgrep -f -- "$T/K")"
+check "the total: $open problems open, $recorded recorded, $((open * 5 - recorded)) missing" \
+	grep -qF "incomplete: $open of 3 problems unfinished, $recorded of their evaluations recorded, $((open * 5 - recorded)) missing" "$T/out"
 expect_status "the rerun completes the batch" 0 run_batch "$T/K" --progress
 check "no sanitizer report" no_sanitizer_reports "$T/err"
 records "$T/K/default.jsonl" >"$T/K.got"
 cmp -s "$T/A.got" "$T/K.got" && ok "killed and rerun = uninterrupted, every evaluation once" ||
 	{ bad "records differ from the uninterrupted run"; diff "$T/A.got" "$T/K.got" | head; }
+expect_status "--report after the rerun: complete" 0 "$SPACETUNE" batch "$T/run.batch" --db "$T/K" --report
+check "says so" grep -qF 'complete: all 3 problems finished' "$T/out"
+
+# ---- one of two workers killed with -9: its problem goes to the other
+# worker, which times nothing the dead one recorded; a rerun completes
+# whatever is still missing.  Six problems, so the kill lands while both
+# work.  The oracle: each problem's budget of points of `spacec list`,
+# each once.
+cat >"$T/six.batch" <<'EOF'
+strategy random
+budget 5
+problem vadd.space
+    set N = 1024, 2048, 4096, 8192, 16384, 32768
+EOF
+"$SPACETUNE" batch "$T/six.batch" --db "$T/V" --jobs 2 --repeat 5 --devices "0,$dev2" --no-progress \
+	>"$T/v.out" 2>"$T/v.err" &
+pid=$!
+i=0
+while [ "$i" -lt 1200 ] && [ "$(cat "$T/V"/*.jsonl 2>/dev/null | wc -l)" -lt 2 ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+victim=$(pgrep -P $pid | head -n 1)
+echo "killing worker $victim of $pid: $(ps -o pid,ppid,stat,args -p "$victim" | tail -n 1)"
+[ -n "$victim" ] && kill -9 "$victim"
+wait $pid
+st=$?
+cat "$T/V"/*.jsonl >"$T/V.before"
+before=$(wc -l <"$T/V.before")
+check "a worker was killed ($before of 30 recorded at the end)" test -n "$victim"
+check "the batch says which worker ended and where its unit went" \
+	grep -q "^spacetune: batch: worker device-[^ ]* ended (signal 9); its unit 'vadd.space N=[0-9]*' goes to the next worker free" "$T/v.err"
+check "and fails (exit $st)" test "$st" -eq 1 || sed 's/^/    | /' "$T/v.err"
+expect_status "the rerun" 0 "$SPACETUNE" batch "$T/six.batch" --db "$T/V" --jobs 2 --repeat 5 --devices "0,$dev2" --no-progress
+cat "$T/V"/*.jsonl >"$T/V.all"
+sort "$T/V.before" >"$T/V.sb"
+sort "$T/V.all" >"$T/V.sa"
+check "the rerun keeps every record there was" test -z "$(comm -23 "$T/V.sb" "$T/V.sa")"
+records "$T/V.all" >"$T/V.got"
+for n in 1024 2048 4096 8192 16384 32768; do
+	"$SPACEC" list --format jsonl --set N=$n "$T/vadd.space" | jq -S -c "{N: $n, params: .}"
+done | sort >"$T/space6"
+check "every record a point of its problem's space" test -z "$(comm -23 "$T/V.got" "$T/space6")"
+check "each problem its 5 evaluations, none twice" \
+	test "$(sort -u "$T/V.got" | cut -d, -f1 | uniq -c | awk '$1 == 5' | wc -l)" -eq 6 -a "$(wc -l <"$T/V.got")" -eq 30
+check "no (device, hash, problem, params) timed twice" \
+	test "$(jq -c '[.device, .source_hash, .problem, .params]' "$T/V.all" | sort | uniq -d | wc -l)" -eq 0
+# ---- --chunk: a random search cut into chunks handed out apart; together
+# they are the budget's evaluations, each a point of the space, none twice
+expect_status "a random search in chunks of 2" 0 run_batch "$T/C" --chunk 2 --devices "0,$dev2" --no-progress
+check "3 chunks per problem, 9 units" grep -qF 'batch: 9 of 9 units (problems and chunks) done' "$T/err"
+check "each chunk finished once" test "$(cat "$T/C"/*.done | sort -u | grep -c ' \[chunk [1-3]/3\]	done$')" -eq 9
+cat "$T/C"/*.jsonl >"$T/C.all"
+records "$T/C.all" >"$T/C.got"
+check "every record a point of its problem's space" test -z "$(comm -23 "$T/C.got" "$T/space")"
+for n in 1024 2048 4096; do
+	check "N=$n: the budget's 5 evaluations, none twice" \
+		test "$(grep "^{\"N\":$n," "$T/C.got" | sort -u | wc -l)" -eq 5 -a "$(grep -c "^{\"N\":$n," "$T/C.got")" -eq 5
+done
 finish

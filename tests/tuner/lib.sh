@@ -52,6 +52,16 @@ no_sanitizer_reports() { # file
 	! grep -q -e 'LeakSanitizer' -e 'ERROR: AddressSanitizer: [a-z-]*-\(use\|overflow\|free\)' \
 		-e 'runtime error:' "$1"
 }
+# Waits up to 10 s until no process has PATTERN in its command line
+# (a killed run's workers dying after their parent); true when none has.
+none_left() { # pattern
+	i=0
+	while [ "$i" -lt 50 ] && pgrep -f -- "$1" >/dev/null; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	! pgrep -f -- "$1" >/dev/null
+}
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
