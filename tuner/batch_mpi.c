@@ -67,7 +67,7 @@ static int local_rank(void)
 static void rank_device(const struct tune_batch_run_opts *o, int lr, struct tune_device_sel *sel,
                         char *platform, char *device, size_t n)
 {
-	*sel = (struct tune_device_sel){ NULL, NULL };
+	*sel = (struct tune_device_sel){ .device = NULL };
 	if (o->ndevices > 0) {
 		sel->device = o->devices[lr % o->ndevices];
 		return;
