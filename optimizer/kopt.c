@@ -569,6 +569,7 @@ static int parse_pragma(struct kopt *k, unsigned b, unsigned e, struct pragma *p
 {
 	struct word w[24];
 	int nw = 0;
+	memset(p, 0, sizeof(*p));
 	for (unsigned i = b; i < e;) {
 		while (i < e && isspace((unsigned char)k->src[i]))
 			i++;
@@ -591,7 +592,6 @@ static int parse_pragma(struct kopt *k, unsigned b, unsigned e, struct pragma *p
 	i += 2; /* pragma spacetune */
 	if (i >= nw)
 		return err_off(k, b, e, "'#pragma spacetune' needs a transformation: unroll, unroll_jam, vector, coarsen or local");
-	memset(p, 0, sizeof(*p));
 	p->target = p->var = p->init = p->bound = p->body = p->inner = p->pitch = -1;
 	p->tolerance = -1;
 	p->b = b;
@@ -1612,6 +1612,16 @@ static int parse_tu(struct kopt *k)
 	return rc;
 }
 
+static void pragma_release(struct pragma *p)
+{
+	free(p->params[0]);
+	free(p->params[1]);
+	free(p->vals);
+	free(p->array);
+	free(p->elem);
+	free(p->acc);
+}
+
 static int find_pragmas(struct kopt *k)
 {
 	int rc = 0;
@@ -1629,6 +1639,7 @@ static int find_pragmas(struct kopt *k)
 		k->p = xrealloc(k->p, (size_t)(k->np + 1) * sizeof(*k->p));
 		struct pragma *p = &k->p[k->np];
 		if (parse_pragma(k, (unsigned)i, (unsigned)e, p)) {
+			pragma_release(p);
 			rc = 1;
 			i = e;
 			continue;
@@ -1724,14 +1735,8 @@ void kopt_free(struct kopt *k)
 		free(k->n[i].type);
 	}
 	free(k->n);
-	for (int i = 0; i < k->np; i++) {
-		free(k->p[i].params[0]);
-		free(k->p[i].params[1]);
-		free(k->p[i].vals);
-		free(k->p[i].array);
-		free(k->p[i].elem);
-		free(k->p[i].acc);
-	}
+	for (int i = 0; i < k->np; i++)
+		pragma_release(&k->p[i]);
 	free(k->p);
 	diag_release(&k->diag);
 	free(k->space);
