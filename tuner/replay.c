@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include <json-c/json.h>
+#include <lzma.h>
 
 #include "tuner/db.h"
 #include "tuner/replay.h"
@@ -185,39 +186,98 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= m && strcmp(s + n - m, tail) == 0;
 }
 
-/* One file, decompressed through xz when it ends in .xz.  0 or -1 with *err. */
+/*
+ * A whole .xz file decoded in memory with liblzma: the records of one
+ * dataset are a few MiB, and a library call needs no external xz and no
+ * shell (the sources may not run one: tests/cli/cache.sh).  0, or -1
+ * with *err.
+ */
+static int read_xz(const char *path, char **out, size_t *out_len, char **err)
+{
+	FILE *in = fopen(path, "rb");
+	if (!in) {
+		*err = fmt("%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	lzma_stream z = LZMA_STREAM_INIT;
+	if (lzma_stream_decoder(&z, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+		fclose(in);
+		*err = fmt("%s: cannot start the xz decoder%s", path, NULL);
+		return -1;
+	}
+	uint8_t ibuf[65536];
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	lzma_ret r = LZMA_OK;
+	lzma_action action = LZMA_RUN;
+	if (!buf)
+		goto fail;
+	z.next_out = (uint8_t *)buf;
+	z.avail_out = cap;
+	while (r == LZMA_OK) {
+		if (z.avail_in == 0 && action == LZMA_RUN) {
+			z.next_in = ibuf;
+			z.avail_in = fread(ibuf, 1, sizeof ibuf, in);
+			if (ferror(in))
+				goto fail;
+			if (feof(in))
+				action = LZMA_FINISH;
+		}
+		r = lzma_code(&z, action);
+		len = cap - z.avail_out;
+		if (z.avail_out == 0 && r == LZMA_OK) {
+			char *more = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+			if (!more)
+				goto fail;
+			buf = more;
+			z.next_out = (uint8_t *)buf + len;
+			z.avail_out = cap;  /* the new half */
+			cap *= 2;
+		}
+	}
+	if (r != LZMA_STREAM_END)
+		goto fail;
+	lzma_end(&z);
+	fclose(in);
+	*out = buf;
+	*out_len = len;
+	return 0;
+fail:
+	lzma_end(&z);
+	fclose(in);
+	free(buf);
+	*err = fmt("%s: not a readable .xz file%s", path, NULL);
+	return -1;
+}
+
+/* One file, decoded in memory when it ends in .xz.  0 or -1 with *err. */
 static int read_file(struct tune_replay *rp, const char *path, char **err)
 {
 	FILE *f;
-	bool piped = ends_with(path, ".xz");
-	if (piped) {
-		/* The path goes to the shell quoted: '...' with each ' as '\''. */
-		size_t n = strlen(path);
-		char *cmd = malloc(4 * n + 32), *p = cmd;
-		if (!cmd)
-			return *err = NULL, -1;
-		p += sprintf(p, "xz -dc -- '");
-		for (const char *s = path; *s; s++)
-			p += *s == '\'' ? sprintf(p, "'\\''") : sprintf(p, "%c", *s);
-		sprintf(p, "'");
-		f = popen(cmd, "r");
-		free(cmd);
+	char *data = NULL;
+	size_t data_len = 0;
+	if (ends_with(path, ".xz")) {
+		if (read_xz(path, &data, &data_len, err))
+			return -1;
+		f = data_len ? fmemopen(data, data_len, "r") : fopen("/dev/null", "r");
 	} else {
 		f = fopen(path, "r");
 	}
 	if (!f) {
 		*err = fmt("%s: cannot read: %s", path, strerror(errno));
+		free(data);
 		return -1;
 	}
 	rp->reading = path;
 	int rc = tune_db_scan_stream(f, path, rp->o.err, take_line, rp);
-	int closed = piped ? pclose(f) : fclose(f);
+	int closed = fclose(f);
+	free(data);
 	if (rp->failed) {
 		*err = fmt("%s: out of memory reading the records%s", path, NULL);
 		return -1;
 	}
 	if (rc != 0 || closed != 0) {
-		*err = fmt(piped ? "%s: cannot read (is xz installed?)%s" : "%s: cannot read%s", path, NULL);
+		*err = fmt("%s: cannot read%s", path, NULL);
 		return -1;
 	}
 	return 0;

@@ -127,6 +127,9 @@ check "... says so" grep -q "no records of space 'conv2d' for the problem (filte
 mkdir "$T/dir" && cp "$T/one.jsonl" "$T/dir/a.jsonl" && xz -k "$T/dir/a.jsonl" && rm "$T/dir/a.jsonl"
 run --replay "$T/dir" --jobs 4 --trace "$T/xz.csv" >"$T/xz.out" 2>"$T/xz.err"
 check "a directory of .jsonl.xz replays like the file" cmp -s "$T/xz.csv" "$T/ex.csv"
+printf 'not xz data\n' >"$T/bad.jsonl.xz"
+expect_status "a damaged .xz file" 1 run --replay "$T/bad.jsonl.xz"
+check "... is named in the error" grep -q "bad.jsonl.xz: not a readable .xz file" "$T/err"
 
 # --replay-sleep waits the virtual clock out.
 start=$(date +%s.%N)
