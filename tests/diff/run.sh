@@ -164,6 +164,11 @@ for f in "$top_srcdir"/spaces/*.space "$top_srcdir"/spaces/examples/*.space \
 		# Benchmark stress spaces: too large for the interpreter in a
 		# test; their C is still checked with -Werror above.
 		;;
+	*/spaces/*_cuda.space)
+		# The definitions of their OpenCL twins (gemm.space,
+		# conv2d.space), compared there; only the tune section differs
+		# (tests/tuner/cuda.sh).  Their C is checked above.
+		;;
 	*/tests/diff/cases/*)
 		compare "$f" tcc full && python_oracle "$f"
 		compare "$f" tcc "" --no-soft ;;
