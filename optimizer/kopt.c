@@ -828,6 +828,19 @@ static int check_unroll(struct kopt *k, struct pragma *p)
 	return analyse_loop(k, p, p->target) || factors(k, p);
 }
 
+/* A call of a function defined in this file (builtins are declared
+ * implicitly and have no node of their own). */
+static bool calls_file_function(const struct kopt *k, int call)
+{
+	int callee = strip(k, k->n[call].first);
+	if (callee < 0 || k->n[callee].kind != CXCursor_DeclRefExpr || !k->n[callee].decl)
+		return false;
+	for (int i = 0; i < k->nn; i++)
+		if (k->n[i].kind == CXCursor_FunctionDecl && k->n[i].at + 1 == k->n[callee].decl)
+			return true;
+	return false;
+}
+
 /* Builtins that tie work-items together or write memory behind the optimizer's back. */
 static bool collective(const char *f)
 {
@@ -880,6 +893,8 @@ static int check_coarsen(struct kopt *k, struct pragma *p)
 			continue;
 		if (collective(x->name))
 			return err_at(k, i, "'%s' ties work-items together: 'coarsen' would change its meaning", x->name);
+		if (calls_file_function(k, i))
+			return err_at(k, i, "'coarsen' does not look into '%s', a function of this file", x->name);
 		if (!strcmp(x->name, "get_global_id") || !strcmp(x->name, "get_global_size")) {
 			long long d;
 			if (x->nkids != 2 || !const_eval(k, last_kid(k, i), &d) || d < 0 || d > 2)
@@ -929,12 +944,8 @@ static int check_jam(struct kopt *k, struct pragma *p)
 			return err_at(k, i, "'return' inside a loop nest annotated 'unroll_jam'");
 		if (x->kind == CXCursor_CallExpr && (writes_memory_call(x->name) || collective(x->name)))
 			return err_at(k, i, "'%s' inside a loop nest annotated 'unroll_jam'", x->name);
-		if (x->kind == CXCursor_CallExpr) {
-			int callee = strip(k, x->first);
-			if (callee >= 0 && k->n[callee].decl)
-				return err_at(k, i, "the call of '%s' may write memory; 'unroll_jam' cannot reorder it",
-					      x->name);
-		}
+		if (x->kind == CXCursor_CallExpr && calls_file_function(k, i))
+			return err_at(k, i, "the call of '%s' may write memory; 'unroll_jam' cannot reorder it", x->name);
 		if (x->kind != CXCursor_DeclRefExpr || !x->decl)
 			continue;
 		int d = find_decl(k, x->decl);
@@ -1179,6 +1190,10 @@ static int check_vector(struct kopt *k, struct pragma *p)
 	}
 	if (!p->elem)
 		return err_at(k, p->target, "'vector' found no array access to vectorise");
+	for (int st = first; st >= 0; st = k->n[body].kind == CXCursor_CompoundStmt ? k->n[st].next : -1)
+		if (k->n[st].kind == CXCursor_DeclStmt && strcmp(k->n[k->n[st].first].type, p->elem))
+			return err_at(k, k->n[st].first, "'%s' is '%s', not the loop's element type '%s'",
+				      k->n[k->n[st].first].name, k->n[k->n[st].first].type, p->elem);
 	/* A stored array is read only at the stored element. */
 	for (int j = body; stored && j < k->nn && k->n[j].b < k->n[body].e; j++) {
 		if (!within(k, j, body) || k->n[j].kind != CXCursor_ArraySubscriptExpr)
@@ -1466,8 +1481,14 @@ static int check_local(struct kopt *k, struct pragma *p)
 		const struct node *x = &k->n[i];
 		if (!within(k, i, body))
 			continue;
-		if (x->kind == CXCursor_CallExpr && (collective(x->name) || writes_memory_call(x->name)))
+		if (x->kind == CXCursor_CallExpr && (collective(x->name) || writes_memory_call(x->name) ||
+						      calls_file_function(k, i)))
 			return err_at(k, i, "'%s' in a kernel with 'local' caching is not supported", x->name);
+		if (x->kind == CXCursor_CallExpr && !strcmp(x->name, "get_global_size")) {
+			long long d;
+			if (x->nkids != 2 || !const_eval(k, last_kid(k, i), &d) || x->macro)
+				return err_at(k, i, "'local' needs '%s' with a constant dimension, outside macros", x->name);
+		}
 		if (x->kind != CXCursor_DeclRefExpr || x->decl != k->n[parm].at + 1)
 			continue;
 		int sub = x->parent;
@@ -2272,6 +2293,7 @@ static void emit_node(struct emit *E, int n)
 	const struct kopt *k = E->k;
 	const struct node *x = &k->n[n];
 	int pi;
+	long long d;
 	const struct pragma *p = x->kind == CXCursor_ForStmt ? pragma_on(E, n, &pi) : NULL;
 	if (p && p->kind == KOPT_UNROLL && E->val[pi][0] > 1) {
 		emit_unroll(E, p, E->val[pi][0]);
@@ -2281,6 +2303,12 @@ static void emit_node(struct emit *E, int n)
 		fputs("{", E->out);
 		emit_local_load(E, E->local, E->local_index);
 		emit_span(E, n, x->b + 1, x->e);
+		return;
+	}
+	if (E->local && x->kind == CXCursor_CallExpr && !strcmp(x->name, "get_global_size") && x->nkids == 2 &&
+	    const_eval(k, last_kid(k, n), &d) && d < E->local->dims && func_of(k, n) == E->local->target) {
+		/* the NDRange was rounded up to the work-group: the kernel sees the original */
+		fprintf(E->out, "(size_t)%zu", E->orig_global[d]);
 		return;
 	}
 	if (E->local && x->kind == CXCursor_ArraySubscriptExpr) {
@@ -2313,7 +2341,6 @@ static void emit_node(struct emit *E, int n)
 		emit_coarsen(E, p, pi);
 		return;
 	}
-	long long d;
 	if (E->coarsen && x->kind == CXCursor_CallExpr && x->nkids == 2 && const_eval(k, last_kid(k, n), &d) &&
 	    d < E->coarsen->nparams) {
 		if (!strcmp(x->name, "get_global_id")) {

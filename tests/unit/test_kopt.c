@@ -130,7 +130,7 @@ Test(kopt, local_sets_the_work_group)
 {
 	const char *src = "__kernel void k(__global const float *a, __global float *o)\n{\n"
 			  "#pragma spacetune local a wg 4 8 *2\n"
-			  "\tint x = get_global_id(0);\n\to[x] = a[x] + a[x + 2];\n}\n";
+			  "\tint x = get_global_id(0);\n\to[x] = a[x] + a[x + 2] + (float)get_global_size(0);\n}\n";
 	struct kopt *k;
 	char *diag = NULL, *out = NULL, why[256];
 	cr_assert_eq(load(src, "k", &k, &diag), 0, "%s", diag);
@@ -147,6 +147,7 @@ Test(kopt, local_sets_the_work_group)
 	cr_expect_eq(v.global[0], 24);
 	cr_expect(strstr(out, "__local float spt_a[10];"), "%s", out);
 	cr_expect(strstr(out, "spt_i < 21"), "loads stay inside the buffer: %s", out);
+	cr_expect(strstr(out, "(size_t)19"), "the kernel still sees the original global size: %s", out);
 	free(out);
 	kopt_free(k);
 	free(diag);
@@ -174,6 +175,12 @@ ParameterizedTestParameters(kopt, rejected)
 		{ "__kernel void k(__global float *o)\n{\n#pragma spacetune vector v 1 6 1\n"
 		  "\tfor (int i = 0; i < 8; i++)\n\t\to[i] = 2.0f;\n}\n",
 		  "k.cl:3:1: error: ", "vector widths are 1, 2, 3, 4, 8 or 16, not 5" },
+		{ "int at(void) { return get_global_id(0); }\n__kernel void k(__global float *o)\n{\n"
+		  "#pragma spacetune coarsen c\n\to[at()] = 1.0f;\n}\n",
+		  "k.cl:5:4: error: ", "does not look into 'at'" },
+		{ "__kernel void k(__global float *o, int n)\n{\n#pragma spacetune vector v\n"
+		  "\tfor (int i = 0; i < 8; i++) {\n\t\tint t = o[i];\n\t\to[i] = t;\n\t}\n}\n",
+		  "k.cl:5:3: error: ", "'t' is 'int', not the loop's element type 'float'" },
 	};
 	return cr_make_param_array(struct bad, cases, sizeof(cases) / sizeof(cases[0]));
 }
