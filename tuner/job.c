@@ -906,7 +906,13 @@ static int optimizer_params(struct tune_job *job, const struct tune_job_opts *o)
 		free(text);
 		return 0;
 	}
-	/* Diagnostics name the first file; pragmas belong in one file. */
+	/* The optimizer's diagnostics locate lines in one file. */
+	if (kernel->nwords > 1) {
+		free(text);
+		diag_error(&job->diag, kernel->words[1].loc,
+			   "a kernel with '#pragma spacetune' annotations must come from one source file");
+		return 1;
+	}
 	char *path = resolve_path(job, kernel->words[0].text);
 	struct kopt_input in = { .filename = path, .source = text, .len = n, .kernel = kernel->name.text,
 				 .diag = job->diag_out };
