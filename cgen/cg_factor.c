@@ -1074,12 +1074,26 @@ bool cg_factor_innermost(struct cg *c)
 	cg_line(c, "\tctx->valid += %s;", fc->prod ? fc->prod : "1");
 	cg_line(c, "} else {");
 	c->indent++;
+	/* Random access (runtime/access.c) wants one point of the product:
+	 * the runtime says how many come before it, and the loops start at
+	 * that point's digits (the last sub-nest varies fastest), each loop
+	 * starting from 0 again once the one around it moves on. */
+	if (fc->nblocks > 0) {
+		cg_line(c, "uint64_t skip_ = par_level >= 0 ? sprt_par_skip(ctx, %s) : 0;", fc->prod ? fc->prod : "1");
+		cg_line(c, "ctx->valid += skip_;");
+		for (int b = fc->nblocks - 1; b >= 0; b--) {
+			cg_line(c, "size_t s_%d = f_%d->npoints ? (size_t)(skip_ %% f_%d->npoints) : 0;", b, b, b);
+			cg_line(c, "skip_ = f_%d->npoints ? skip_ / f_%d->npoints : 0;", b, b);
+		}
+		cg_line(c, "if (skip_)");
+		cg_line(c, "	s_0 = f_0->npoints; /* all of it skipped */");
+	}
 	int opened = 0;
 	for (int b = 0; b < fc->nblocks; b++) {
 		const struct cg_block_def *bd = &fc->blocks[b];
 		const int w = point_width(c, bd);
 		const bool packed = packed_points(c, bd);
-		cg_line(c, "for (size_t p_%d = 0; p_%d < f_%d->npoints && !ctx->stop; p_%d++) {", b, b, b, b);
+		cg_line(c, "for (size_t p_%d = s_%d; p_%d < f_%d->npoints && !ctx->stop; p_%d++) {", b, b, b, b, b);
 		c->indent++;
 		opened++;
 		if (packed)
@@ -1098,6 +1112,8 @@ bool cg_factor_innermost(struct cg *c)
 	while (opened--) {
 		c->indent--;
 		cg_line(c, "}");
+		if (opened > 0)
+			cg_line(c, "s_%d = 0;", opened);
 	}
 	c->indent--;
 	cg_line(c, "}");

@@ -2,6 +2,8 @@
  * driver.c - sprt_main: the command line of a compiled enumerator.
  *
  *   ENUMERATOR count|list|stats [options]
+ *   ENUMERATOR sample -n K [--seed S] [--replace] [options]
+ *   ENUMERATOR unrank INDEX... | rank POINT... [options]
  *
  * Exit status: 0 success, 1 error (bad profile, failed write, fatal
  * enumeration error), 2 usage error.  Listing to --output FILE writes a
@@ -29,7 +31,7 @@
 #define SPRT_VERSION "0.1.0"
 #endif
 
-enum command { CMD_NONE, CMD_COUNT, CMD_LIST, CMD_STATS };
+enum command { CMD_NONE, CMD_COUNT, CMD_LIST, CMD_STATS, CMD_SAMPLE, CMD_RANK, CMD_UNRANK };
 
 struct opts {
 	const char *prog;
@@ -45,6 +47,11 @@ struct opts {
 	int nsets, ndisable;
 	char **sets;       /* "NAME=VALUE", pointing into argv */
 	char **disable;
+	/* sample, rank, unrank */
+	uint64_t sample_n, seed;
+	bool have_n, replace;
+	int nargs;
+	char **args;       /* rank's points, unrank's indices */
 };
 
 static const char *basename_of(const char *p)
@@ -56,6 +63,8 @@ static const char *basename_of(const char *p)
 static void usage(const struct sprt_space *sp, const char *prog, FILE *f)
 {
 	fprintf(f, "usage: %s count|list|stats [options]\n", prog);
+	fprintf(f, "       %s sample -n K [--seed S] [--replace] | unrank INDEX... | rank POINT... [options]\n",
+		prog);
 	if (sp->doc && *sp->doc) {
 		const char *nl = strchr(sp->doc, '\n');
 		fprintf(f, "%.*s\n", nl ? (int)(nl - sp->doc) : (int)strlen(sp->doc), sp->doc);
@@ -64,6 +73,11 @@ static void usage(const struct sprt_space *sp, const char *prog, FILE *f)
 	      "  count                    print the number of valid points\n"
 	      "  list                     write the valid points\n"
 	      "  stats                    print per-definition statistics\n"
+	      "  sample -n K              K valid points drawn uniformly, distinct unless\n"
+	      "                           --replace (--seed S, default 0), in list's format\n"
+	      "  unrank INDEX...          the point at each index of the single-thread order\n"
+	      "  rank POINT...            the index of each point, a CSV row as list writes\n"
+	      "                           it (values in column order)\n"
 	      "\noptions:\n"
 	      "  --format csv|jsonl|binary  format of 'list' (default csv)\n"
 	      "  -o, --output FILE        write to FILE (atomically) instead of stdout\n"
@@ -226,6 +240,22 @@ static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, cha
 				return usage_error(o, "option '%s' needs a value", "--shard");
 			if (parse_shard(v, &o->run.shard_index, &o->run.shard_count))
 				return usage_error(o, "--shard needs I/N with 0 <= I < N <= 1048576, not '%s'", v);
+		} else if (!strcmp(a, "-n") || opt_is(a, "--count")) {
+			if (!(v = opt_value(argc, argv, &i, a[1] == 'n' ? "-n" : "--count")))
+				return usage_error(o, "option '%s' needs a value", "-n");
+			const char *end;
+			if (!parse_count(v, &end, UINT64_MAX / 16, &o->sample_n) || *end)
+				return usage_error(o, "-n needs a count of points, not '%s'", v);
+			o->have_n = true;
+		} else if (opt_is(a, "--seed")) {
+			const char *end;
+			if (!(v = opt_value(argc, argv, &i, "--seed")) || !parse_count(v, &end, UINT64_MAX / 16, &o->seed) ||
+			    *end)
+				return usage_error(o, "--seed needs a number, not '%s'", v ? v : "");
+		} else if (!strcmp(a, "--replace")) {
+			o->replace = true;
+		} else if ((o->cmd == CMD_RANK || o->cmd == CMD_UNRANK) && (a[0] != '-' || (a[1] >= '0' && a[1] <= '9'))) {
+			o->args[o->nargs++] = (char *)a;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error(o, "unknown option '%s'", a);
 		} else if (o->cmd != CMD_NONE) {
@@ -236,12 +266,26 @@ static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, cha
 			o->cmd = CMD_LIST;
 		} else if (!strcmp(a, "stats")) {
 			o->cmd = CMD_STATS;
+		} else if (!strcmp(a, "sample")) {
+			o->cmd = CMD_SAMPLE;
+		} else if (!strcmp(a, "rank")) {
+			o->cmd = CMD_RANK;
+		} else if (!strcmp(a, "unrank")) {
+			o->cmd = CMD_UNRANK;
 		} else {
-			return usage_error(o, "unknown command '%s' (count, list or stats)", a);
+			return usage_error(o, "unknown command '%s' (count, list, stats, sample, rank or unrank)", a);
 		}
 	}
 	if (o->cmd == CMD_NONE)
-		return usage_error(o, "%s", "no command given (count, list or stats)");
+		return usage_error(o, "%s", "no command given (count, list, stats, sample, rank or unrank)");
+	if (o->cmd == CMD_SAMPLE && !o->have_n)
+		return usage_error(o, "%s", "sample needs -n K, the number of points");
+	if ((o->cmd == CMD_RANK || o->cmd == CMD_UNRANK) && o->nargs == 0)
+		return usage_error(o, "%s needs at least one argument", o->cmd == CMD_RANK ? "rank" : "unrank");
+	if (o->cmd >= CMD_SAMPLE && o->fmt == SPRT_FMT_BINARY)
+		return usage_error(o, "%s", "sample and unrank write csv or jsonl");
+	if (o->cmd >= CMD_SAMPLE && o->run.shard_count > 1)
+		return usage_error(o, "%s", "--shard is for count, list and stats");
 	return -1;
 }
 
@@ -447,6 +491,189 @@ done:
 	return sprt_output_close(&output, status);
 }
 
+/*
+ * One field of a CSV row as a value of column `col`: strings by their
+ * text (an id of ctx's, or *absent where no point can hold the text),
+ * everything else as --set reads it (int, float, True/False).
+ */
+static void parse_field(struct sprt_ctx *ctx, int col, const char *text, sprt_val *out, bool *absent)
+{
+	const struct sprt_space *sp = ctx->space;
+	const char *t;
+	size_t n;
+	sprt_parse_value_(text, out, &t, &n);
+	if (sp->params[col].type == SPRT_STR || (out->kind == SPRT_STR && sp->params[col].type == SPRT_UNDEF)) {
+		int64_t total = sp->strings.n + ctx->nextra_strings;
+		for (int64_t id = 0; id < total; id++) {
+			if (!strcmp(sprt_str_text(ctx, id), text)) {
+				*out = sprt_str(id);
+				return;
+			}
+		}
+		*absent = true;
+	}
+}
+
+/* Splits a CSV row (quotes as list writes them) into ncols fields of *row;
+ * -1 if it has another number of fields. */
+static int split_row(char *row, char **fields, int ncols)
+{
+	int k = 0;
+	char *p = row;
+	for (;;) {
+		if (k == ncols)
+			return -1;
+		char *w = p;
+		fields[k++] = w;
+		if (*p == '"') {
+			p++;
+			for (;;) {
+				if (!*p)
+					return -1;
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*w++ = *p++;
+				}
+			}
+			if (*p && *p != ',')
+				return -1;
+		} else {
+			while (*p && *p != ',')
+				*w++ = *p++;
+		}
+		char c = *p;
+		*w = 0;
+		if (!c)
+			break;
+		p++;
+	}
+	return k == ncols ? 0 : -1;
+}
+
+/* sample, rank and unrank: random access (access.c) on ctx. */
+static int run_access(const struct sprt_space *sp, const struct opts *o, struct sprt_ctx *ctx)
+{
+	struct sprt_output output;
+	FILE *out = sprt_output_open(&output, o->output, o->prog);
+	if (!out)
+		return 1;
+	int status = 0, e = 0;
+	struct sprt_sink *sink = NULL;
+	struct sprt_access *acc = NULL;
+	uint64_t *idx = NULL;
+	sprt_val *point = calloc((size_t)sp->nparams + 1, sizeof(sprt_val));
+	char **fields = calloc((size_t)sp->nparams + 1, sizeof(char *));
+	enum sprt_format fmt = o->cmd == CMD_RANK ? SPRT_FMT_COUNT : o->fmt;
+	if (!point || !fields || sprt_sink_open(&sink, ctx, fmt, out) || sprt_access_open(&acc, ctx)) {
+		fprintf(stderr, "%s: error: out of memory\n", o->prog);
+		status = 1;
+		goto done;
+	}
+	double t0 = sprt_now_();
+	uint64_t n = 0;
+	if ((e = sprt_access_size(acc, &n)))
+		goto failed;
+	if (o->cmd == CMD_SAMPLE) {
+		if (!o->replace && o->sample_n > n) {
+			fprintf(stderr, "%s: error: -n %" PRIu64 " distinct points asked for, the space has %" PRIu64
+				" (--replace draws with replacement)\n", o->prog, o->sample_n, n);
+			status = 1;
+			goto done;
+		}
+		if (o->sample_n && n == 0) {
+			fprintf(stderr, "%s: error: the space has no point to sample\n", o->prog);
+			status = 1;
+			goto done;
+		}
+		idx = malloc((size_t)(o->sample_n ? o->sample_n : 1) * sizeof(uint64_t));
+		if (!idx) {
+			fprintf(stderr, "%s: error: out of memory\n", o->prog);
+			status = 1;
+			goto done;
+		}
+		sprt_sample_indices(o->seed, n, o->sample_n, o->replace, idx);
+		for (uint64_t i = 0; i < o->sample_n && !sprt_sink_failed(sink); i++) {
+			if ((e = sprt_access_unrank(acc, idx[i], point)))
+				goto failed;
+			ctx->emit(ctx->emit_user, point, sp->nparams);
+		}
+	} else if (o->cmd == CMD_UNRANK) {
+		for (int i = 0; i < o->nargs && !sprt_sink_failed(sink); i++) {
+			const char *end;
+			uint64_t k;
+			if (!parse_count(o->args[i], &end, UINT64_MAX, &k) || *end || k >= n) {
+				fprintf(stderr, "%s: error: unrank: '%s' is not an index from 0 to %" PRIu64 "\n", o->prog,
+					o->args[i], n ? n - 1 : 0);
+				status = 1;
+				goto done;
+			}
+			if ((e = sprt_access_unrank(acc, k, point)))
+				goto failed;
+			ctx->emit(ctx->emit_user, point, sp->nparams);
+		}
+	} else {
+		for (int i = 0; i < o->nargs; i++) {
+			char *row = strdup(o->args[i]);
+			bool absent = false;
+			if (!row || split_row(row, fields, sp->nparams)) {
+				fprintf(stderr, "%s: error: rank: '%s' is not a CSV row of %d values (the columns of "
+					"list)\n", o->prog, o->args[i], sp->nparams);
+				free(row);
+				status = 1;
+				goto done;
+			}
+			for (int c = 0; c < sp->nparams; c++)
+				parse_field(ctx, c, fields[c], &point[c], &absent);
+			free(row);
+			uint64_t k = 0;
+			bool found = false;
+			if (!absent && (e = sprt_access_rank(acc, point, &k, &found)))
+				goto failed;
+			if (!found) {
+				fprintf(stderr, "%s: error: rank: '%s' is not a point of the space\n", o->prog,
+					o->args[i]);
+				status = 1;
+				goto done;
+			}
+			fprintf(out, "%" PRIu64 "\n", k);
+		}
+	}
+	if (o->timing)
+		fprintf(stderr, "%s: %s in %.6f s (%" PRIu64 " valid points)\n", o->prog,
+			o->cmd == CMD_SAMPLE ? "sampled" : o->cmd == CMD_RANK ? "ranked" : "unranked",
+			sprt_now_() - t0, n);
+	goto done;
+failed:
+	fprintf(stderr, "%s: error: %s failed: %s\n", o->prog,
+		o->cmd == CMD_SAMPLE ? "sampling" : o->cmd == CMD_RANK ? "ranking" : "unranking",
+		e == SPRT_ETYPE ? "a point holds a list, which random access cannot return" :
+		err_word(e < 0 ? -e : e));
+	status = 1;
+done:
+	sprt_access_free(acc);
+	free(idx);
+	free(point);
+	free(fields);
+	if (sink) {
+		bool write_failed = sprt_sink_failed(sink);
+		if ((sprt_sink_close(sink) || write_failed) && !status) {
+			if (errno == EPIPE)
+				die_of_closed_pipe();
+			fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->output ? o->output : "the output",
+				strerror(errno));
+			status = 1;
+		}
+	}
+	if (!status && (fflush(out) || ferror(out)) && errno == EPIPE)
+		die_of_closed_pipe();
+	return sprt_output_close(&output, status);
+}
+
 int sprt_main(const struct sprt_space *space, int argc, char **argv)
 {
 	struct opts o = { 0 };
@@ -465,12 +692,13 @@ int sprt_main(const struct sprt_space *space, int argc, char **argv)
 	sigpipe_was_default = sigpipe_action == SIG_DFL;
 	o.sets = calloc((size_t)argc + 1, sizeof(*o.sets));
 	o.disable = calloc((size_t)argc + 1, sizeof(*o.disable));
+	o.args = calloc((size_t)argc + 1, sizeof(*o.args));
 	bool *disabled = calloc((size_t)space->ndefs + 1, sizeof(*disabled));
 	struct sprt_bindings b = { 0 };
 	struct sprt_ctx ctx;
 	bool ctx_ok = false;
 	int status;
-	if (!o.sets || !o.disable || !disabled) {
+	if (!o.sets || !o.disable || !o.args || !disabled) {
 		fprintf(stderr, "%s: error: out of memory\n", o.prog);
 		status = 1;
 		goto out;
@@ -489,7 +717,7 @@ int sprt_main(const struct sprt_space *space, int argc, char **argv)
 	ctx.nbindings = b.n;
 	ctx.no_soft = o.no_soft;
 	ctx.disabled = disabled;
-	status = run(space, &o, &ctx);
+	status = o.cmd >= CMD_SAMPLE ? run_access(space, &o, &ctx) : run(space, &o, &ctx);
 out:
 	if (ctx_ok)
 		sprt_ctx_release(&ctx);
@@ -497,6 +725,7 @@ out:
 	free(disabled);
 	free(o.sets);
 	free(o.disable);
+	free(o.args);
 	if (sigpipe_action != SIG_ERR)
 		signal(SIGPIPE, sigpipe_action);
 	return status;

@@ -57,4 +57,14 @@ int sprt_sink_put_(struct sprt_sink *parent, struct sprt_sink_block *b);
 void sprt_sink_block_free_(struct sprt_sink_block *b);
 void sprt_sink_child_free_(struct sprt_sink *child);
 
+/*
+ * Random access (access.c) walks the nest through the task hooks: a
+ * sprt_par (par.c) whose hooks call these instead of its own.
+ */
+struct sprt_access_walk_;
+struct sprt_par *sprt_par_access_(struct sprt_access_walk_ *w); /* free() it; NULL: no memory */
+int sprt_access_enter_(struct sprt_ctx *ctx, struct sprt_access_walk_ *w, int level);
+void sprt_access_leave_(struct sprt_ctx *ctx, struct sprt_access_walk_ *w, int level);
+uint64_t sprt_access_skip_(struct sprt_access_walk_ *w, uint64_t n);
+
 #endif

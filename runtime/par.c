@@ -139,6 +139,8 @@ struct sprt_par {
 	int err;
 	pthread_t tid;
 	struct sprt_ctx own_ctx;
+	/* A walk of runtime/access.c: the hooks are its, nothing else here. */
+	struct sprt_access_walk_ *access;
 };
 
 struct par_job {
@@ -270,6 +272,8 @@ int sprt_par_enter(struct sprt_ctx *ctx, int k)
 	struct sprt_par *w = ctx->par;
 	if (!w || k < 0 || k >= SPRT_PAR_LEVELS)
 		return 0;
+	if (w->access)
+		return sprt_access_enter_(ctx, w->access, k);
 	uint64_t o = w->seen[k]++;
 	if (k == w->filter_level && (o >= w->filter->n || !w->filter->mine[o]))
 		return 1;
@@ -318,8 +322,27 @@ int sprt_par_enter(struct sprt_ctx *ctx, int k)
 void sprt_par_leave(struct sprt_ctx *ctx, int k)
 {
 	struct sprt_par *w = ctx->par;
-	if (w && w->in_task && k == w->split_level)
+	if (w && w->access)
+		sprt_access_leave_(ctx, w->access, k);
+	else if (w && w->in_task && k == w->split_level)
 		task_end(w);
+}
+
+uint64_t sprt_par_skip(struct sprt_ctx *ctx, uint64_t w)
+{
+	struct sprt_par *p = ctx->par;
+	return p && p->access ? sprt_access_skip_(p->access, w) : 0;
+}
+
+struct sprt_par *sprt_par_access_(struct sprt_access_walk_ *aw)
+{
+	struct sprt_par *w = aligned_alloc(_Alignof(struct sprt_par), sizeof(*w));
+	if (!w)
+		return NULL;
+	memset(w, 0, sizeof(*w));
+	w->filter_level = w->stop_level = w->weight_level = w->split_level = -1;
+	w->access = aw;
+	return w;
 }
 
 /* ---- counting walks -------------------------------------------------------------------------- */

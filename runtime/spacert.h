@@ -445,6 +445,14 @@ struct sprt_par;
 int sprt_par_enter(struct sprt_ctx *ctx, int level);
 void sprt_par_leave(struct sprt_ctx *ctx, int level);
 
+/*
+ * Generated code, where a factorized nest lists the product of its
+ * sub-nests' points (w of them) and par_level >= 0: how many of them to
+ * skip (0..w).  0 except in a walk of random access (runtime/access.c),
+ * which wants one point and skips the ones before it without listing them.
+ */
+uint64_t sprt_par_skip(struct sprt_ctx *ctx, uint64_t w);
+
 struct sprt_sink;
 
 struct sprt_run_options {
@@ -468,6 +476,47 @@ int sprt_default_threads(void);
  * Returns 0, or a negative SPRT_E* code for a fatal error.
  */
 int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run_options *opt);
+
+/* ---- random access (runtime/access.c) ------------------------------------------ */
+
+/*
+ * A space's points by index, without listing them: the index of a point
+ * is its position in the single-thread order (`list --ordered`).  Built
+ * on the counts the nest's task hooks give (a subtree is counted, its
+ * factorized sub-nests by their memoized counts, never listed); what is
+ * counted is cached in a trie of visited prefixes, bounded in size.
+ * `ctx` is set up as for an enumeration (bindings, options); each call
+ * runs walks of the enumerator on it and leaves it as it was.  Not for
+ * concurrent use.  The functions return 0, SPRT_EVALUE (index out of
+ * range; fewer points than a sample without replacement asks for),
+ * SPRT_ETYPE (a point holding a list) or the enumeration's error code.
+ */
+struct sprt_access;
+int sprt_access_open(struct sprt_access **a, struct sprt_ctx *ctx);
+void sprt_access_free(struct sprt_access *a);
+/* The number of valid points. */
+int sprt_access_size(struct sprt_access *a, uint64_t *n);
+/* The point at `index` (nparams values; strings are ids of ctx's). */
+int sprt_access_unrank(struct sprt_access *a, uint64_t index, sprt_val *point);
+/* The index of `point`; *found false where it is not a point of the space. */
+int sprt_access_rank(struct sprt_access *a, const sprt_val *point, uint64_t *index, bool *found);
+/*
+ * k indices drawn uniformly from [0, n) by `seed` (xoshiro256** seeded by
+ * splitmix64, unbiased bounded draws): independent draws with `replace`,
+ * else k distinct ones (k <= n), each k-subset equally likely, in the
+ * order drawn.  Deterministic: the same seed gives the same indices.
+ */
+void sprt_sample_indices(uint64_t seed, uint64_t n, uint64_t k, bool replace, uint64_t *out);
+
+/* The generator behind it, for callers that draw more (spacetune's
+ * strategies): xoshiro256** (Blackman, Vigna), seeded by splitmix64. */
+struct sprt_rng {
+	uint64_t s[4];
+};
+void sprt_rng_seed(struct sprt_rng *r, uint64_t seed);
+uint64_t sprt_rng_next(struct sprt_rng *r);
+/* Uniform in [0, n), n > 0, unbiased (Lemire's multiply and reject). */
+uint64_t sprt_rng_below(struct sprt_rng *r, uint64_t n);
 
 /* ---- memo tables of factorized sub-nests (-O2) --------------------------------- */
 

@@ -297,10 +297,30 @@ void *cache_entry_dlopen(const char *path, const struct cache_id *id, char **why
 		/* Through the descriptor: the file that was checked, even if the
 		 * name has been replaced since. */
 		char self[64];
-		snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+		/* The dynamic linker matches a name before it looks at the
+		 * file: an object still loaded as /proc/self/fd/N (spacetune
+		 * keeps a big space's enumerator) would be returned again for
+		 * another file opened as N.  A copy of the descriptor under an
+		 * unused name avoids that. */
+		int use = fd, dups[8], ndups = 0;
+		for (;;) {
+			snprintf(self, sizeof self, "/proc/self/fd/%d", use);
+			void *old = dlopen(self, RTLD_LAZY | RTLD_NOLOAD);
+			if (!old)
+				break;
+			dlclose(old);
+			int d = ndups < 8 ? fcntl(fd, F_DUPFD_CLOEXEC, use + 1) : -1;
+			if (d < 0) {
+				snprintf(self, sizeof self, "%s", path);
+				break;
+			}
+			dups[ndups++] = use = d;
+		}
 		dl = dlopen(access(self, F_OK) == 0 ? self : path, RTLD_NOW | RTLD_LOCAL);
 		if (!dl)
 			*why = xasprintf("%s", dlerror());
+		while (ndups > 0)
+			close(dups[--ndups]);
 	}
 	close(fd);
 	return dl;

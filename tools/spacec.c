@@ -59,6 +59,10 @@ struct cli {
 	const char *threads, *shard; /* passed on to the runtime, which checks them */
 	bool ordered;
 	bool specialize; /* emit: for the given bindings only (count/list/stats always are) */
+	const char *sample_n, *seed; /* sample: passed on to the runtime, which checks them */
+	bool replace;
+	int nextra;
+	char **extra;    /* rank's points, unrank's indices */
 };
 
 static void usage(FILE *out)
@@ -70,6 +74,9 @@ static void usage(FILE *out)
 	      "  count   print the number of valid points\n"
 	      "  list    print the valid points, one column per iterator\n"
 	      "  stats   print per-constraint and per-definition statistics\n"
+	      "  sample  -n K [--seed S] [--replace]: K points drawn uniformly\n"
+	      "  unrank  FILE INDEX...: the point at each index of list's order\n"
+	      "  rank    FILE POINT...: the index of each point (a CSV row as list writes it)\n"
 	      "  emit    write the generated C (-o FILE, default stdout)\n"
 	      "  dot     print the dependency DAG in Graphviz DOT\n"
 	      "  dump    print the syntax tree\n"
@@ -118,7 +125,7 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 {
 	enum { OPT_SET = 256, OPT_NO_SOFT, OPT_FORMAT, OPT_INTERPRET, OPT_VERSION, OPT_DISABLE,
 	       OPT_PROFILE, OPT_JIT, OPT_THREADS, OPT_ORDERED, OPT_SHARD, OPT_PROGRESS, OPT_NO_PROGRESS,
-	       OPT_SPECIALIZE };
+	       OPT_SPECIALIZE, OPT_SEED, OPT_REPLACE };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "no-soft", no_argument, NULL, OPT_NO_SOFT },
@@ -131,6 +138,8 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		{ "ordered", no_argument, NULL, OPT_ORDERED },
 		{ "specialize", no_argument, NULL, OPT_SPECIALIZE },
 		{ "shard", required_argument, NULL, OPT_SHARD },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "replace", no_argument, NULL, OPT_REPLACE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
@@ -153,8 +162,17 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 	}
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hwvW:O:o:f:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hwvW:O:o:f:n:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'n':
+			cli->sample_n = optarg;
+			break;
+		case OPT_SEED:
+			cli->seed = optarg;
+			break;
+		case OPT_REPLACE:
+			cli->replace = true;
+			break;
 		case OPT_SET:
 			if (!strchr(optarg, '=')) {
 				fprintf(stderr, "spacec: error: --set needs NAME=VALUE, got '%s'\n", optarg);
@@ -287,6 +305,13 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	cli->command = argv[optind++];
+	if ((!strcmp(cli->command, "rank") || !strcmp(cli->command, "unrank")) && optind < argc) {
+		/* The file, then the points or indices. */
+		cli->file = argv[optind++];
+		cli->extra = argv + optind;
+		cli->nextra = argc - optind;
+		return -1;
+	}
 	if (optind != argc - 1) {
 		fprintf(stderr, optind >= argc ? "spacec: error: no input file\n"
 					       : "spacec: error: expected exactly one input file\n");
@@ -810,15 +835,27 @@ static int run_compiled(const struct cli *cli, const struct sema_program *writte
 	free(text);
 	if (cli->verbose)
 		fprintf(stderr, "spacec: enumerator built with %s in %.3f s\n", h.backend, h.compile_seconds);
-	int max = 20 + 2 * (cli->nbindings + cli->ndisabled);
+	int max = 26 + 2 * (cli->nbindings + cli->ndisabled) + cli->nextra;
 	char **args = calloc((size_t)max + 1, sizeof(char *));
 	int k = 0;
 	args[k++] = (char *)argv0;
 	args[k++] = (char *)cli->command;
-	if (!strcmp(cli->command, "list")) {
+	if (!strcmp(cli->command, "list") || !strcmp(cli->command, "sample") || !strcmp(cli->command, "unrank")) {
 		args[k++] = "--format";
 		args[k++] = (char *)cli->format;
 	}
+	if (cli->sample_n) {
+		args[k++] = "-n";
+		args[k++] = (char *)cli->sample_n;
+	}
+	if (cli->seed) {
+		args[k++] = "--seed";
+		args[k++] = (char *)cli->seed;
+	}
+	if (cli->replace)
+		args[k++] = "--replace";
+	for (int i = 0; i < cli->nextra; i++)
+		args[k++] = cli->extra[i];
 	for (int i = 0; i < cli->nbindings; i++) {
 		args[k++] = "--set";
 		args[k++] = cli->binding_text[i];
@@ -845,7 +882,8 @@ static int run_compiled(const struct cli *cli, const struct sema_program *writte
 		args[k++] = "--timing";
 	if (cli->progress >= 0)
 		args[k++] = cli->progress ? "--progress" : "--no-progress";
-	if (!strcmp(cli->command, "list") && cli->output && strcmp(cli->output, "-")) {
+	if ((!strcmp(cli->command, "list") || !strcmp(cli->command, "sample") || !strcmp(cli->command, "unrank")) &&
+	    cli->output && strcmp(cli->output, "-")) {
 		args[k++] = "--output";
 		args[k++] = (char *)cli->output;
 	}
@@ -867,7 +905,8 @@ int main(int argc, char **argv)
 	int rc = parse_args(&cli, argc, argv);
 	if (rc >= 0)
 		goto done;
-	static const char *const commands[] = { "check", "count", "list", "stats", "emit", "dot", "dump", NULL };
+	static const char *const commands[] = { "check", "count", "list", "stats", "emit", "dot", "dump",
+						"sample", "rank", "unrank", NULL };
 	bool known = false;
 	for (int i = 0; commands[i]; i++)
 		known |= !strcmp(commands[i], cli.command);
@@ -962,6 +1001,14 @@ int main(int argc, char **argv)
 		} else {
 			rc = run_compiled(&cli, &prog, &prog, &diag, src_copy, len, argv[0]);
 		}
+		goto out;
+	}
+	if (!strcmp(cli.command, "sample") || !strcmp(cli.command, "rank") || !strcmp(cli.command, "unrank")) {
+		/* They descend the compiled nest's counts (runtime/access.c);
+		 * the interpreter keeps none. */
+		fprintf(stderr, "spacec: error: %s needs the compiled path (the interpreter has no counts to "
+			"descend); drop --interpret\n", cli.command);
+		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (cli.shard) {

@@ -17,6 +17,7 @@
  * one variant unlaunchable rather than failing the job.
  */
 #include "tuner/job.h"
+#include "tuner/strategy.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -65,6 +66,15 @@ struct tune_job {
 	size_t npoints, points_cap;
 	bool oom;
 	size_t *lookup, lookup_cap;          /* find_point: open addressing, index + 1 */
+	/* A space too big to list (more than TUNE_JOB_LIST_MAX points): its
+	 * points by index through the compiled enumerator's random access
+	 * (runtime/access.c), never stored; `points` stays empty. */
+	struct sprt_access *access;
+	struct sprt_ctx *actx;
+	struct jit_handle ah;
+	size_t cached;                       /* the point in `row`, or SIZE_MAX */
+	struct value *row;
+	sprt_val *srow;
 	/* The tune lines, by kind. */
 	const struct ast_tune_line *kernel, *options, *global, *local, *reference, *tolerance;
 	/* Fixed for the job. */
@@ -344,32 +354,99 @@ struct compiled_sink {
 	struct value *row;
 };
 
-static int compiled_point_cb(void *user, const sprt_val *point, int n)
+/* A point of the compiled enumerator as the interpreter's values. */
+static void from_compiled(struct tune_job *job, struct sprt_ctx *ctx, const sprt_val *point, int n,
+			  struct value *row)
 {
-	struct compiled_sink *s = user;
 	for (int i = 0; i < n; i++) {
 		const sprt_val *v = &point[i];
 		switch (v->kind) {
 		case SPRT_INT:
-			s->row[i] = value_int(v->u.i);
+			row[i] = value_int(v->u.i);
 			break;
 		case SPRT_BOOL:
-			s->row[i] = value_bool(v->u.i != 0);
+			row[i] = value_bool(v->u.i != 0);
 			break;
 		case SPRT_FLOAT:
-			s->row[i] = value_float(v->u.f);
+			row[i] = value_float(v->u.f);
 			break;
 		case SPRT_STR: {
-			const char *t = sprt_str_text(s->ctx, v->u.i);
-			s->row[i] = value_str(ast_intern(&s->job->mod, t, strlen(t)));
+			const char *t = sprt_str_text(ctx, v->u.i);
+			row[i] = value_str(ast_intern(&job->mod, t, strlen(t)));
 			break;
 		}
 		default:
-			s->row[i].kind = V_NONE; /* None, or an iterable: not a tuning value */
+			row[i].kind = V_NONE; /* None, or an iterable: not a tuning value */
 			break;
 		}
 	}
+}
+
+static int compiled_point_cb(void *user, const sprt_val *point, int n)
+{
+	struct compiled_sink *s = user;
+	from_compiled(s->job, s->ctx, point, n, s->row);
 	return add_point(s->job, s->row);
+}
+
+/*
+ * Spaces up to this many points are listed and kept (a 32-bit value index
+ * per parameter and point, and a hash index): the fast path.  Beyond it
+ * (ICPP'25's gaussian: 1.6e8 points, about 13 GB listed) the job keeps
+ * the enumerator and reaches points by index instead.  gemm_beast (1.2e6)
+ * stays listed.
+ */
+#define TUNE_JOB_LIST_MAX ((size_t)1 << 22)
+/* Points drawn to find each parameter's values in a space not listed. */
+#define TUNE_JOB_VALUE_SAMPLES 4096
+
+/* The point at index i of a space not listed, in job->row (cached). */
+static int access_row(struct tune_job *job, size_t i)
+{
+	if (job->cached == i)
+		return 0;
+	if (sprt_access_unrank(job->access, i, job->srow))
+		return -1;
+	from_compiled(job, job->actx, job->srow, job->nparams, job->row);
+	job->cached = i;
+	return 0;
+}
+
+/*
+ * Keeps the enumerator for random access, and takes each parameter's
+ * values from a uniform sample of points: the grid the strategies move
+ * on.  A value no sampled point holds is still reached by a random draw,
+ * but not by a single-parameter move (TUNING.md).
+ */
+static int setup_access(struct tune_job *job, struct jit_handle *h, struct sprt_ctx *ctx,
+			struct sprt_access *acc, size_t n)
+{
+	job->ah = *h;
+	job->actx = xmalloc(sizeof(*ctx));
+	*job->actx = *ctx; /* it owns what ctx owned; the bindings live in job->sb */
+	sprt_access_free(acc); /* it walked the caller's ctx: open one on the job's */
+	if (sprt_access_open(&job->access, job->actx))
+		return -1;
+	job->row = xcalloc((size_t)job->nparams + 1, sizeof(struct value));
+	job->srow = xcalloc((size_t)job->nparams + 1, sizeof(sprt_val));
+	job->cached = SIZE_MAX;
+	size_t k = n < TUNE_JOB_VALUE_SAMPLES ? n : TUNE_JOB_VALUE_SAMPLES;
+	uint64_t *idx = xcalloc(k + 1, sizeof(*idx));
+	sprt_sample_indices(0, n, k, false, idx);
+	for (size_t j = 0; j < k; j++) {
+		if (access_row(job, idx[j])) {
+			free(idx);
+			return -1;
+		}
+		for (int p = 0; p < job->nparams; p++)
+			if (job->row[p].kind == V_LIST || job->row[p].kind == V_RANGE ||
+			    param_index(&job->params[p], job->row[p]) < 0) {
+				free(idx);
+				return -1;
+			}
+	}
+	free(idx);
+	return 0;
 }
 
 /* The compiled enumerator; -1 if it cannot be built (the caller falls back). */
@@ -424,6 +501,22 @@ static int enumerate_compiled(struct tune_job *job)
 	struct compiled_sink sink = { job, &ctx, xcalloc((size_t)job->nparams + 1, sizeof(struct value)) };
 	ctx.nbindings = job->sb.n;
 	ctx.bindings = job->sb.v;
+	/* Counted first (cheap: factorized sub-nests are never listed); a
+	 * space too big to keep is reached by index instead. */
+	struct sprt_access *acc = NULL;
+	uint64_t count = 0;
+	if (h.space->nparams == job->nparams && !sprt_access_open(&acc, &ctx) &&
+	    !sprt_access_size(acc, &count) && count > TUNE_JOB_LIST_MAX) {
+		free(sink.row);
+		job->enumerator = h.backend;
+		if (setup_access(job, &h, &ctx, acc, (size_t)count)) {
+			job->oom = true;
+			return -1;
+		}
+		job->npoints = 0; /* finish_params renumbers no stored point */
+		return 0;
+	}
+	sprt_access_free(acc);
 	ctx.emit = compiled_point_cb;
 	ctx.emit_user = &sink;
 	rc = h.space->nparams == job->nparams ? h.space->enumerate(&ctx) : -1;
@@ -522,7 +615,7 @@ static int enumerate(struct tune_job *job, bool interpret)
 	job->param_names = xcalloc((size_t)P->niters + 1, sizeof(*job->param_names));
 	for (int p = 0; p < P->niters; p++)
 		job->params[p].name = job->param_names[p] = P->iters[p]->name;
-	if (interpret || enumerate_compiled(job) || job->oom) {
+	if (interpret || enumerate_compiled(job) || (job->oom && !job->access)) {
 		reset_points(job);
 		job->oom = false;
 		job->enumerator = "interpreter";
@@ -535,6 +628,11 @@ static int enumerate(struct tune_job *job, bool interpret)
 	if (job->oom)
 		return -1;
 	finish_params(job);
+	if (job->access) {
+		uint64_t n = 0;
+		sprt_access_size(job->access, &n);
+		job->npoints = (size_t)n;
+	}
 	return 0;
 }
 
@@ -1030,6 +1128,14 @@ void tune_job_free(struct tune_job *job)
 	free(job->params);
 	free(job->param_names);
 	free(job->points);
+	if (job->actx) {
+		sprt_access_free(job->access);
+		sprt_ctx_release(job->actx);
+		free(job->actx);
+		jit_unload(&job->ah);
+		free(job->row);
+		free(job->srow);
+	}
 	free(job->lookup);
 	for (int i = 0; i < job->nargs && job->arg_paths; i++)
 		free(job->arg_paths[i]);
@@ -1072,8 +1178,28 @@ const char *tune_job_param_name(const struct tune_job *job, int p)
 	return p >= 0 && p < job->nparams ? job->params[p].name : NULL;
 }
 
+/* A value's number as finish_params gives it (a string: its index among
+ * the parameter's sorted values, NAN where none of them). */
+static double value_number(const struct param *pr, struct value v)
+{
+	if (v.kind == V_FLOAT)
+		return v.u.f;
+	if (v.kind == V_NONE)
+		return NAN;
+	if (v.kind != V_STR)
+		return (double)v.u.i;
+	for (int k = 0; k < pr->n; k++)
+		if (value_same(pr->vals[k], v))
+			return (double)k;
+	return NAN;
+}
+
 double tune_job_point_value(const struct tune_job *job, size_t i, int p)
 {
+	if (job->access) {
+		struct tune_job *j = (struct tune_job *)job; /* the row is a cache */
+		return access_row(j, i) ? NAN : value_number(&job->params[p], job->row[p]);
+	}
 	return job->params[p].num[job->points[i * (size_t)job->nparams + (size_t)p]];
 }
 
@@ -1093,11 +1219,44 @@ static uint64_t row_hash(const uint32_t *row, int n)
 	return h ^ (h >> 32);
 }
 
+/* find_point on a space not listed: the values as the enumerator's, ranked. */
+static long access_find(struct tune_job *job, const uint32_t *row)
+{
+	for (int p = 0; p < job->nparams; p++) {
+		struct value v = job->params[p].vals[row[p]];
+		sprt_val *x = &job->srow[p];
+		switch (v.kind) {
+		case V_INT: *x = sprt_int(v.u.i); break;
+		case V_BOOL: *x = sprt_bool(v.u.i != 0); break;
+		case V_FLOAT: *x = sprt_float(v.u.f); break;
+		case V_STR: {
+			/* the id of the text in the enumerator's tables */
+			const struct sprt_space *sp = job->actx->space;
+			int64_t total = sp->strings.n + job->actx->nextra_strings, id = -1;
+			for (int64_t k = 0; k < total && id < 0; k++)
+				if (!strcmp(sprt_str_text(job->actx, k), v.u.s))
+					id = k;
+			if (id < 0)
+				return -1;
+			*x = sprt_str(id);
+			break;
+		}
+		default: return -1;
+		}
+	}
+	uint64_t k = 0;
+	bool found = false;
+	job->cached = SIZE_MAX; /* srow was overwritten */
+	if (sprt_access_rank(job->access, job->srow, &k, &found) || !found)
+		return -1;
+	return (long)k;
+}
+
 long tune_job_find_point(const struct tune_job *job, const double *values)
 {
 	struct tune_job *j = (struct tune_job *)job; /* the index is a cache */
 	int np = job->nparams;
-	if (!j->lookup) {
+	if (!j->lookup && !job->access) {
 		size_t cap = 16;
 		while (cap < job->npoints * 2)
 			cap *= 2;
@@ -1132,6 +1291,11 @@ long tune_job_find_point(const struct tune_job *job, const double *values)
 		}
 		row[p] = (uint32_t)found;
 	}
+	if (job->access) {
+		long r = access_find(j, row);
+		free(row);
+		return r;
+	}
 	long result = -1;
 	size_t s = row_hash(row, np) & (j->lookup_cap - 1);
 	for (; j->lookup[s]; s = (s + 1) & (j->lookup_cap - 1)) {
@@ -1143,6 +1307,27 @@ long tune_job_find_point(const struct tune_job *job, const double *values)
 	}
 	free(row);
 	return result;
+}
+
+static double space_value(void *user, size_t i, int p)
+{
+	return tune_job_point_value(user, i, p);
+}
+
+static int space_values(void *user, int p, const double **values)
+{
+	return tune_job_param_values(user, p, values);
+}
+
+static long space_find(void *user, const double *values)
+{
+	return tune_job_find_point(user, values);
+}
+
+void tune_job_space(struct tune_job *job, struct tune_space *out)
+{
+	*out = (struct tune_space){ tune_job_npoints(job), job->nparams, job, space_value, space_values,
+				    space_find };
 }
 
 const char *tune_job_name(const struct tune_job *job)
@@ -1443,11 +1628,25 @@ int tune_job_variant(struct tune_job *job, size_t i, struct tune_variant *v, con
 	if (i >= job->npoints)
 		return unlaunchable(job, why, "no point %zu (the space has %zu)", i, job->npoints);
 	int np = job->nparams;
-	const uint32_t *row = job->points + i * (size_t)np;
 	struct value *iters = xcalloc((size_t)np + 1, sizeof(*iters));
-	for (int p = 0; p < np; p++) {
-		iters[p] = job->params[p].vals[row[p]];
-		job->value_texts[p] = job->params[p].text[row[p]];
+	if (job->access) {
+		if (access_row(job, i)) {
+			free(iters);
+			return unlaunchable(job, why, "point %zu cannot be enumerated", i);
+		}
+		for (int p = 0; p < np; p++) {
+			iters[p] = job->row[p];
+			/* interned: a variant's texts outlive the next variant */
+			char *t = value_json(iters[p]);
+			job->value_texts[p] = ast_intern(&job->mod, t, strlen(t));
+			free(t);
+		}
+	} else {
+		const uint32_t *row = job->points + i * (size_t)np;
+		for (int p = 0; p < np; p++) {
+			iters[p] = job->params[p].vals[row[p]];
+			job->value_texts[p] = job->params[p].text[row[p]];
+		}
 	}
 	const char *err = NULL;
 	int rc = interp_point_set(job->at, iters, &err);

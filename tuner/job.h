@@ -58,6 +58,10 @@ double tune_job_point_value(const struct tune_job *job, size_t i, int p);
 int tune_job_param_values(const struct tune_job *job, int p, const double **values);
 /* Index of the point with exactly these parameter values, or -1. */
 long tune_job_find_point(const struct tune_job *job, const double *values);
+/* The job's space as the strategies see it (tuner/strategy.h), through
+ * the three functions above. */
+struct tune_space;
+void tune_job_space(struct tune_job *job, struct tune_space *out);
 
 /* What every variant shares. */
 const char *tune_job_name(const struct tune_job *job);        /* the space's name */

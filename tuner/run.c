@@ -690,8 +690,13 @@ static int start(struct run *r)
 	rc = tune_strategy_new(&r->strategy, strategy, &r->space, &so);
 	if (rc != 0) {
 		progress_break(&r->progress);
-		fprintf(o->err, rc > 0 ? "spacetune: error: unknown strategy '%s'\n"
-		                       : "spacetune: error: out of memory (strategy '%s')\n", o->strategy);
+		if (rc == 2)
+			fprintf(o->err, "spacetune: error: strategy '%s' visits every point of a level, and this "
+			        "space has %zu points, too many to list; the other strategies work on it\n",
+			        o->strategy, n);
+		else
+			fprintf(o->err, rc > 0 ? "spacetune: error: unknown strategy '%s'\n"
+			                       : "spacetune: error: out of memory (strategy '%s')\n", o->strategy);
 		return -1;
 	}
 	tune_search_init(&r->search, r->strategy, &budget, r->view.n);

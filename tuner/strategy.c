@@ -26,36 +26,16 @@ const char *const tune_strategy_names[] = {
 
 /* ---- random numbers ---------------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
+/* spacert's generator (runtime/access.c), so that `spacec sample` and the
+ * strategies draw alike. */
 void rng_seed(struct rng *r, uint64_t seed)
 {
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
+	sprt_rng_seed(&r->g, seed);
 }
 
 uint64_t rng_next(struct rng *r)
 {
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
+	return sprt_rng_next(&r->g);
 }
 
 double rng_uniform(struct rng *r)
@@ -75,11 +55,68 @@ size_t rng_below(struct rng *r, size_t n)
 
 /* ---- points ---------------------------------------------------------------- */
 
+static size_t visit_slot(const struct tune_strategy *s, size_t point)
+{
+	uint64_t h = ((uint64_t)point + 1) * UINT64_C(0x9e3779b97f4a7c15);
+	size_t i = (size_t)(h >> 20) & (s->vcap - 1);
+	while (s->visits[i].key && s->visits[i].key != (uint64_t)point + 1)
+		i = (i + 1) & (s->vcap - 1);
+	return i;
+}
+
+enum point_state strategy_state(const struct tune_strategy *s, size_t point)
+{
+	if (!s->sparse)
+		return (enum point_state)s->state[point];
+	const struct visit *v = &s->visits[visit_slot(s, point)];
+	return v->key ? (enum point_state)v->state : POINT_UNSEEN;
+}
+
+double strategy_cost(const struct tune_strategy *s, size_t point)
+{
+	if (!s->sparse)
+		return s->cost[point];
+	const struct visit *v = &s->visits[visit_slot(s, point)];
+	return v->key ? v->cost : INFINITY;
+}
+
+/* Sets a point's state (and cost); false where the table cannot grow. */
+static bool set_state(struct tune_strategy *s, size_t point, enum point_state st, double cost)
+{
+	if (!s->sparse) {
+		s->state[point] = (uint8_t)st;
+		s->cost[point] = cost;
+		return true;
+	}
+	if ((s->nvisits + 1) * 2 > s->vcap) {
+		size_t cap = s->vcap * 2;
+		struct visit *old = s->visits, *nv = calloc(cap, sizeof *nv);
+		if (!nv)
+			return false;
+		size_t oldcap = s->vcap;
+		s->visits = nv;
+		s->vcap = cap;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].key)
+				s->visits[visit_slot(s, (size_t)old[i].key - 1)] = old[i];
+		free(old);
+	}
+	struct visit *v = &s->visits[visit_slot(s, point)];
+	if (!v->key) {
+		v->key = (uint64_t)point + 1;
+		s->nvisits++;
+	}
+	v->state = (uint8_t)st;
+	v->cost = cost;
+	return true;
+}
+
 bool strategy_take(struct tune_strategy *s, size_t point, size_t *out, size_t *n)
 {
-	if (point >= s->space->npoints || s->state[point] != POINT_UNSEEN)
+	if (point >= s->space->npoints || strategy_state(s, point) != POINT_UNSEEN)
 		return false;
-	s->state[point] = POINT_PENDING;
+	if (!set_state(s, point, POINT_PENDING, INFINITY))
+		return false;
 	s->nunseen--;
 	s->npending++;
 	out[(*n)++] = point;
@@ -95,8 +132,18 @@ long strategy_random_unseen(struct tune_strategy *s)
 	 * start, so the cost stays bounded when few are left. */
 	for (int tries = 0; tries < 32; tries++) {
 		size_t i = rng_below(&s->rng, n);
-		if (s->state[i] == POINT_UNSEEN)
+		if (strategy_state(s, i) == POINT_UNSEEN)
 			return (long)i;
+	}
+	if (s->sparse) {
+		/* At most STRATEGY_DENSE_MAX / 2 points are ever touched here
+		 * before memory runs out, so unseen ones are the rule: keep
+		 * drawing (a scan would cost the space's size). */
+		for (;;) {
+			size_t i = rng_below(&s->rng, n);
+			if (strategy_state(s, i) == POINT_UNSEEN)
+				return (long)i;
+		}
 	}
 	size_t start = rng_below(&s->rng, n);
 	for (size_t k = 0; k < n; k++) {
@@ -124,6 +171,13 @@ const uint32_t *strategy_coords(struct tune_strategy *s, size_t point)
 {
 	const struct tune_space *sp = s->space;
 	size_t np = (size_t)sp->nparams;
+	if (s->sparse) {
+		uint32_t *c = s->coord_ring + (size_t)s->ring_next * np;
+		s->ring_next = (s->ring_next + 1) % COORD_RING;
+		for (size_t p = 0; p < np; p++)
+			c[p] = (uint32_t)value_index(s->values[p], s->nvalues[p], sp->value(sp->user, point, (int)p));
+		return c;
+	}
 	if (!s->coords) {
 		if (np && sp->npoints > SIZE_MAX / np / sizeof *s->coords)
 			return NULL;
@@ -168,6 +222,39 @@ int strategy_neighbours(struct tune_strategy *s, size_t point, size_t *out)
 	return count;
 }
 
+/*
+ * Sparse mode: no scan of the space.  Search outward from the grid point:
+ * move 1, 2, 4, ... steps along random axes, keeping the first valid
+ * unseen point; after NEAR_TRIES probes, a random unseen point.  Each
+ * probe is one find() (a rank of the enumerator).
+ */
+#define NEAR_TRIES 64
+
+static long nearest_sparse(struct tune_strategy *s, const uint32_t *grid)
+{
+	int np = s->space->nparams;
+	uint32_t *at = calloc((size_t)np + 1, sizeof *at);
+	if (!at)
+		return strategy_random_unseen(s);
+	for (int t = 0; t < NEAR_TRIES && np > 0; t++) {
+		memcpy(at, grid, (size_t)np * sizeof *at);
+		long radius = 1L << (t / 16); /* 1, then 2, 4, 8 */
+		int moves = 1 + t % 3;
+		for (int m = 0; m < moves; m++) {
+			int p = (int)rng_below(&s->rng, (size_t)np);
+			long k = (long)at[p] + (rng_below(&s->rng, 2) ? radius : -radius);
+			at[p] = (uint32_t)(k < 0 ? 0 : k >= s->nvalues[p] ? s->nvalues[p] - 1 : k);
+		}
+		long q = strategy_at(s, at);
+		if (q >= 0 && strategy_state(s, (size_t)q) == POINT_UNSEEN) {
+			free(at);
+			return q;
+		}
+	}
+	free(at);
+	return strategy_random_unseen(s);
+}
+
 long strategy_nearest_unseen(struct tune_strategy *s, const double *position)
 {
 	const struct tune_space *sp = s->space;
@@ -182,8 +269,10 @@ long strategy_nearest_unseen(struct tune_strategy *s, const double *position)
 		grid[p] = (uint32_t)(k >= s->nvalues[p] ? s->nvalues[p] - 1 : k);
 	}
 	long direct = strategy_at(s, grid);
-	if (direct >= 0 && s->state[direct] == POINT_UNSEEN)
+	if (direct >= 0 && strategy_state(s, (size_t)direct) == POINT_UNSEEN)
 		return direct;
+	if (s->sparse)
+		return nearest_sparse(s, grid);
 	if (!strategy_coords(s, 0))
 		return strategy_random_unseen(s);
 	size_t n = sp->npoints, start = rng_below(&s->rng, n);
@@ -220,6 +309,10 @@ int tune_strategy_new(struct tune_strategy **out, const char *name,
 			ops = all_strategies[i];
 	if (!ops)
 		return 1;
+	/* bfs compares every point with the survivors at each level: it
+	 * needs a space small enough to list. */
+	if (ops == &strategy_bfs && space->npoints > STRATEGY_DENSE_MAX)
+		return 2;
 	struct tune_strategy *s = calloc(1, sizeof *s);
 	if (!s)
 		return -1;
@@ -232,14 +325,24 @@ int tune_strategy_new(struct tune_strategy **out, const char *name,
 		s->opts.budget = space->npoints;
 	rng_seed(&s->rng, o->seed);
 	s->nunseen = space->npoints;
-	s->state = calloc(space->npoints + 1, 1);
-	s->cost = malloc((space->npoints + 1) * sizeof *s->cost);
+	s->sparse = space->npoints > STRATEGY_DENSE_MAX;
+	if (s->sparse) {
+		s->vcap = 1024;
+		s->visits = calloc(s->vcap, sizeof *s->visits);
+		s->coord_ring = calloc((size_t)COORD_RING * ((size_t)space->nparams + 1), sizeof *s->coord_ring);
+		if (!s->visits || !s->coord_ring)
+			goto fail;
+	} else {
+		s->state = calloc(space->npoints + 1, 1);
+		s->cost = malloc((space->npoints + 1) * sizeof *s->cost);
+		if (!s->state || !s->cost)
+			goto fail;
+	}
 	s->nvalues = calloc((size_t)space->nparams + 1, sizeof *s->nvalues);
 	s->values = calloc((size_t)space->nparams + 1, sizeof *s->values);
 	s->value_scratch = calloc((size_t)space->nparams + 1, sizeof *s->value_scratch);
 	s->coord_scratch = calloc((size_t)space->nparams + 1, sizeof *s->coord_scratch);
-	if (!s->state || !s->cost || !s->nvalues || !s->values || !s->value_scratch ||
-	    !s->coord_scratch)
+	if (!s->nvalues || !s->values || !s->value_scratch || !s->coord_scratch)
 		goto fail;
 	for (int p = 0; p < space->nparams; p++)
 		s->nvalues[p] = space->values(space->user, p, &s->values[p]);
@@ -264,6 +367,8 @@ void tune_strategy_free(struct tune_strategy *s)
 	free(s->nvalues);
 	free(s->values);
 	free(s->coords);
+	free(s->visits);
+	free(s->coord_ring);
 	free(s->value_scratch);
 	free(s->coord_scratch);
 	free(s);
@@ -287,12 +392,11 @@ size_t tune_strategy_propose(struct tune_strategy *s, size_t *points, size_t max
 
 void tune_strategy_report(struct tune_strategy *s, size_t point, double cost)
 {
-	if (point >= s->space->npoints || s->state[point] != POINT_PENDING)
+	if (point >= s->space->npoints || strategy_state(s, point) != POINT_PENDING)
 		return;
 	if (isnan(cost))
 		cost = INFINITY;
-	s->state[point] = POINT_DONE;
-	s->cost[point] = cost;
+	set_state(s, point, POINT_DONE, cost); /* the entry exists: no allocation */
 	s->npending--;
 	if (s->ops->report)
 		s->ops->report(s, point, cost);

@@ -83,14 +83,14 @@ static void step(struct tune_strategy *s, struct anneal *a, struct chain *c, siz
 		if (k == 0)
 			break;
 		size_t q = a->neighbours[rng_below(&s->rng, (size_t)k)];
-		if (s->state[q] == POINT_UNSEEN) {
+		if (strategy_state(s, q) == POINT_UNSEEN) {
 			strategy_take(s, q, out, n);
 			c->waiting = (long)q;
 			return;
 		}
-		if (s->state[q] == POINT_DONE && accept(s, a, c->cost, s->cost[q])) {
+		if (strategy_state(s, q) == POINT_DONE && accept(s, a, c->cost, strategy_cost(s, q))) {
 			c->current = (long)q;
-			c->cost = s->cost[q];
+			c->cost = strategy_cost(s, q);
 		}
 	}
 	restart(s, c, out, n);

@@ -153,8 +153,8 @@ static void close_level(struct tune_strategy *s, struct bfs *b, int k)
 	const struct level *l = &b->levels[k];
 	size_t n = 0;
 	for (size_t m = 0; m < b->nmembers; m++)
-		if (isfinite(s->cost[b->members[m]]))
-			b->ranked[n++] = (struct ranked){ s->cost[b->members[m]], b->members[m] };
+		if (isfinite(strategy_cost(s, b->members[m])))
+			b->ranked[n++] = (struct ranked){ strategy_cost(s, b->members[m]), b->members[m] };
 	qsort(b->ranked, n, sizeof *b->ranked, by_cost);
 	b->nsurvivors = 0;
 	for (size_t m = 0; m < n; m++) {
@@ -172,11 +172,11 @@ static size_t bfs_propose(struct tune_strategy *s, size_t *out, size_t max)
 	size_t n = 0;
 	for (;;) {
 		if (b->current < 0) {
-			if (b->start >= 0 && s->state[b->start] == POINT_UNSEEN && n < max)
+			if (b->start >= 0 && strategy_state(s, b->start) == POINT_UNSEEN && n < max)
 				strategy_take(s, (size_t)b->start, out, &n);
-			if (b->start >= 0 && s->state[b->start] != POINT_DONE)
+			if (b->start >= 0 && strategy_state(s, b->start) != POINT_DONE)
 				return n;  /* waiting for the start */
-			if (b->start >= 0 && isfinite(s->cost[b->start])) {
+			if (b->start >= 0 && isfinite(strategy_cost(s, b->start))) {
 				b->survivors[0] = (size_t)b->start;
 				b->nsurvivors = 1;
 				b->current = 0;
@@ -199,9 +199,9 @@ static size_t bfs_propose(struct tune_strategy *s, size_t *out, size_t max)
 		bool waiting = false;
 		for (size_t m = 0; m < b->nmembers; m++) {
 			size_t q = b->members[m];
-			if (s->state[q] == POINT_UNSEEN && n < max)
+			if (strategy_state(s, q) == POINT_UNSEEN && n < max)
 				strategy_take(s, q, out, &n);
-			if (s->state[q] != POINT_DONE)
+			if (strategy_state(s, q) != POINT_DONE)
 				waiting = true;
 		}
 		if (waiting)

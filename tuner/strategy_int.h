@@ -10,11 +10,12 @@
 #define SPACEC_TUNER_STRATEGY_INT_H
 
 #include "tuner/strategy.h"
+#include "spacert.h"
 
 enum point_state { POINT_UNSEEN, POINT_PENDING, POINT_DONE };
 
 struct rng {
-	uint64_t s[4];
+	struct sprt_rng g; /* spacert's xoshiro256** */
 };
 
 struct strategy_ops {
@@ -41,11 +42,35 @@ struct tune_strategy {
 	size_t nunseen, npending;
 	int *nvalues;            /* per parameter */
 	const double **values;   /* per parameter, sorted */
-	uint32_t *coords;        /* npoints * nparams, filled on first use */
+	uint32_t *coords;        /* npoints * nparams, filled on first use (dense only) */
+	/* Sparse mode, for spaces too big for per-point arrays (more than
+	 * STRATEGY_DENSE_MAX points): state and cost of the touched points
+	 * only, in an open-addressing table, and coordinates computed per
+	 * call into a ring of COORD_RING buffers. */
+	bool sparse;
+	struct visit *visits;
+	size_t nvisits, vcap;
+	uint32_t *coord_ring;
+	int ring_next;
 	double *value_scratch;   /* nparams: strategy_at's argument to find() */
 	uint32_t *coord_scratch; /* nparams: positions being probed */
 	void *impl;
 };
+
+/* Spaces with more points than this run in sparse mode (see above). */
+#define STRATEGY_DENSE_MAX ((size_t)1 << 24)
+/* Coordinates from strategy_coords stay valid for this many more calls. */
+#define COORD_RING 4
+
+struct visit {
+	uint64_t key;            /* point + 1; 0: an empty slot */
+	uint8_t state;
+	double cost;
+};
+
+/* A point's state, and its cost where POINT_DONE. */
+enum point_state strategy_state(const struct tune_strategy *s, size_t point);
+double strategy_cost(const struct tune_strategy *s, size_t point);
 
 /* xoshiro256** seeded through splitmix64: fast, and the same on every host. */
 void rng_seed(struct rng *r, uint64_t seed);
@@ -59,7 +84,8 @@ bool strategy_take(struct tune_strategy *s, size_t point, size_t *out, size_t *n
 /* A random unseen point, or -1 when none is left. */
 long strategy_random_unseen(struct tune_strategy *s);
 
-/* The coordinates of a point (nparams entries); NULL on allocation failure. */
+/* The coordinates of a point (nparams entries); NULL on allocation failure.
+ * In sparse mode they are valid for COORD_RING - 1 more calls. */
 const uint32_t *strategy_coords(struct tune_strategy *s, size_t point);
 
 /* The point at these coordinates, or -1 if that combination is not valid. */

@@ -64,20 +64,20 @@ static void climb(struct tune_strategy *s, struct local *l, struct climber *c,
 		long best = -1;
 		for (int i = 0; i < k; i++) {
 			size_t q = l->neighbours[i];
-			if (s->state[q] == POINT_UNSEEN && *n < max) {
+			if (strategy_state(s, q) == POINT_UNSEEN && *n < max) {
 				strategy_take(s, q, out, n);
 				c->outstanding[c->noutstanding++] = q;
-			} else if (s->state[q] != POINT_DONE) {
+			} else if (strategy_state(s, q) != POINT_DONE) {
 				pending = true;
-			} else if (best < 0 || s->cost[q] < s->cost[best]) {
+			} else if (best < 0 || strategy_cost(s, q) < strategy_cost(s, best)) {
 				best = (long)q;
 			}
 		}
 		if (c->noutstanding > 0 || pending)
 			return;
-		if (best >= 0 && s->cost[best] < c->cost) {
+		if (best >= 0 && strategy_cost(s, best) < c->cost) {
 			c->current = best;
-			c->cost = s->cost[best];
+			c->cost = strategy_cost(s, best);
 		} else {
 			c->current = -1;  /* a local minimum: restart */
 		}

@@ -564,3 +564,117 @@ ParameterizedTest(struct bfs_case *c, bfs, levels_match_the_oracle, .init = setu
 	}
 	free(want);
 }
+
+/* ---- a space too big for per-point arrays (sparse mode) ------------------------------ */
+
+/*
+ * Four parameters of HK values each, valid where a <= b: HK (HK + 1) / 2
+ * pairs times HK * HK, 5.0e11 points in lexicographic order, indexed in
+ * closed form.  Per-point arrays would need terabytes; sparse mode must
+ * keep memory to the points it touched.  The oracle is the definition:
+ * every proposed point satisfies a <= b and maps back to its index.
+ */
+enum { HK = 1000 };
+static double huge_vals[HK];
+
+static size_t pairs_before(size_t a)
+{
+	return a * HK - a * (a - 1) / 2; /* pairs (a', b) with a' < a */
+}
+
+static void huge_point(size_t i, size_t *a, size_t *b, size_t *c, size_t *d)
+{
+	size_t q = i / ((size_t)HK * HK), r = i % ((size_t)HK * HK);
+	size_t lo = 0, hi = HK - 1;
+	while (lo < hi) {
+		size_t mid = (lo + hi + 1) / 2;
+		if (pairs_before(mid) <= q)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*a = lo;
+	*b = lo + (q - pairs_before(lo));
+	*c = r / HK;
+	*d = r % HK;
+}
+
+static double huge_value(void *user, size_t i, int p)
+{
+	(void)user;
+	size_t v[4];
+	huge_point(i, &v[0], &v[1], &v[2], &v[3]);
+	return (double)v[p];
+}
+
+static int huge_values(void *user, int p, const double **values)
+{
+	(void)user;
+	(void)p;
+	*values = huge_vals;
+	return HK;
+}
+
+static long huge_find(void *user, const double *x)
+{
+	(void)user;
+	for (int p = 0; p < 4; p++)
+		if (x[p] < 0 || x[p] >= HK || x[p] != floor(x[p]))
+			return -1;
+	size_t a = (size_t)x[0], b = (size_t)x[1], c = (size_t)x[2], d = (size_t)x[3];
+	if (a > b)
+		return -1;
+	return (long)((pairs_before(a) + (b - a)) * HK * HK + c * HK + d);
+}
+
+static double huge_cost(size_t i)
+{
+	double v[4];
+	for (int p = 0; p < 4; p++)
+		v[p] = huge_value(NULL, i, p);
+	return pow(v[0] - 300, 2) + pow(v[1] - 700, 2) + pow(v[2] - 50, 2) + pow(v[3] - 950, 2);
+}
+
+ParameterizedTestParameters(strategy, huge_space_sparse)
+{
+	static struct strategy_case cases[NSTRATEGIES];
+	return cr_make_param_array(struct strategy_case, cases, every_strategy(cases, 4, 0));
+}
+
+ParameterizedTest(struct strategy_case *c, strategy, huge_space_sparse)
+{
+	for (int v = 0; v < HK; v++)
+		huge_vals[v] = v;
+	size_t n = (size_t)HK * (HK + 1) / 2 * HK * HK;
+	struct tune_space sp = { n, 4, NULL, huge_value, huge_values, huge_find };
+	struct tune_strategy_opts o = { .seed = 5, .budget = 2000, .batch = c->batch };
+	struct tune_strategy *s;
+	cr_assert_eq(tune_strategy_new(&s, names[c->which], &sp, &o), 0, "%s", names[c->which]);
+	cr_assert(s->sparse);
+	size_t seen_cap = 1 << 14, *seen = calloc(seen_cap, sizeof *seen), nprop = 0;
+	size_t pts[8];
+	while (nprop < 2000) {
+		size_t k = tune_strategy_propose(s, pts, 4);
+		cr_assert_gt(k, 0, "%s stalled after %zu", names[c->which], nprop);
+		for (size_t j = 0; j < k; j++) {
+			size_t a, b, cc, d;
+			cr_assert_lt(pts[j], n);
+			huge_point(pts[j], &a, &b, &cc, &d);
+			cr_assert_leq(a, b, "%s proposed an invalid point", names[c->which]);
+			double x[4] = { (double)a, (double)b, (double)cc, (double)d };
+			cr_assert_eq(huge_find(NULL, x), (long)pts[j]);
+			size_t h = (pts[j] * 0x9e3779b97f4a7c15ull >> 20) & (seen_cap - 1);
+			while (seen[h] && seen[h] != pts[j] + 1)
+				h = (h + 1) & (seen_cap - 1);
+			cr_assert_eq(seen[h], 0, "%s proposed a point twice", names[c->which]);
+			seen[h] = pts[j] + 1;
+			nprop++;
+		}
+		for (size_t j = 0; j < k; j++)
+			tune_strategy_report(s, pts[j], huge_cost(pts[j]));
+	}
+	/* The touched points only: far below a byte per point (5e11 bytes). */
+	cr_expect_leq(s->vcap * sizeof(struct visit), (size_t)1 << 20);
+	tune_strategy_free(s);
+	free(seen);
+}

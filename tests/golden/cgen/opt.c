@@ -1457,15 +1457,25 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		if (!ctx->emit) {
 			ctx->valid += w_1;
 		} else {
-			for (size_t p_0 = 0; p_0 < f_0->npoints && !ctx->stop; p_0++) {
+			uint64_t skip_ = par_level >= 0 ? sprt_par_skip(ctx, w_1) : 0;
+			ctx->valid += skip_;
+			size_t s_2 = f_2->npoints ? (size_t)(skip_ % f_2->npoints) : 0;
+			skip_ = f_2->npoints ? skip_ / f_2->npoints : 0;
+			size_t s_1 = f_1->npoints ? (size_t)(skip_ % f_1->npoints) : 0;
+			skip_ = f_1->npoints ? skip_ / f_1->npoints : 0;
+			size_t s_0 = f_0->npoints ? (size_t)(skip_ % f_0->npoints) : 0;
+			skip_ = f_0->npoints ? skip_ / f_0->npoints : 0;
+			if (skip_)
+				s_0 = f_0->npoints; /* all of it skipped */
+			for (size_t p_0 = s_0; p_0 < f_0->npoints && !ctx->stop; p_0++) {
 				const int64_t *q_0 = (const int64_t *)(const void *)(f_0->points + p_0 * 1);
 				st->blk = q_0[0];
-				for (size_t p_1 = 0; p_1 < f_1->npoints && !ctx->stop; p_1++) {
+				for (size_t p_1 = s_1; p_1 < f_1->npoints && !ctx->stop; p_1++) {
 					const int64_t *q_1 = (const int64_t *)(const void *)(f_1->points + p_1 * 1);
 					st->dim_n = q_1[0];
 					st->read_m = q_1[1];
 					st->read_n = q_1[2];
-					for (size_t p_2 = 0; p_2 < f_2->npoints && !ctx->stop; p_2++) {
+					for (size_t p_2 = s_2; p_2 < f_2->npoints && !ctx->stop; p_2++) {
 						const int64_t *q_2 = (const int64_t *)(const void *)(f_2->points + p_2 * 1);
 						st->pad = q_2[0];
 						ctx->valid++;
@@ -1473,7 +1483,9 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						if (ctx->emit(ctx->emit_user, point, 6))
 							ctx->stop = true;
 					}
+					s_2 = 0;
 				}
+				s_1 = 0;
 			}
 		}
 	}
