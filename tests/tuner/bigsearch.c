@@ -50,7 +50,8 @@ int main(int argc, char **argv)
 	int np = tune_job_nparams(job);
 	struct tune_space sp;
 	tune_job_space(job, &sp);
-	struct tune_strategy_opts so = { strtoull(argv[4], NULL, 10), strtoull(argv[3], NULL, 10), 4 };
+	struct tune_strategy_opts so = { .seed = strtoull(argv[4], NULL, 10), .budget = strtoull(argv[3], NULL, 10),
+					  .batch = 4 };
 	struct tune_strategy *s;
 	if (tune_strategy_new(&s, argv[2], &sp, &so)) {
 		fprintf(stderr, "bigsearch: cannot start strategy '%s'\n", argv[2]);

@@ -649,6 +649,11 @@ ParameterizedTest(struct strategy_case *c, strategy, huge_space_sparse)
 	struct tune_space sp = { n, 4, NULL, huge_value, huge_values, huge_find };
 	struct tune_strategy_opts o = { .seed = 5, .budget = 2000, .batch = c->batch };
 	struct tune_strategy *s;
+	if (!strcmp(names[c->which], "bfs")) {
+		/* it compares every point of a level: refused, not run out of memory */
+		cr_assert_eq(tune_strategy_new(&s, "bfs", &sp, &o), 2);
+		return;
+	}
 	cr_assert_eq(tune_strategy_new(&s, names[c->which], &sp, &o), 0, "%s", names[c->which]);
 	cr_assert(s->sparse);
 	size_t seen_cap = 1 << 14, *seen = calloc(seen_cap, sizeof *seen), nprop = 0;
