@@ -691,8 +691,8 @@ static int start(struct run *r)
 	if (rc != 0) {
 		progress_break(&r->progress);
 		if (rc == 2)
-			fprintf(o->err, "spacetune: error: strategy '%s' visits every point of a level, and this "
-			        "space has %zu points, too many to list; the other strategies work on it\n",
+			fprintf(o->err, "spacetune: error: strategy '%s' keeps per-point state over the whole "
+			        "space, and this one has %zu points, too many to list; the other strategies work on it\n",
 			        o->strategy, n);
 		else
 			fprintf(o->err, rc > 0 ? "spacetune: error: unknown strategy '%s'\n"

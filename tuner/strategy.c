@@ -309,9 +309,10 @@ int tune_strategy_new(struct tune_strategy **out, const char *name,
 			ops = all_strategies[i];
 	if (!ops)
 		return 1;
-	/* bfs compares every point with the survivors at each level: it
-	 * needs a space small enough to list. */
-	if (ops == &strategy_bfs && space->npoints > STRATEGY_DENSE_MAX)
+	/* bfs compares every point with the survivors at each level, and bo
+	 * keeps an array over the points: they need a space small enough to
+	 * list. */
+	if ((ops == &strategy_bfs || ops == &strategy_bo) && space->npoints > STRATEGY_DENSE_MAX)
 		return 2;
 	struct tune_strategy *s = calloc(1, sizeof *s);
 	if (!s)

@@ -77,7 +77,7 @@ extern const char *const tune_strategy_names[];
 /*
  * Creates the strategy called `name` over `space` (which must outlive it).
  * 0, 1 for an unknown name, 2 for a strategy that needs a space small
- * enough to list (bfs) on a bigger one, -1 on allocation failure.
+ * enough to list (bfs, bo) on a bigger one, -1 on allocation failure.
  */
 int tune_strategy_new(struct tune_strategy **out, const char *name,
                       const struct tune_space *space, const struct tune_strategy_opts *o);

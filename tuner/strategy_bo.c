@@ -165,7 +165,7 @@ static long incumbent(const struct tune_strategy *s, const struct bo *b)
 	long best = -1;
 	for (size_t i = 0; i < b->nobserved; i++) {
 		size_t q = b->observed[i];
-		if (isfinite(s->cost[q]) && (best < 0 || s->cost[q] < s->cost[best]))
+		if (isfinite(strategy_cost(s, q)) && (best < 0 || strategy_cost(s, q) < strategy_cost(s, best)))
 			best = (long)q;
 	}
 	return best;
@@ -208,10 +208,10 @@ static bool gather(struct tune_strategy *s, struct bo *b, long best)
 	/* log costs; failures as the worst finite one */
 	double worst = -INFINITY, sum = 0, sum2 = 0;
 	for (size_t i = 0; i < b->ntrain; i++)
-		if (isfinite(s->cost[b->train[i]]) && log(s->cost[b->train[i]]) > worst)
-			worst = log(s->cost[b->train[i]]);
+		if (isfinite(strategy_cost(s, b->train[i])) && log(strategy_cost(s, b->train[i])) > worst)
+			worst = log(strategy_cost(s, b->train[i]));
 	for (size_t i = 0; i < b->ntrain; i++) {
-		double c = s->cost[b->train[i]];
+		double c = strategy_cost(s, b->train[i]);
 		double v = isfinite(c) && c > 0 ? log(c) : worst;
 		gsl_vector_set(b->y, i, v);
 		sum += v;
@@ -223,7 +223,7 @@ static bool gather(struct tune_strategy *s, struct bo *b, long best)
 	double sd = var > 1e-12 ? sqrt(var) : 1;
 	for (size_t i = 0; i < b->ntrain; i++)
 		gsl_vector_set(b->y, i, (gsl_vector_get(b->y, i) - mean) / sd);
-	b->y_best = (log(s->cost[best]) - mean) / sd;
+	b->y_best = (log(strategy_cost(s, best)) - mean) / sd;
 	return true;
 }
 
@@ -280,7 +280,7 @@ static bool fit(struct bo *b)
 
 static void add_candidate(struct tune_strategy *s, struct bo *b, size_t q)
 {
-	if (s->state[q] != POINT_UNSEEN || b->is_cand[q])
+	if (strategy_state(s, q) != POINT_UNSEEN || b->is_cand[q])
 		return;
 	b->is_cand[q] = 1;
 	b->cand[b->ncand++].point = q;
@@ -298,7 +298,7 @@ static bool collect(struct tune_strategy *s, struct bo *b, const double *xbest)
 	b->ncand = 0;
 	double *x = b->cx + candidates_cap(s) * (size_t)np - (size_t)np;  /* last slot: scratch */
 	for (size_t q = 0; q < s->space->npoints; q++) {
-		if (s->state[q] != POINT_UNSEEN)
+		if (strategy_state(s, q) != POINT_UNSEEN)
 			continue;
 		if (isfinite(b->radius)) {
 			if (!scaled(s, q, x))
@@ -322,9 +322,9 @@ static bool collect(struct tune_strategy *s, struct bo *b, const double *xbest)
 	int ntop = 0;
 	for (size_t i = 0; i < b->nobserved; i++) {
 		size_t q = b->observed[i];
-		if (!isfinite(s->cost[q]))
+		if (!isfinite(strategy_cost(s, q)))
 			continue;
-		struct scored e = { s->cost[q], q };
+		struct scored e = { strategy_cost(s, q), q };
 		if (ntop < INCUMBENTS)
 			top[ntop++] = e;
 		else if (by_key(&e, &top[INCUMBENTS - 1]) < 0)
