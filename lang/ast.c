@@ -335,7 +335,10 @@ static void dump_tune(const struct ast_tune *tune, FILE *out)
 		fprintf(out, "  %d: (%s", t->loc.line, ast_tune_kind_name(t->kind));
 		switch (t->kind) {
 		case AST_T_KERNEL:
-			fprintf(out, " %s from", t->name.text);
+			fprintf(out, " %s", t->name.text);
+			for (int k = 1; k < t->nkernels; k++)
+				fprintf(out, ", %s", t->kernels[k].text);
+			fputs(" from", out);
 			dump_words(t, true, out);
 			break;
 		case AST_T_DEFINE:

@@ -157,7 +157,7 @@ struct ast_stmt {
  */
 /* ORDER AST_TUNE_KIND: keep tune_kind_names in ast.c in step. */
 enum ast_tune_kind {
-	AST_T_KERNEL,       /* kernel NAME from "a.cl", "b.cl" */
+	AST_T_KERNEL,       /* kernel NAME(, NAME ...) from "a.cl", "b.cl" */
 	AST_T_OPTIONS,      /* options EXPR */
 	AST_T_DEFINE_NAMES, /* define a, b, c */
 	AST_T_DEFINE,       /* define NAME = EXPR */
@@ -198,6 +198,10 @@ struct ast_tune_line {
 	/* GLOBAL, LOCAL, REF_KERNEL: the sizes, each an AST_LIST or NULL. */
 	struct ast_expr *global, *local;
 	struct ast_expr *rel, *abs; /* TOLERANCE: either may be NULL */
+	/* KERNEL: every kernel named, run in this order on the same arguments
+	 * and sizes (kernels[0] is `name`); nkernels >= 1. */
+	int nkernels;
+	struct ast_word *kernels;
 };
 
 struct ast_tune {

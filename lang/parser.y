@@ -434,9 +434,17 @@ tune_lines:
 	;
 
 tune_line:
-	KERNEL NAME FROM tune_words {
+	KERNEL param_list FROM tune_words {
+		/* several names: a sequence of kernels (docs/TUNING.md, Several kernels) */
 		$$ = mkt(ctx, AST_T_KERNEL, @1);
-		$$->name = word($2, @2);
+		$$->nkernels = $2->n;
+		$$->kernels = arena_alloc(&M->arena, sizeof(*$$->kernels) * (size_t)$2->n);
+		for (int i = 0; i < $2->n; i++) {
+			const struct ast_param *p = $2->v[i];
+			$$->kernels[i].text = p->name;
+			$$->kernels[i].loc = p->loc;
+		}
+		$$->name = $$->kernels[0];
 		set_words(ctx, $$, $4);
 	}
 	| OPTIONS expr { $$ = mkt(ctx, AST_T_OPTIONS, @1); $$->value = checked(ctx, $2); }

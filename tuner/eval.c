@@ -593,6 +593,10 @@ static char *layout_mismatch(const struct exec_shared *sh, const struct tune_var
  * from `args` (the variant's or the job's), the buffers are the worker's. */
 struct launch {
 	struct dev_kernel *k;
+	/* A sequence (variant.h: "a,b,c"): the kernels after k, run in
+	 * order with the same arguments and sizes. */
+	struct dev_kernel *const *more;
+	int nmore;
 	struct dev_launch l;
 	struct dev_arg *args;
 	union scalar *scalars;
@@ -651,7 +655,15 @@ static int launch(struct exec_worker *w, const struct launch *la, bool last, dou
 		if (rc != 0)
 			return rc;
 	}
-	return w->ops->launch(w->dev, la->k, &la->l, &w->hooks, ms);
+	int rc = w->ops->launch(w->dev, la->k, &la->l, &w->hooks, ms);
+	/* The rest of a sequence, each after the one before has ended: its
+	 * time is the sum of theirs, each by the API's events. */
+	for (int j = 0; j < la->nmore && rc == 0; j++) {
+		double more_ms = 0;
+		rc = w->ops->launch(w->dev, la->more[j], &la->l, &w->hooks, &more_ms);
+		*ms += more_ms;
+	}
+	return rc;
 }
 
 static int upload_inputs(struct exec_worker *w)
@@ -790,29 +802,48 @@ void exec_worker_eval(struct exec_worker *w, const struct tune_variant *v, struc
 	struct dev_module *m = build(w, v->source, v->build_options, r);
 	if (!m)
 		return;
-	struct dev_kernel *k = NULL;
-	int rc = w->ops->kernel(w->dev, m, v->kernel_name, &k);
-	if (rc != 0) {
-		r->status = TUNE_BUILD_ERROR;
-		r->error = tune_strfmt("%s: no kernel '%s'", dev_error_name(w->ops, rc), v->kernel_name);
-		w->ops->module_free(w->dev, m);
-		return;
+	/* "a", or a sequence "a,b,c" (variant.h) */
+	enum { MAX_KERNELS = 64 };
+	struct dev_kernel *ks[MAX_KERNELS];
+	int nk = 0, rc = 0;
+	for (const char *name = v->kernel_name; name; nk++) {
+		size_t n = strcspn(name, ",");
+		char *one = nk < MAX_KERNELS ? tune_strfmt("%.*s", (int)n, name) : NULL;
+		rc = one ? w->ops->kernel(w->dev, m, one, &ks[nk]) : DEV_E_NOMEM;
+		if (rc != 0) {
+			r->status = TUNE_BUILD_ERROR;
+			r->error = nk >= MAX_KERNELS ? tune_strfmt("more than %d kernels in one sequence", MAX_KERNELS)
+			           : tune_strfmt("%s: no kernel '%s'", dev_error_name(w->ops, rc), one ? one : "?");
+			free(one);
+			for (int j = 0; j < nk; j++)
+				w->ops->kernel_free(w->dev, ks[j]);
+			w->ops->module_free(w->dev, m);
+			return;
+		}
+		free(one);
+		name = name[n] ? name + n + 1 : NULL;
 	}
 	char *detail = NULL;
 	struct launch la = {0};
 	if ((rc = ensure_buffers(w)) != 0) {
 		set_launch_error(w, r, rc, tune_strfmt("cannot allocate the job's buffers"));
-	} else if ((rc = launch_init(&la, w, k, v->args, v->work_dim, v->global, v->local)) != 0) {
+	} else if ((rc = launch_init(&la, w, ks[0], v->args, v->work_dim, v->global, v->local)) != 0) {
 		set_launch_error(w, r, rc, NULL);
-	} else if ((rc = w->ops->check(w->dev, k, &la.l, &detail)) != 0) {
-		set_launch_error(w, r, rc, detail);
 	} else {
-		time_runs(w, &la, r);
-		if (r->status == TUNE_OK && !w->lost_parent)
-			verify(w, v, r);
+		la.more = ks + 1;
+		la.nmore = nk - 1;
+		for (int j = 0; j < nk && rc == 0; j++)
+			if ((rc = w->ops->check(w->dev, ks[j], &la.l, &detail)) != 0)
+				set_launch_error(w, r, rc, detail);
+		if (rc == 0) {
+			time_runs(w, &la, r);
+			if (r->status == TUNE_OK && !w->lost_parent)
+				verify(w, v, r);
+		}
 	}
 	launch_release(&la);
-	w->ops->kernel_free(w->dev, k);
+	for (int j = 0; j < nk; j++)
+		w->ops->kernel_free(w->dev, ks[j]);
 	w->ops->module_free(w->dev, m);
 }
 

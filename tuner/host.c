@@ -359,12 +359,12 @@ static void param_list(struct prog *p, bool with_types)
 static void emit_build(struct prog *p)
 {
 	FILE *f = p->f;
-	fprintf(f, "/* Builds the tuned program for one device and returns its kernel, or\n"
-	           " * NULL (the build log goes to stderr). */\n"
-	           "cl_kernel %s_build(cl_context context, cl_device_id device)\n{\n", p->fn);
+	fprintf(f, "/* Builds the tuned program for one device and creates its kernels, in\n"
+	           " * the order they run.  0, or -1 (the build log goes to stderr). */\n"
+	           "int %s_build(cl_context context, cl_device_id device, cl_kernel kernels[%s_NKERNELS])\n{\n",
+	        p->fn, p->up);
 	fputs("\tcl_int err = CL_SUCCESS;\n"
 	      "\tconst char *source = tuned_source;\n"
-	      "\tcl_kernel kernel = NULL;\n"
 	      "\tcl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);\n"
 	      "\tCHECK(err);\n", f);
 	fprintf(f, "\terr = clBuildProgram(program, 1, &device, %s_OPTIONS, NULL, NULL);\n", p->up);
@@ -379,40 +379,44 @@ static void emit_build(struct prog *p)
 	      "\t\tfree(log);\n"
 	      "\t}\n"
 	      "\tCHECK(err);\n", f);
-	fprintf(f, "\tkernel = clCreateKernel(program, \"%s\", &err);\n", p->v->kernel_name);
-	fputs("\tCHECK(err);\n"
-	      "\t/* The kernel keeps the program alive. */\n"
+	fprintf(f, "\tfor (int k = 0; k < %s_NKERNELS; k++) {\n"
+	           "\t\tkernels[k] = clCreateKernel(program, %s_KERNELS[k], &err);\n"
+	           "\t\tCHECK(err);\n\t}\n", p->up, p->up);
+	fputs("\t/* The kernels keep the program alive. */\n"
 	      "\tCHECK(clReleaseProgram(program));\n"
-	      "\treturn kernel;\n"
+	      "\treturn 0;\n"
 	      "fail:\n"
 	      "\tif (program)\n"
 	      "\t\tclReleaseProgram(program);\n"
-	      "\treturn NULL;\n}\n\n", f);
+	      "\treturn -1;\n}\n\n", f);
 }
 
 static void emit_launch(struct prog *p)
 {
 	FILE *f = p->f;
 	const struct tune_variant *v = p->v;
-	fprintf(f, "/* Sets the arguments, in the kernel's order, and enqueues one run with\n"
-	           " * the tuned sizes; *done (may be NULL) gets the run's event. */\n"
-	           "int %s_launch(cl_command_queue queue, cl_kernel kernel", p->fn);
+	fprintf(f, "/* Sets the arguments of each kernel, in the kernel's order, and enqueues\n"
+	           " * one run of each with the tuned sizes; runs (may be NULL) gets the\n"
+	           " * runs' events. */\n"
+	           "int %s_launch(cl_command_queue queue, const cl_kernel kernels[%s_NKERNELS]", p->fn, p->up);
 	param_list(p, true);
-	fputs(",\n\tcl_event *done)\n{\n", f);
+	fprintf(f, ",\n\tcl_event runs[%s_NKERNELS])\n{\n", p->up);
+	fprintf(f, "\tfor (int k = 0; k < %s_NKERNELS; k++) {\n", p->up);
 	for (int i = 0; i < v->nargs; i++) {
 		const struct tune_arg *a = &v->args[i];
 		if (a->kind == TUNE_ARG_LOCAL)
-			fprintf(f, "\tCHECK(clSetKernelArg(kernel, %d, %" PRIu64 " * sizeof(%s), NULL));"
+			fprintf(f, "\t\tCHECK(clSetKernelArg(kernels[k], %d, %" PRIu64 " * sizeof(%s), NULL));"
 			           " /* __local */\n", i, a->count, cl_type(a->type));
 		else
-			fprintf(f, "\tCHECK(clSetKernelArg(kernel, %d, sizeof %s, &%s));\n", i, p->names[i],
+			fprintf(f, "\t\tCHECK(clSetKernelArg(kernels[k], %d, sizeof %s, &%s));\n", i, p->names[i],
 			        p->names[i]);
 	}
 	char local[112] = "NULL";
 	if (v->local[0])
 		snprintf(local, sizeof local, "%s_LOCAL", p->up);
-	fprintf(f, "\tCHECK(clEnqueueNDRangeKernel(queue, kernel, %d, NULL, %s_GLOBAL, %s,\n"
-	           "\t                             0, NULL, done));\n", v->work_dim, p->up, local);
+	fprintf(f, "\t\tCHECK(clEnqueueNDRangeKernel(queue, kernels[k], %d, NULL, %s_GLOBAL, %s,\n"
+	           "\t\t                             0, NULL, runs ? &runs[k] : NULL));\n\t}\n",
+	        v->work_dim, p->up, local);
 	fputs("\treturn 0;\nfail:\n\treturn -1;\n}\n\n", f);
 }
 
@@ -456,9 +460,9 @@ static void emit_main(struct prog *p)
 	      "\tcl_int err = CL_SUCCESS;\n"
 	      "\tcl_device_id device;\n"
 	      "\tcl_context context = NULL;\n"
-	      "\tcl_command_queue queue = NULL;\n"
-	      "\tcl_kernel kernel = NULL;\n"
-	      "\tcl_event run = NULL;\n", f);
+	      "\tcl_command_queue queue = NULL;\n", f);
+	fprintf(f, "\tcl_kernel kernels[%s_NKERNELS] = { NULL };\n"
+	           "\tcl_event runs[%s_NKERNELS] = { NULL };\n", p->up, p->up);
 	for (int i = 0; i < v->nargs; i++) {
 		const struct tune_arg *a = &v->args[i];
 		if (a->kind == TUNE_ARG_SCALAR) {
@@ -550,10 +554,10 @@ static void emit_main(struct prog *p)
 			fprintf(f, "\t\tif (write_file(dump, \"%s.in\", host_%s, %" PRIu64 " * sizeof *host_%s) != 0)\n"
 			           "\t\t\tgoto fail;\n", p->names[i], p->names[i], v->args[i].count, p->names[i]);
 	fputs("\t}\n\n", f);
-	fprintf(f, "\tkernel = %s_build(context, device);\n\tif (!kernel)\n\t\tgoto fail;\n", p->fn);
-	fprintf(f, "\tif (%s_launch(queue, kernel", p->fn);
+	fprintf(f, "\tif (%s_build(context, device, kernels) != 0)\n\t\tgoto fail;\n", p->fn);
+	fprintf(f, "\tif (%s_launch(queue, kernels", p->fn);
 	param_list(p, false);
-	fputs(", &run) != 0)\n\t\tgoto fail;\n", f);
+	fputs(", runs) != 0)\n\t\tgoto fail;\n", f);
 	for (int i = 0; i < v->nargs; i++) {
 		const struct tune_arg *a = &v->args[i];
 		if (a->kind == TUNE_ARG_BUFFER && a->access != TUNE_IN)
@@ -563,17 +567,20 @@ static void emit_main(struct prog *p)
 	}
 	fputs("\tCHECK(clFinish(queue));\n"
 	      "\tcl_ulong start = 0, end = 0;\n"
-	      "\tCHECK(clGetEventProfilingInfo(run, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));\n"
-	      "\tCHECK(clGetEventProfilingInfo(run, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));\n", f);
+	      "\t/* from the start of the first kernel to the end of the last */\n"
+	      "\tCHECK(clGetEventProfilingInfo(runs[0], CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));\n", f);
+	fprintf(f, "\tCHECK(clGetEventProfilingInfo(runs[%s_NKERNELS - 1], CL_PROFILING_COMMAND_END, sizeof end, &end,\n"
+	           "\t                              NULL));\n", p->up);
 	fprintf(f, "\tprintf(\"%s: %%.4f ms\\n\", (double)(end - start) * 1e-6);\n", v->kernel_name);
 	fputs("\tif (dump) {\n", f);
 	for (int i = 0; i < v->nargs; i++)
 		if (v->args[i].kind == TUNE_ARG_BUFFER)
 			fprintf(f, "\t\tif (write_file(dump, \"%s.out\", host_%s, %" PRIu64 " * sizeof *host_%s) != 0)\n"
 			           "\t\t\tgoto fail;\n", p->names[i], p->names[i], v->args[i].count, p->names[i]);
-	fputs("\t}\n\tstatus = 0;\nfail:\n"
-	      "\tif (run)\n\t\tclReleaseEvent(run);\n"
-	      "\tif (kernel)\n\t\tclReleaseKernel(kernel);\n", f);
+	fputs("\t}\n\tstatus = 0;\nfail:\n", f);
+	fprintf(f, "\tfor (int k = 0; k < %s_NKERNELS; k++) {\n", p->up);
+	fputs("\t\tif (runs[k])\n\t\t\tclReleaseEvent(runs[k]);\n"
+	      "\t\tif (kernels[k])\n\t\t\tclReleaseKernel(kernels[k]);\n\t}\n", f);
 	for (int i = 0; i < v->nargs; i++)
 		if (v->args[i].kind == TUNE_ARG_BUFFER)
 			fprintf(f, "\tif (%s)\n\t\tclReleaseMemObject(%s);\n\tfree(host_%s);\n", p->names[i],
@@ -606,14 +613,14 @@ int tune_host_program_text(const struct tune_variant *v, const char *about, cons
 		return 1;
 	}
 	FILE *f = p.f;
-	snprintf(p.fn, sizeof p.fn, "%s", v->kernel_name);
+	snprintf(p.fn, sizeof p.fn, "%.*s", (int)strcspn(v->kernel_name, ","), v->kernel_name);
 	for (char *c = p.fn; *c; c++)
 		if (!isalnum((unsigned char)*c))
 			*c = '_';
 	upper(p.up, sizeof p.up, p.fn);
 	/* the kernel's own parameter names, else the buffers' names in the
 	 * .space file and argN */
-	bool from_kernel = kernel_param_names(v->source, v->kernel_name, v->nargs, p.names);
+	bool from_kernel = kernel_param_names(v->source, p.fn, v->nargs, p.names);
 	for (int i = 0; i < v->nargs; i++) {
 		if (!from_kernel)
 			arg_name(p.names[i], sizeof p.names[i], &v->args[i], i);
@@ -667,6 +674,18 @@ int tune_host_program_text(const struct tune_variant *v, const char *about, cons
 	fputs("\"\n", f);
 	free(rest);
 	fprintf(f, "/* The tuned NDRange: %d dimension%s. */\n", v->work_dim, v->work_dim > 1 ? "s" : "");
+	int nk = 1;
+	for (const char *c = v->kernel_name; *c; c++)
+		nk += *c == ',';
+	fprintf(f, "/* The kernels, run in this order on the same arguments. */\n"
+	           "#define %s_NKERNELS %d\nstatic const char *const %s_KERNELS[%s_NKERNELS] = { \"",
+	        p.up, nk, p.up, p.up);
+	for (const char *c = v->kernel_name; *c; c++)
+		if (*c == ',')
+			fputs("\", \"", f);
+		else
+			fputc(*c, f);
+	fputs("\" };\n", f);
 	fprintf(f, "static const size_t %s_GLOBAL[%d] = {", p.up, v->work_dim);
 	for (int d = 0; d < v->work_dim; d++)
 		fprintf(f, "%s%zu", d ? ", " : " ", v->global[d]);
@@ -680,10 +699,11 @@ int tune_host_program_text(const struct tune_variant *v, const char *about, cons
 		fputs("/* No work-group size: the driver chooses. */\n\n", f);
 	}
 	/* prototypes, for -Wmissing-prototypes in a user's build */
-	fprintf(f, "cl_kernel %s_build(cl_context context, cl_device_id device);\n", p.fn);
-	fprintf(f, "int %s_launch(cl_command_queue queue, cl_kernel kernel", p.fn);
+	fprintf(f, "int %s_build(cl_context context, cl_device_id device, cl_kernel kernels[%s_NKERNELS]);\n",
+	        p.fn, p.up);
+	fprintf(f, "int %s_launch(cl_command_queue queue, const cl_kernel kernels[%s_NKERNELS]", p.fn, p.up);
 	param_list(&p, true);
-	fputs(",\n\tcl_event *done);\n\n", f);
+	fprintf(f, ",\n\tcl_event runs[%s_NKERNELS]);\n\n", p.up);
 	emit_build(&p);
 	emit_launch(&p);
 	emit_main(&p);

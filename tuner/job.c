@@ -77,6 +77,7 @@ struct tune_job {
 	sprt_val *srow;
 	/* The tune lines, by kind. */
 	const struct ast_tune_line *kernel, *options, *global, *local, *reference, *tolerance;
+	char *kernel_names;   /* "a" or, for a sequence, "a,b,c" (variant.h) */
 	/* Fixed for the job. */
 	char *source, *ref_source, *ref_options, *ref_c_path;
 	char hash[33];
@@ -1073,6 +1074,17 @@ static int load(struct tune_job *job, const struct tune_job_opts *o)
 	}
 	if (setup_fixed(job) || !(job->source = read_sources(job, job->kernel)))
 		return 1;
+	/* A sequence of kernels travels as one comma-separated name. */
+	size_t len = 1;
+	for (int k = 0; k < job->kernel->nkernels; k++)
+		len += strlen(job->kernel->kernels[k].text) + 1;
+	if (!(job->kernel_names = calloc(len, 1)))
+		return -1;
+	for (int k = 0; k < job->kernel->nkernels; k++) {
+		if (k)
+			strcat(job->kernel_names, ",");
+		strcat(job->kernel_names, job->kernel->kernels[k].text);
+	}
 	rc = enumerate(job, o->interpret);
 	if (rc)
 		return rc;
@@ -1116,6 +1128,7 @@ void tune_job_free(struct tune_job *job)
 	kopt_free(job->kopt);
 	free(job->variant_source);
 	free(job->arg_counts);
+	free(job->kernel_names);
 	for (int p = 0; p < job->nparams; p++) {
 		struct param *pr = &job->params[p];
 		for (int i = 0; pr->text && i < pr->n; i++)
@@ -1337,7 +1350,7 @@ const char *tune_job_name(const struct tune_job *job)
 
 const char *tune_job_kernel_name(const struct tune_job *job)
 {
-	return job->kernel->name.text;
+	return job->kernel_names;
 }
 
 const char *tune_job_source_hash(const struct tune_job *job)
@@ -1659,7 +1672,7 @@ int tune_job_variant(struct tune_job *job, size_t i, struct tune_variant *v, con
 	v->param_values = job->value_texts;
 	v->source = job->source;
 	v->source_hash = job->hash;
-	v->kernel_name = job->kernel->name.text;
+	v->kernel_name = job->kernel_names;
 	if (build_options(job, why) || geometry(job, v, why) || arguments(job, why))
 		return 1;
 	v->build_options = job->options_buf;

@@ -102,7 +102,8 @@ struct tune_variant {
 	/* What to build. */
 	const char *source;         /* the whole kernel source text */
 	const char *source_hash;    /* hex hash of source (for the db and caches) */
-	const char *kernel_name;
+	const char *kernel_name;        /* "a", or "a,b,c": kernels run in that order, each
+	                                   with all the arguments and the sizes below */
 	const char *build_options;  /* "-DNAME=VALUE ... " + the user's options */
 	/* How to launch. */
 	int work_dim;               /* 1..3 */

@@ -43,6 +43,12 @@ host_gen() {
 }
 
 host_gen vadd "$TD/vadd.space" "$TD/vadd_ref.c" vadd_ref 1e-5 1e-6 --strategy random --budget 4 --seed 3
+# 2-D, with a work-group shape; and float scalars, one negative, after the buffers
+O=$top_srcdir/spaces/opt K=$top_srcdir/kernels/opt
+host_gen matmul "$O/matmul.space" "$K/matmul_ref.c" matmul_ref 1e-4 1e-4 \
+	--set M=32 --set N=16 --set K=24 --strategy random --budget 3 --seed 2
+host_gen dcs "$O/dcs.space" "$K/dcs_ref.c" dcs_ref 1e-4 1e-3 \
+	--set nx=16 --set ny=32 --set natoms=40 --strategy random --budget 3 --seed 2
 
 # without the .space file there is nothing to generate from
 expect_status "--host needs the space" 2 "$SPACETUNE" best --db "$T/vadd.jsonl" --host "$T/x.c"

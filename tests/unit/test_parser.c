@@ -750,7 +750,7 @@ ParameterizedTestParameters(parser, tune_errors)
 {
 	static struct ecase cases[] = {
 		{ "tune:\n    kernel k \"a.cl\"\n",
-		  "t.space:2:14: error: syntax error, unexpected string, expected 'from'\n" },
+		  "t.space:2:14: error: syntax error, unexpected string, expected 'from' or ','\n" },
 		{ "tune:\n    kernel k from a\n",
 		  "t.space:2:19: error: syntax error, unexpected name, expected string\n" },
 		{ "tune:\n    global 4\n",
