@@ -33,6 +33,7 @@
 #include "spacert.h"
 #include "tools/jit.h"
 #include "optimizer/kopt.h"
+#include "tuner/strategy.h"
 
 /* One parameter (iterator): its distinct values, sorted once enumerated. */
 struct param {
@@ -1205,6 +1206,37 @@ static double value_number(const struct param *pr, struct value v)
 		if (value_same(pr->vals[k], v))
 			return (double)k;
 	return NAN;
+}
+
+int tune_job_stages(const struct tune_job *job, struct tune_stage **out)
+{
+	*out = NULL;
+	int n = job->kopt ? kopt_npragmas(job->kopt) : 0;
+	if (n <= 0)
+		return 0;
+	/* the stages, then every stage's parameter indices, in one block */
+	size_t nidx = 0;
+	for (int i = 0; i < n; i++)
+		nidx += (size_t)(kopt_pragma_nparams(job->kopt, i) > 0 ? kopt_pragma_nparams(job->kopt, i) : 0);
+	struct tune_stage *st = calloc(1, (size_t)n * sizeof *st + nidx * sizeof(int));
+	if (!st)
+		return -1;
+	int *idx = (int *)(st + n);
+	for (int i = 0; i < n; i++) {
+		st[i].params = idx;
+		for (int k = 0; k < kopt_pragma_nparams(job->kopt, i); k++)
+			for (int p = 0; p < job->nparams; p++)
+				if (strcmp(job->params[p].name, kopt_pragma_param(job->kopt, i, k)) == 0)
+					idx[st[i].nparams++] = p;
+		idx += st[i].nparams;
+		double tol = kopt_pragma_tolerance(job->kopt, i);
+		int number = kopt_pragma_number(job->kopt, i);
+		st[i].filters = tol >= 0 || number > 0;
+		st[i].tolerance = tol >= 0 ? tol : -1;
+		st[i].number = number > 0 ? (size_t)number : 0;
+	}
+	*out = st;
+	return n;
 }
 
 double tune_job_point_value(const struct tune_job *job, size_t i, int p)

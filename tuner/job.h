@@ -63,6 +63,16 @@ long tune_job_find_point(const struct tune_job *job, const double *values);
 struct tune_space;
 void tune_job_space(struct tune_job *job, struct tune_space *out);
 
+/*
+ * The kernel's `#pragma spacetune` annotations as levels of the
+ * breadth-first search (strategy.h), in source order: each annotation's
+ * parameters, with its own `tolerance`/`number` when it has either.
+ * Returns the count (0 without annotations), or -1 on allocation failure;
+ * *out is one malloc'd block (free() it).
+ */
+struct tune_stage;
+int tune_job_stages(const struct tune_job *job, struct tune_stage **out);
+
 /* What every variant shares. */
 const char *tune_job_name(const struct tune_job *job);        /* the space's name */
 const char *tune_job_kernel_name(const struct tune_job *job);

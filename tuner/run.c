@@ -683,11 +683,21 @@ static int start(struct run *r)
 	}
 	r->space = (struct tune_space){ r->view.n, tune_job_nparams(r->job), &r->view, job_value,
 	                                job_values, job_find };
+	/* bfs: one level per kernel annotation (job.h), after the others */
+	struct tune_stage *stages = NULL;
+	int nstages = tune_job_stages(r->job, &stages);
+	if (nstages < 0) {
+		progress_break(&r->progress);
+		fprintf(o->err, "spacetune: error: out of memory\n");
+		return -1;
+	}
 	struct tune_strategy_opts so = {
 		.seed = o->seed, .budget = tune_budget_evals(&budget, r->view.n), .batch = o->eval.jobs,
+		.nstages = nstages, .stages = stages,
 		.bfs_filters = o->bfs_filters, .bfs_tolerance = o->bfs_tolerance, .bfs_number = o->bfs_number,
 	};
 	rc = tune_strategy_new(&r->strategy, strategy, &r->space, &so);
+	free(stages);  /* the strategy keeps its own copy */
 	if (rc != 0) {
 		progress_break(&r->progress);
 		if (rc == 2)

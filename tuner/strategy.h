@@ -50,6 +50,7 @@ struct tune_space {
 struct tune_stage {
 	int nparams;
 	const int *params;
+	bool filters;       /* false: the run's bfs filters (opts below) apply */
 	double tolerance;
 	size_t number;
 };

@@ -100,8 +100,8 @@ static int bfs_init(struct tune_strategy *s)
 		for (int j = 0; j < st->nparams; j++)
 			if (st->params[j] >= 0 && st->params[j] < np)
 				l->params[l->nparams++] = st->params[j];
-		l->tolerance = st->tolerance;
-		l->number = st->number;
+		l->tolerance = st->filters ? st->tolerance : tol;
+		l->number = st->filters ? st->number : number;
 	}
 	b->current = -1;
 	b->start = -1;

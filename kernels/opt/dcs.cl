@@ -6,6 +6,7 @@
  * atom read from global memory.  The optimizer's benchmark
  * (spaces/opt/dcs.space), after the DCS code of the HPL papers.
  */
+#pragma spacetune coarsen c_x 1 4 *2
 __kernel void dcs(const int nx, const int natoms, const float h, const float zplane,
                   __global const float *atoms, __global float *energy, const int ny)
 {

@@ -6,6 +6,7 @@
  * The optimizer's benchmark (spaces/opt/nbody.space), after the N-body
  * codes of the HPL papers.
  */
+#pragma spacetune coarsen c_i 1 4 *2
 __kernel void nbody(const int n, const float eps2, __global const float *pos, __global float *acc)
 {
 	const int i = get_global_id(0);

@@ -520,7 +520,7 @@ ParameterizedTest(struct bfs_case *c, bfs, levels_match_the_oracle, .init = setu
 				want_best = bowl2(i);
 		}
 	int p1[] = { 1, 2 };
-	struct tune_stage stage = { 2, p1, c->tolerance, c->number };
+	struct tune_stage stage = { 2, p1, true, c->tolerance, c->number };
 	for (int batch = 1; batch <= 8; batch += 7) {
 		struct tune_strategy *s;
 		struct tune_strategy_opts o = { .seed = 1, .batch = batch };
