@@ -1080,13 +1080,19 @@ bool cg_factor_innermost(struct cg *c)
 	 * starting from 0 again once the one around it moves on. */
 	if (fc->nblocks > 0) {
 		cg_line(c, "uint64_t skip_ = par_level >= 0 ? sprt_par_skip(ctx, %s) : 0;", fc->prod ? fc->prod : "1");
+		for (int b = 0; b < fc->nblocks; b++)
+			cg_line(c, "size_t s_%d = 0;", b);
+		cg_line(c, "if (skip_) {");
+		c->indent++;
 		cg_line(c, "ctx->valid += skip_;");
 		for (int b = fc->nblocks - 1; b >= 0; b--) {
-			cg_line(c, "size_t s_%d = f_%d->npoints ? (size_t)(skip_ %% f_%d->npoints) : 0;", b, b, b);
+			cg_line(c, "s_%d = f_%d->npoints ? (size_t)(skip_ %% f_%d->npoints) : 0;", b, b, b);
 			cg_line(c, "skip_ = f_%d->npoints ? skip_ / f_%d->npoints : 0;", b, b);
 		}
 		cg_line(c, "if (skip_)");
-		cg_line(c, "	s_0 = f_0->npoints; /* all of it skipped */");
+		cg_line(c, "\ts_0 = f_0->npoints; /* all of it skipped */");
+		c->indent--;
+		cg_line(c, "}");
 	}
 	int opened = 0;
 	for (int b = 0; b < fc->nblocks; b++) {

@@ -203,9 +203,12 @@ static int walk(struct sprt_access *a, struct sprt_access_walk_ *w)
 	ctx->progress = false;
 	int rc = ctx->space->enumerate(ctx);
 	uint64_t valid = ctx->valid;
-	/* Keep what the walk interned (run-time strings), restore the rest. */
+	/* Keep what the walk allocated in the context (run-time strings,
+	 * the column bounds: the same for every walk), restore the rest. */
 	saved.nextra_strings = ctx->nextra_strings;
 	saved.extra_strings = ctx->extra_strings;
+	saved.column_bounds = ctx->column_bounds;
+	saved.columns_bounded = ctx->columns_bounded;
 	*ctx = saved;
 	free(par);
 	if (rc)

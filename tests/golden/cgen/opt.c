@@ -1458,15 +1458,20 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			ctx->valid += w_1;
 		} else {
 			uint64_t skip_ = par_level >= 0 ? sprt_par_skip(ctx, w_1) : 0;
-			ctx->valid += skip_;
-			size_t s_2 = f_2->npoints ? (size_t)(skip_ % f_2->npoints) : 0;
-			skip_ = f_2->npoints ? skip_ / f_2->npoints : 0;
-			size_t s_1 = f_1->npoints ? (size_t)(skip_ % f_1->npoints) : 0;
-			skip_ = f_1->npoints ? skip_ / f_1->npoints : 0;
-			size_t s_0 = f_0->npoints ? (size_t)(skip_ % f_0->npoints) : 0;
-			skip_ = f_0->npoints ? skip_ / f_0->npoints : 0;
-			if (skip_)
-				s_0 = f_0->npoints; /* all of it skipped */
+			size_t s_0 = 0;
+			size_t s_1 = 0;
+			size_t s_2 = 0;
+			if (skip_) {
+				ctx->valid += skip_;
+				s_2 = f_2->npoints ? (size_t)(skip_ % f_2->npoints) : 0;
+				skip_ = f_2->npoints ? skip_ / f_2->npoints : 0;
+				s_1 = f_1->npoints ? (size_t)(skip_ % f_1->npoints) : 0;
+				skip_ = f_1->npoints ? skip_ / f_1->npoints : 0;
+				s_0 = f_0->npoints ? (size_t)(skip_ % f_0->npoints) : 0;
+				skip_ = f_0->npoints ? skip_ / f_0->npoints : 0;
+				if (skip_)
+					s_0 = f_0->npoints; /* all of it skipped */
+			}
 			for (size_t p_0 = s_0; p_0 < f_0->npoints && !ctx->stop; p_0++) {
 				const int64_t *q_0 = (const int64_t *)(const void *)(f_0->points + p_0 * 1);
 				st->blk = q_0[0];
