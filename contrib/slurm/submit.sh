@@ -40,5 +40,13 @@ if [ "${status:-0}" -ne 0 ] || [ ! -e "$db/slurm-$merge-merge.out" ]; then
 	state=$(scontrol -o show job "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
 	echo "$0: merge job $merge ${state:-ended} without merging: the array's tasks did not" \
 		"all succeed (see $db/slurm-${array}_*.out), or the merge failed ($db/slurm-$merge-merge.out)" >&2
+	# What each task left to do, from its files (the same submission
+	# again does exactly that).
+	i=0
+	while [ "$i" -lt "$tasks" ]; do
+		echo "$0: task $i:" >&2
+		"${SPACETUNE:-spacetune}" batch "$batch" --shard "$i/$tasks" --db "$db/task-$i" --report >&2 || true
+		i=$((i + 1))
+	done
 	exit 1
 fi

@@ -124,11 +124,20 @@ check "no evaluation was timed again ($(cat records.before) records before and a
 	cmp -s records.before records.after
 check "the merged database is the same, byte for byte" cmp -s merged.before db/merged.jsonl
 
-# ---- a failing array: the dependent merge never runs
-SPACETUNE=false sh "$CONTRIB/submit.sh" --wait tiny.batch faildb "$TASKS" >"$T/out" 2>"$T/err"
+# ---- a failing array: the dependent merge never runs; submit.sh prints
+# each task's missing-work report (a spacetune whose tasks fail, whose
+# --report is the real one)
+printf '#!/bin/sh\ncase " $* " in *" --report "*) exec "%s" "$@" ;; esac\nexit 1\n' "$SPACETUNE" >failtune
+chmod +x failtune
+SPACETUNE=$PWD/failtune sh "$CONTRIB/submit.sh" --wait tiny.batch faildb "$TASKS" >"$T/out" 2>"$T/err"
 status=$?
 check "an array whose tasks fail: submit.sh --wait fails (exit $status)" test "$status" -ne 0
 check "it says the merge was cancelled" grep -q "merge job [0-9]* CANCELLED without merging: the array.s tasks did not" "$T/err"
+nprob=$("$SPACETUNE" batch tiny.batch --list | wc -l)
+grep '^spacetune: batch: incomplete: ' "$T/err" >reports
+check "a missing-work report per task ($(wc -l <reports) of $TASKS)" test "$(wc -l <reports)" -eq "$TASKS"
+check "together: all $nprob problems unfinished, nothing recorded" \
+	test "$(awk '$4 == $6 && / 0 of their evaluations recorded/ { n += $4 } END { print n + 0 }' reports)" -eq "$nprob"
 check "no merged database" test ! -e faildb/merged.jsonl
 cat db/slurm-*.out >jobs.out 2>/dev/null
 check "no sanitizer report in the jobs' output" no_sanitizer_reports jobs.out
