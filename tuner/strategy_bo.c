@@ -41,7 +41,7 @@
 #include "tuner/strategy_int.h"
 
 enum {
-	MIN_INIT = 3,          /* random design before the model: budget / INIT_SHARE, */
+	MIN_INIT = 5,          /* random design before the model: budget / INIT_SHARE, */
 	MAX_INIT = 20,         /* clamped to these */
 	INIT_SHARE = 5,
 	MAX_TRAIN = 96,        /* points the model is fitted to */

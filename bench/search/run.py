@@ -10,7 +10,9 @@ best time found: 1.0 is the optimum, 0 is nothing that ran).
 
 - spacetune: bench/search/sim.c links tuner/strategy*.c and runs each
   strategy over the recorded points, one evaluation at a time.
-- Kernel Tuner (PyPI, in bench/search/venv, which this script creates):
+- Kernel Tuner (PyPI, in bench/kt/venv, which this script creates with
+  bench/kt/setup.sh), on the database exported by `spacetune export
+  --kt-cache`:
   tune_kernel(simulation_mode=True, cache=<KT cache of the same
   database>, strategy=S, strategy_options={"max_fevals": budget}), seeded
   with random.seed / numpy.random.seed.  Kernel Tuner's space is exactly
@@ -22,7 +24,7 @@ best time found: 1.0 is the optimum, 0 is nothing that ran).
 Writes bench/search/out/<dataset>.json (every seed's trace), prints the
 table (Markdown), and draws the convergence plots (gnuplot, PNG) into
 bench/search/plots/.  Usage:
-    bench/search/run.py [--seeds 50] [--jobs 2] [--only-spacetune] [DATASET ...]
+    bench/search/run.py [--seeds 50] [--kt-seeds N] [--jobs 2] [--only-spacetune] [DATASET ...]
 """
 import argparse
 import json
@@ -37,11 +39,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-VENV = os.path.join(HERE, "venv")
+VENV = os.path.join(TOP, "bench", "kt", "venv")
+SPACETUNE_BIN = os.environ.get("SPACETUNE", os.path.join(TOP, "build", "spacetune"))
 OUT = os.path.join(HERE, "out")
 PLOTS = os.path.join(HERE, "plots")
 BUDGETS = [0.01, 0.02, 0.05, 0.10]
-SPACETUNE = ["random", "anneal", "pso", "genetic", "local", "bo"]
+SPACETUNE = ["random", "anneal", "pso", "genetic", "local", "bfs", "bo"]
 KERNEL_TUNER = ["random_sample", "genetic_algorithm", "dual_annealing", "pso",
                 "simulated_annealing", "greedy_ils", "bayes_opt"]
 KT_VERSION = "1.5.0"
@@ -51,8 +54,8 @@ def ensure_venv():
     """The venv with Kernel Tuner; this script re-runs itself inside it."""
     py = os.path.join(VENV, "bin", "python")
     if not os.path.exists(py):
-        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", f"kernel_tuner=={KT_VERSION}"], check=True)
+        subprocess.run(["sh", os.path.join(TOP, "bench", "kt", "setup.sh")], check=True,
+                       env=dict(os.environ, KT_VERSION=KT_VERSION))
     if os.path.realpath(sys.prefix) != os.path.realpath(VENV):
         os.execv(py, [py] + sys.argv)
 
@@ -96,23 +99,17 @@ def write_table(names, rows, path):
             f.write(",".join(str(p[n]) for n in names) + f",{c!r}\n")
 
 
-def write_kt_cache(name, names, rows, path):
-    """Kernel Tuner's cache format (kernel_tuner/util.py, process_cache)."""
-    cache = {}
-    for p, c in rows:
-        key = ",".join(str(p[n]) for n in names)
-        e = dict(p)
-        if math.isfinite(c):
-            e.update(time=c, times=[c], compile_time=0, verification_time=0, benchmark_time=c)
-        else:
-            e.update(time="RuntimeFailedConfig", compile_time=0, verification_time=0,
-                     benchmark_time=0)
-        cache[key] = e
-    tune_params = {n: sorted({p[n] for p, _ in rows}) for n in names}
-    doc = dict(device_name="recorded", kernel_name=name, problem_size=[1], tune_params_keys=names,
-               tune_params=tune_params, objective="time", cache=cache)
-    with open(path, "w") as f:
-        json.dump(doc, f)
+def write_kt_cache(db, path):
+    """The same records as Kernel Tuner's cache file (docs/TUNING.md)."""
+    data = db
+    if db.endswith(".xz"):
+        data = path + ".jsonl"
+        with lzma.open(db, "rb") as f, open(data, "wb") as out:
+            out.write(f.read())
+    subprocess.run([SPACETUNE_BIN, "export", data, "--kt-cache", path], check=True,
+                   stdout=subprocess.DEVNULL)
+    with open(path) as f:
+        return json.load(f)["kernel_name"]
 
 
 def run_sim(args):
@@ -127,7 +124,8 @@ def run_sim(args):
 
 
 def run_kt(args):
-    name, cache, names, rows, strategy, evals, seed = args
+    kernel, cache, names, rows, strategy, evals, seed = args
+    import warnings
     import numpy as np
     from kernel_tuner import tune_kernel
     tune_params = {n: sorted({p[n] for p, _ in rows}) for n in names}
@@ -139,7 +137,10 @@ def run_kt(args):
 
     random.seed(seed)
     np.random.seed(seed)
-    res, _ = tune_kernel(name, "/* recorded */", 1, [], tune_params, lang="C",
+    # the stand-in source has no arguments and no block dimensions: Kernel
+    # Tuner warns about both, and neither matters to a simulation
+    warnings.simplefilter("ignore")
+    res, _ = tune_kernel(kernel, "/* recorded */", 1, [], tune_params, lang="C",
                          restrictions=recorded,
                          cache=cache, simulation_mode=True, strategy=strategy,
                          strategy_options={"max_fevals": evals}, quiet=True)
@@ -167,6 +168,8 @@ def quantiles(xs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=50)
+    ap.add_argument("--kt-seeds", type=int, default=None,
+                    help="seeds of Kernel Tuner's strategies (default: --seeds)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only-spacetune", action="store_true")
     ap.add_argument("--spacetune", default=",".join(SPACETUNE))
@@ -190,20 +193,27 @@ def main():
         table = os.path.join(OUT, name + ".csv")
         cache = os.path.join(OUT, name + ".kt.json")
         write_table(names, rows, table)
-        write_kt_cache(name, names, rows, cache)
+        kernel = None if a.only_spacetune else write_kt_cache(db, cache)
         budgets = [max(1, math.ceil(b * n)) for b in BUDGETS]
         result = {"dataset": db, "points": n, "optimum_ms": optimum, "budgets": budgets,
                   "traces": {}}
+        saved = os.path.join(OUT, name + ".json")
+        if os.path.exists(saved):
+            # keep the other strategies' traces: re-running one replaces only its own
+            with open(saved) as f:
+                result["traces"] = json.load(f)["traces"]
         jobs = [(sim, table, s, e, a.seeds) for s in a.spacetune.split(",") if s for e in budgets]
         kt = [] if a.only_spacetune else [
-            (name, cache, names, rows, s, e, seed) for s in a.kernel_tuner.split(",") if s
-            for e in budgets for seed in range(1, a.seeds + 1)]
+            (kernel, cache, names, rows, s, e, seed) for s in a.kernel_tuner.split(",") if s
+            for e in budgets for seed in range(1, (a.kt_seeds or a.seeds) + 1)]
         with ProcessPoolExecutor(a.jobs) as ex:
             for s, e, traces in ex.map(run_sim, jobs):
                 result["traces"].setdefault("spacetune:" + s, {})[str(e)] = traces
+            for s in {k[4] for k in kt}:
+                result["traces"].pop("kt:" + s, None)
             for s, e, seed, trace in ex.map(run_kt, kt, chunksize=4):
                 result["traces"].setdefault("kt:" + s, {}).setdefault(str(e), {})[seed] = trace
-        with open(os.path.join(OUT, name + ".json"), "w") as f:
+        with open(saved, "w") as f:
             json.dump(result, f)
         print(f"{name}: {n} points, optimum {optimum:.6g} ms", file=sys.stderr)
 
