@@ -95,13 +95,19 @@ def draw(name, r, opt):
             f.write(f"{100.0 * (i + 1) / r['points']:.4f} " +
                     " ".join(f"{c[i]:.5f}" for c in curves) + "\n")
     png = os.path.join(PLOTS, name + ".png")
+    counts = {}
+    for s in series:
+        tool = s.split(":")[0]
+        counts.setdefault(tool, len(r["traces"][s][str(evals)]))
+    seeds = ", ".join(f"{tool}: {k} seeds" for tool, k in counts.items())
     plots = ", ".join(
         f"'{dat}' using 1:{k + 2} with lines lw {3 if s.startswith('spacetune') else 1.5} "
         f"dt {1 if s.startswith('spacetune') else 2} title '{s}'"
         for k, s in enumerate(series))
     script = f"""set terminal pngcairo size 900,560 font ',10'
 set output '{png}'
-set title '{name}: median best found over {len(next(iter(r["traces"].values()))[str(evals)])} seeds'
+set termoption noenhanced
+set title '{name}: median over the seeds of the best found, the {evals}-evaluation (10 %) searches ({seeds})'
 set xlabel 'evaluations (% of the space)'
 set ylabel 'best found / optimum'
 set key bottom right
