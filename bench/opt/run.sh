@@ -7,7 +7,9 @@
 #
 #   sh bench/opt/run.sh pocl|gpu OUTDIR
 #
-# SPACETUNE (default build/spacetune), TOP (default .), GEMM_BUDGET
+# SPACETUNE (default build/spacetune), TOP (default .), SPACES (the
+# benchmark spaces, default TOP/spaces/opt; bench/opt/expand.py's output
+# on a machine without libclang), GEMM_BUDGET
 # (random evaluations of spaces/gemm.space, default 30), BFS (extra bfs
 # options, default none: the one best goes on).  Writes OUTDIR/table.md
 # (the rows of bench/README.md's table), OUTDIR/*.jsonl (the databases), OUTDIR/times.txt
@@ -23,6 +25,7 @@ TOP=${TOP:-.}
 ST=${SPACETUNE:-$TOP/build/spacetune}
 GEMM_BUDGET=${GEMM_BUDGET:-30}
 BFS=${BFS:-}
+SPACES=${SPACES:-$TOP/spaces/opt}
 mkdir -p "$out"
 case $profile in
 pocl)
@@ -53,11 +56,11 @@ if [ "${TABLE_ONLY:-0}" != 1 ]; then
 	for k in matmul stencil nbody dcs; do
 		eval "sets=\$$k"
 		# shellcheck disable=SC2086
-		"$ST" run "$TOP/spaces/opt/$k.space" $sets --set naive=1 --strategy bfs --budget 1 \
+		"$ST" run "$SPACES/$k.space" $sets --set naive=1 --strategy bfs --budget 1 \
 			--db "$out/$k-naive.jsonl" $common --no-progress >"$out/$k-naive.log" 2>&1
 		t0=$(now)
 		# shellcheck disable=SC2086
-		"$ST" run "$TOP/spaces/opt/$k.space" $sets --strategy bfs $BFS \
+		"$ST" run "$SPACES/$k.space" $sets --strategy bfs $BFS \
 			--db "$out/$k.jsonl" $common --no-progress >"$out/$k.log" 2>&1
 		t1=$(now)
 		echo "$k $(calc "$t1 - $t0")" >>"$out/times.txt"
