@@ -1116,6 +1116,62 @@ void cg_interval_prune(struct cg *c, int k)
 }
 
 /*
+ * An int iterator whose iterable reads only level -1 (settings, device
+ * parameters, constants) but that interval arithmetic cannot bound, a
+ * comprehension such as `[2**i for i in range(13)]`: the iterable is
+ * simply computed here, before the nest, and its hull taken.  Its loop
+ * computes it again, so nothing is counted twice.  Without this, one
+ * such column made the binary sink buffer every row to learn the widths
+ * (gaussian: 12.7 GB through a temporary file).  Closures and yields are
+ * left alone (their iterables can be long generators); so is anything not
+ * typed int, since computing a string would intern it out of order.
+ */
+static bool int_only(const struct ast_expr *e)
+{
+	if (!e)
+		return true;
+	if (e->kind == AST_STR || e->kind == AST_FLOAT || e->kind == AST_ATTR || e->kind == AST_INDEX)
+		return false;
+	if (e->kind == AST_NAME && e->ref && e->ref->type != TY_INT && e->ref->type != TY_BOOL)
+		return false;
+	if (e->kind == AST_CALL && !builtin_call(e, "range") && !builtin_call(e, "min") && !builtin_call(e, "max") &&
+	    !builtin_call(e, "abs") && !builtin_call(e, "len"))
+		return false;
+	for (int i = e->kind == AST_CALL ? 1 : 0; i < e->nitems; i++)
+		if (!int_only(e->items[i]))
+			return false;
+	return true;
+}
+
+static bool iterable_once(const struct cg *c, const struct sema_def *x)
+
+{
+	if (!c->iter_member[x->id] || x->form == SEMA_FORM_CLOSURE)
+		return false;
+	/* The element type where sema knows it; else an expression made of
+	 * ints, names of ints and arithmetic builtins only. */
+	const struct ast_expr *e = x->form == SEMA_FORM_EXPR ? x->expr
+				 : x->stmt && x->stmt->kind == AST_S_ASSIGN ? x->stmt->value : NULL;
+	if (x->type != TY_INT && (x->type != TY_UNKNOWN || !e || !int_only(e)))
+		return false;
+	if (x->stmt && x->stmt->has_yield)
+		return false;
+	for (int k = 0; k < x->ndeps; k++)
+		if (x->deps[k]->level >= 0 || x->deps[k]->kind == SEMA_ITER)
+			return false;
+	return true;
+}
+
+static int num_iterable_now(struct ivgen *g, const struct sema_def *x)
+{
+	int n = fresh(g);
+	line(g, "if (def_%s(ctx, st, &st->%s) || !ivl_iterable_bounds(st->%s, &lo%d, &hi%d))",
+	     g->c->member[x->id], g->c->iter_member[x->id], g->c->iter_member[x->id], n, n);
+	line(g, "\tbreak; /* a domain error: its loop reports it */");
+	return n;
+}
+
+/*
  * The binary sink's column widths (runtime/FORMAT.md).  Where every
  * iterator's values can be bounded before the nest, by the same interval
  * arithmetic over level -1's values (ranges, int lists, and the returns
@@ -1150,6 +1206,13 @@ void cg_interval_columns(struct cg *c)
 		line(&g, "do { /* %s */", x->cname);
 		g.indent++;
 		int n = num_iter(&g, x);
+		if (n == IV_NONE && iterable_once(c, x)) {
+			undo(&g, mark, ntmp, g.top);
+			g.indent--;
+			line(&g, "do { /* %s */", x->cname);
+			g.indent++;
+			n = num_iterable_now(&g, x);
+		}
 		g.indent--;
 		if (n == IV_NONE) {
 			undo(&g, mark, ntmp, g.top); /* nothing of it */

@@ -50,6 +50,25 @@ void sprt_column_bounds_(struct sprt_ctx *ctx, const int64_t *lo_hi)
 	ctx->columns_bounded = true;
 }
 
+int sprt_ints_call_(sprt_point_fn fn, void *user, const int64_t *point, int n)
+{
+	enum { ON_STACK = 32 };
+	sprt_val stack[ON_STACK] = { 0 }, *pt = n <= ON_STACK ? stack : malloc((size_t)n * sizeof(*pt));
+	if (!pt)
+		return 1;
+	for (int i = 0; i < n; i++)
+		pt[i] = sprt_int(point[i]);
+	int rc = fn(user, pt, n);
+	if (pt != stack)
+		free(pt);
+	return rc;
+}
+
+int sprt_emit_ints_(struct sprt_ctx *ctx, const int64_t *point, int n)
+{
+	return sprt_ints_call_(ctx->emit, ctx->emit_user, point, n);
+}
+
 void sprt_ctx_release(struct sprt_ctx *ctx)
 {
 	free(ctx->stats);
@@ -152,7 +171,7 @@ static void hms(char *buf, size_t n, double s)
 
 void sprt_progress_tick(struct sprt_ctx *ctx, double fraction_done)
 {
-	if (!ctx->progress)
+	if (!ctx->progress && !(ctx->deadline > 0))
 		return;
 	if (++ctx->progress_calls_ < ctx->progress_stride_)
 		return;
@@ -171,6 +190,13 @@ void sprt_progress_tick(struct sprt_ctx *ctx, double fraction_done)
 			ctx->progress_stride_ /= 2;
 	}
 	ctx->progress_last_ = now;
+	if (ctx->deadline > 0 && now >= ctx->deadline) {
+		ctx->stop = true;
+		ctx->deadline_fraction = fraction_done;
+		ctx->deadline = 0;
+	}
+	if (!ctx->progress)
+		return;
 	double elapsed = now - ctx->progress_start;
 	if (elapsed < 1.0 || now < ctx->progress_next)
 		return;

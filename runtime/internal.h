@@ -56,6 +56,11 @@ size_t sprt_sink_block_size_(const struct sprt_sink_block *b);
 int sprt_sink_put_(struct sprt_sink *parent, struct sprt_sink_block *b);
 void sprt_sink_block_free_(struct sprt_sink_block *b);
 void sprt_sink_child_free_(struct sprt_sink *child);
+/* fn(user, the ints of point as sprt_vals, n); nonzero where fn is, or
+ * out of memory. */
+int sprt_ints_call_(sprt_point_fn fn, void *user, const int64_t *point, int n);
+/* The child's callback for points of ints (ctx->emit_ints), or NULL. */
+sprt_ints_fn sprt_sink_ints_fn_(const struct sprt_sink *child);
 
 /*
  * Random access (access.c) walks the nest through the task hooks: a

@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define SPRT_ABI_VERSION 3
+#define SPRT_ABI_VERSION 4
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -160,6 +160,9 @@ struct sprt_def_stats {
  */
 typedef int (*sprt_point_fn)(void *user, const sprt_val *point, int n);
 
+/* The same for a point whose values are all ints (ctx->emit_ints). */
+typedef int (*sprt_ints_fn)(void *user, const int64_t *point, int n);
+
 struct sprt_ctx {
 	const struct sprt_space *space;
 	/* Bindings (--set / --device-profile), looked up by name. */
@@ -210,7 +213,25 @@ struct sprt_ctx {
 	 */
 	int64_t *column_bounds;
 	bool columns_bounded;
+	/*
+	 * Where set (only with emit, to the same user): takes a point of
+	 * ints as int64_t, a quarter of the bytes of sprt_vals.  Generated
+	 * code whose iterators are all typed ints calls it, or, where it is
+	 * NULL, sprt_emit_ints_ (ABI 4).
+	 */
+	sprt_ints_fn emit_ints;
+	/*
+	 * > 0: a sprt_now_-clock time (CLOCK_MONOTONIC seconds) past which
+	 * sprt_progress_tick sets stop and records in deadline_fraction the
+	 * share of the outermost loop done: a capped trial run, such as
+	 * spacec's --jit=auto sizing a listing up (ABI 4).
+	 */
+	double deadline;
+	double deadline_fraction;
 };
+
+/* ctx->emit with the ints of `point` as sprt_vals (emit_ints is NULL). */
+int sprt_emit_ints_(struct sprt_ctx *ctx, const int64_t *point, int n);
 
 /*
  * Generated code, once per enumeration before its first point: every

@@ -15,6 +15,7 @@
 #include <criterion/redirect.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -1128,6 +1129,32 @@ Test(sinks, csv)
 	cr_assert_str_eq(out, "x,prec,half,even\n0,\"say \"\"hi\"\"\nthere\",0.0,True\n");
 	free(out);
 	sprt_bindings_release(&sink_b);
+}
+
+/* CSV's ints are formatted by hand (and a column's last one reused): the
+ * oracle is printf's "%" PRId64, over the extremes and a repeated value. */
+Test(sinks, csv_ints)
+{
+	static const int64_t xs[] = { 0, 0, -1, 7, 7, 10, -10, 999999, INT64_MAX, INT64_MIN, INT64_MIN + 1, 42 };
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+	cr_assert(m);
+	struct sprt_sink *s;
+	cr_assert_eq(sprt_sink_open(&s, &ctx, SPRT_FMT_CSV, m), 0);
+	char want[4096], *w = want;
+	w += sprintf(w, "x,prec,half,even\n");
+	for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
+		/* column 0 takes each value, column 2 the values in reverse */
+		int64_t a = xs[i], b = xs[sizeof(xs) / sizeof(xs[0]) - 1 - i];
+		sprt_val pt[4] = { sprt_int(a), sprt_bool(i & 1), sprt_int(b), sprt_int(a) };
+		cr_assert_eq(ctx.emit(ctx.emit_user, pt, 4), 0);
+		w += sprintf(w, "%" PRId64 ",%s,%" PRId64 ",%" PRId64 "\n", a, i & 1 ? "True" : "False", b, a);
+	}
+	cr_assert_eq(sprt_sink_close(s), 0);
+	fclose(m);
+	cr_assert_str_eq(buf, want);
+	free(buf);
 }
 
 Test(sinks, jsonl)

@@ -476,18 +476,25 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 	{
 		int64_t *cb = st->column_bounds;
 		bool *ok = st->column_bounds_ok;
-		do { /* odd */
+		do { /* sizes */
 			int64_t lo1, hi1;
-			if (once_odd || !ivl_iterable_bounds(st->odd_iter, &lo1, &hi1))
+			if (def_sizes(ctx, st, &st->sizes_iter) || !ivl_iterable_bounds(st->sizes_iter, &lo1, &hi1))
+				break; /* a domain error: its loop reports it */
+			cb[0] = lo1, cb[1] = hi1;
+			ok[0] = true;
+		} while (0);
+		do { /* odd */
+			int64_t lo2, hi2;
+			if (once_odd || !ivl_iterable_bounds(st->odd_iter, &lo2, &hi2))
 				break;
-			cb[2] = lo1, cb[3] = hi1;
+			cb[2] = lo2, cb[3] = hi2;
 			ok[1] = true;
 		} while (0);
 		do { /* both */
-			int64_t lo2, hi2;
-			if (once_both || !ivl_iterable_bounds(st->both_iter, &lo2, &hi2))
+			int64_t lo3, hi3;
+			if (once_both || !ivl_iterable_bounds(st->both_iter, &lo3, &hi3))
 				break;
-			cb[4] = lo2, cb[5] = hi2;
+			cb[4] = lo3, cb[5] = hi3;
 			ok[2] = true;
 		} while (0);
 	}

@@ -1260,8 +1260,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 				/* a valid point */
 				ctx->valid++;
 				if (ctx->emit) {
-					const sprt_val point[3] = { sprt_int(st->dim_x), sprt_int(st->blk_x), sprt_int(st->unroll) };
-					if (ctx->emit(ctx->emit_user, point, 3))
+					const int64_t point[3] = { st->dim_x, st->blk_x, st->unroll };
+					if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point, 3) : sprt_emit_ints_(ctx, point, 3))
 						ctx->stop = true;
 				}
 			}

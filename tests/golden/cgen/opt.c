@@ -1484,8 +1484,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 						const int64_t *q_2 = (const int64_t *)(const void *)(f_2->points + p_2 * 1);
 						st->pad = q_2[0];
 						ctx->valid++;
-						const sprt_val point[6] = { sprt_int(st->dim_m), sprt_int(st->dim_n), sprt_int(st->blk), sprt_int(st->read_m), sprt_int(st->read_n), sprt_int(st->pad) };
-						if (ctx->emit(ctx->emit_user, point, 6))
+						const int64_t point[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
+						if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point, 6) : sprt_emit_ints_(ctx, point, 6))
 							ctx->stop = true;
 					}
 					s_2 = 0;

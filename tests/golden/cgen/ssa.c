@@ -828,8 +828,8 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			/* a valid point */
 			ctx->valid++;
 			if (ctx->emit) {
-				const sprt_val point[2] = { sprt_int(st->size), sprt_int(st->width) };
-				if (ctx->emit(ctx->emit_user, point, 2))
+				const int64_t point[2] = { st->size, st->width };
+				if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point, 2) : sprt_emit_ints_(ctx, point, 2))
 					ctx->stop = true;
 			}
 		}
