@@ -52,9 +52,9 @@ enum {
 
 /* Expected improvement's margin, in standard deviations of the log cost. */
 static const double xi = 0.01;
-/* The hyperparameter grid: length scales (in units of the unit cube's
- * diagonal over sqrt(nparams)) and noise variances (of the standardised
- * log cost). */
+/* The hyperparameter grid: length scales (as fractions of the unit cube's
+ * diagonal: distance() divides by sqrt(nparams)) and noise variances (of
+ * the standardised log cost). */
 static const double length_grid[] = { 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5 };
 static const double noise_grid[] = { 1e-4, 1e-2, 1e-1 };
 
