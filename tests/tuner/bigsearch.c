@@ -8,8 +8,9 @@
  * Loads the job (the space is listed, or reached by index beyond
  * TUNE_JOB_LIST_MAX points), proposes BUDGET points in batches of 4 and
  * writes each as a CSV row of the parameters' numbers (a header first);
- * on stderr, the points in the space, how it was enumerated, the seconds
- * and the process's peak resident set (getrusage, KiB).
+ * on stderr, the points in the space, how it was enumerated, the seconds,
+ * whether it runs under ASan, and the process's peak resident set
+ * (getrusage, KiB).
  */
 #include <math.h>
 #include <stdio.h>
@@ -78,9 +79,21 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "points %zu enumerator %s proposed %zu seconds %.3f maxrss_kib %ld\n", n,
+/* ASan's shadow memory and quarantine add hundreds of MiB to any run. */
+#if defined(__SANITIZE_ADDRESS__)
+	const int sanitized = 1;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	const int sanitized = 1;
+#else
+	const int sanitized = 0;
+#endif
+#else
+	const int sanitized = 0;
+#endif
+	fprintf(stderr, "points %zu enumerator %s proposed %zu seconds %.3f asan %d maxrss_kib %ld\n", n,
 		tune_job_enumerator(job), done, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
-		ru.ru_maxrss);
+		sanitized, ru.ru_maxrss);
 	tune_strategy_free(s);
 	tune_job_free(job);
 	return fflush(stdout) ? 1 : 0;
