@@ -258,6 +258,22 @@ static int num_bound(struct ivgen *g, const struct sema_def *d)
  * with scalar_ok, also a single int (a def-form iterator's return). */
 static int num_iterable(struct ivgen *g, const struct ast_expr *e, bool scalar_ok)
 {
+	if (e->kind == AST_COND) {
+		/* `[0] if dim_vec == 1 else range(0, 2)`: the values come from
+		 * one branch or the other, so the hull of both (the condition is
+		 * not looked at).  Without it such an iterator had no column
+		 * bounds and the binary sink fell back to buffering every row
+		 * (gemm_beast's plain-expression form: 4x slower to list). */
+		int a = num_iterable(g, e->items[1], scalar_ok);
+		if (a == IV_NONE)
+			return IV_NONE;
+		int b = num_iterable(g, e->items[2], scalar_ok);
+		if (b == IV_NONE)
+			return IV_NONE;
+		line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", a, a, b, b);
+		g->point[a] = false;
+		return a;
+	}
 	if ((e->kind == AST_LIST || (scalar_ok && e->kind == AST_TUPLE)) && e->nitems > 0) {
 		/* Literal ints: the hull is known here.  Other items cost two
 		 * locals each in run(), which cc took minutes to compile for

@@ -180,6 +180,16 @@ printf 'x = [2**i for i in range(10)]\ny = [0, 1]\nrequire x < 100\n' > "$T/comp
 	bad "binary, a comprehension's column: x is $(x_width "$T/comp.bin") bytes wide, wanted 2 (streamed)"
 python3 "$top_srcdir/tests/par/bincheck.py" --any-order "$T/comp.bin" "$T/comp.jsonl" &&
 	ok "comp.bin holds the interpreter's points" || bad "comp.bin does not hold the interpreter's points"
+# A conditional iterable (gemm_beast's `vec_mul = [0] if dim_vec == 1 else
+# range(0, 2)`) is bounded by the hull of its branches: streamed, widths
+# from the values either branch can give (999: 2 bytes).
+printf 'x = [0] if w == 1 else range(0, 1000)\nw = [1, 2]\nrequire x < 100\n' > "$T/cond.space"
+"$SPACEC" list --format jsonl --interpret "$T/cond.space" > "$T/cond.jsonl"
+"$SPACEC" list --format binary -o "$T/cond.bin" "$T/cond.space"
+[ "$(x_width "$T/cond.bin")" = 2 ] && ok "binary, a conditional iterable's column: streamed" ||
+	bad "binary, a conditional iterable's column: x is $(x_width "$T/cond.bin") bytes wide, wanted 2 (streamed)"
+python3 "$top_srcdir/tests/par/bincheck.py" --any-order "$T/cond.bin" "$T/cond.jsonl" &&
+	ok "cond.bin holds the interpreter's points" || bad "cond.bin does not hold the interpreter's points"
 # back to the suite's cache (never the user's: Makefile.am sets it)
 if [ -n "$outer_cache" ]; then XDG_CACHE_HOME=$outer_cache; else unset XDG_CACHE_HOME; fi
 

@@ -497,6 +497,19 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 			cb[4] = lo3, cb[5] = hi3;
 			ok[2] = true;
 		} while (0);
+		do { /* mode */
+			int64_t lo4, hi4;
+			lo4 = INT64_C(0), hi4 = INT64_C(1);
+			int64_t lo5, hi5;
+			lo5 = INT64_C(0), hi5 = INT64_C(0);
+			ivl_hull(&lo4, &hi4, lo5, hi5);
+			cb[6] = lo4, cb[7] = hi4;
+			ok[3] = true;
+		} while (0);
+		bool all = true;
+		for (int i = 0; i < 4; i++)
+			all = all && ok[i];
+		sprt_column_bounds_(ctx, all ? cb : NULL);
 	}
 
 	/* The loop nest, in level-set order. */
@@ -561,9 +574,20 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 							lo3 = hi3 = INT64_C(0);
 							tr1 = ivl_cmp('=', lo2, hi2, lo3, hi3);
 						} while (0);
-							tr1 = ivl_and(tr1, 2);
-							tr1 = ivl_not(tr1);
-							tr1 = ivl_and(tr1, 2);
+						int tr4 = 2;
+						do {
+							int64_t lo5, hi5;
+							lo5 = INT64_C(0), hi5 = INT64_C(1);
+							int64_t lo6, hi6;
+							lo6 = INT64_C(0), hi6 = INT64_C(0);
+							ivl_hull(&lo5, &hi5, lo6, hi6);
+							int64_t lo7, hi7;
+							lo7 = hi7 = INT64_C(1);
+							tr4 = ivl_cmp('=', lo5, hi5, lo7, hi7);
+						} while (0);
+						tr1 = ivl_and(tr1, tr4);
+						tr1 = ivl_not(tr1);
+						tr1 = ivl_and(tr1, 2);
 					if (tr1 == 0)
 						continue;
 				}
