@@ -195,6 +195,9 @@ static int walk(struct sprt_access *a, struct sprt_access_walk_ *w)
 	ctx->par = par;
 	ctx->par_level = par_level;
 	ctx->emit = w->mode == WALK_LEAF ? leaf_point : NULL;
+	/* A sink opened on ctx installed its own emit_ints, whose user is the
+	 * sink: the walk's points must reach leaf_point (via sprt_emit_ints_). */
+	ctx->emit_ints = NULL;
 	ctx->emit_user = w;
 	ctx->valid = 0;
 	ctx->candidates = 0;
