@@ -232,7 +232,7 @@ static void parse_strategy(struct parser *ps, const char *kw)
 	char *name = value(ps, "a strategy's name");
 	if (!name)
 		return;
-	const char *known = NULL;
+	const char *known = strcmp(name, "auto") == 0 ? "auto" : NULL;  /* resolved by tune_run */
 	for (const char *const *n = tune_strategy_names; *n; n++)
 		if (strcmp(*n, name) == 0)
 			known = *n;

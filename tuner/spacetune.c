@@ -45,7 +45,7 @@ enum exit_code { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 /* Defaults, documented in usage() and docs/spacetune.1. */
 #define DEFAULT_DB "results.jsonl"
-#define DEFAULT_STRATEGY "exhaustive"
+#define DEFAULT_STRATEGY "auto"
 enum { DEFAULT_REPEAT = 10, DEFAULT_WARMUP = 1, DEFAULT_SEED = 1 };
 static const double default_build_timeout_s = 300.0;
 
@@ -82,7 +82,8 @@ static void usage(FILE *out)
 	      "  --platform P        OpenCL platform, by index or name substring\n"
 	      "  --device D          device, by index or name substring (default: the first GPU)\n"
 	      "  --db FILE           results database, appended to (default " DEFAULT_DB ")\n"
-	      "  --strategy NAME     exhaustive (default), random, anneal, pso, genetic, local,\n"
+	      "  --strategy NAME     auto (default: every point without a budget, else bo),\n"
+	      "                      exhaustive, random, anneal, pso, genetic, local, bo,\n"
 	      "                      bfs (OCLoptimizer's breadth-first search)\n"
 	      "  --bfs-tolerance T   bfs: versions within T per cent of a level's best go on\n"
 	      "  --bfs-number N      bfs: at most N versions go on (0: no cap); with neither\n"
@@ -437,6 +438,8 @@ out:
 
 static bool known_strategy(const char *name)
 {
+	if (strcmp(name, "auto") == 0)  /* resolved by tune_run (run.c) */
+		return true;
 	for (const char *const *n = tune_strategy_names; *n; n++)
 		if (strcmp(*n, name) == 0)
 			return true;

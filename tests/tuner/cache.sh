@@ -13,7 +13,7 @@ run() { # name db [env...]: a short run of vadd.space
 	name=$1 db=$2
 	shift 2
 	expect_status "$name" 0 env TMPDIR="$T/tmp" "$@" "$SPACETUNE" run "$T/vadd.space" --db "$db" \
-		--budget 4 --jobs 1 --repeat 1
+		--budget 4 --strategy exhaustive --jobs 1 --repeat 1
 	n=$(jq -s '[.[] | select(.status == "ok")] | length' "$db")
 	check "$name: every configuration verified ($n ok)" test "$n" -eq 4
 }

@@ -112,7 +112,7 @@ check "the compiler is gone too" none_left "$T/hang/hang_ref.c"
 # ---- SIGTERM while the reference spins ------------------------------------------
 db=$T/db.jsonl
 expect_status "an ordinary run first" 0 "$SPACETUNE" run "$TD/vadd.space" --db "$db" --jobs 1 \
-	--repeat 1 --budget 2
+	--repeat 1 --budget 2 --strategy exhaustive
 cp "$db" "$T/db.before"
 XDG_CACHE_HOME=$T/spin-cache "$SPACETUNE" run "$T/spin.space" --db "$db" --jobs 1 \
 	>"$T/out" 2>"$T/err" &

@@ -11,7 +11,7 @@ expect_status "an empty --objective" 2 "$SPACETUNE" run "$TD/vadd.space" --objec
 need_opencl
 cp "$TD/vadd.space" "$TD/vadd.cl" "$TD/vadd_ref.c" "$T/"
 run() {
-	"$SPACETUNE" run "$T/vadd.space" --db "$T/db.jsonl" --jobs 2 --repeat 2 --budget 6 --no-progress "$@"
+	"$SPACETUNE" run "$T/vadd.space" --db "$T/db.jsonl" --jobs 2 --repeat 2 --budget 6 --strategy exhaustive --no-progress "$@"
 }
 
 expect_status "an objective that is no metric" 1 run --objective GFLOPS

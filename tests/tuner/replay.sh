@@ -90,7 +90,7 @@ check "... and the $(grep -c build_error "$T/flat.jsonl") build errors left out 
 
 # A time budget stops where the recorded run would have: evaluations are
 # proposed while the clock is under it (the durations in replay order).
-run --replay "$T/one.jsonl" --jobs 1 --budget 20s --db "$T/b.jsonl" >"$T/b.out" 2>"$T/b.err"
+run --replay "$T/one.jsonl" --jobs 1 --budget 20s --strategy exhaustive --db "$T/b.jsonl" >"$T/b.out" 2>"$T/b.err"
 want=$(python3 "$T/oracle.py" budget "$T/one.jsonl" "$T/b.jsonl" 20)
 check "--budget 20s on one worker: $want evaluations" test "$(wc -l <"$T/b.jsonl")" -eq "$want"
 check "... the written database has the replayed device" grep -q '"device":"Replay GPU"' "$T/b.jsonl"
@@ -133,7 +133,7 @@ check "... is named in the error" grep -q "bad.jsonl.xz: not a readable .xz file
 
 # --replay-sleep waits the virtual clock out.
 start=$(date +%s.%N)
-run --replay "$T/one.jsonl" --jobs 1 --budget 4 --replay-sleep --trace "$T/s.csv" >"$T/s.out" 2>&1
+run --replay "$T/one.jsonl" --jobs 1 --budget 4 --strategy exhaustive --replay-sleep --trace "$T/s.csv" >"$T/s.out" 2>&1
 end=$(date +%s.%N)
 virt=$(tail -1 "$T/s.csv" | cut -d, -f2)
 check "--replay-sleep: wall $(python3 -c "print(round($end - $start, 2))") s >= virtual $virt s" \

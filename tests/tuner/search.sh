@@ -54,4 +54,13 @@ run --strategy bo --seed 2 --trace "$T/bo-2b.csv" >/dev/null 2>&1
 check "bo --seed 2 twice: identical traces" cmp -s "$T/bo-2.csv" "$T/bo-2b.csv"
 run --strategy bo --seed 4 --trace "$T/bo-4.csv" >/dev/null 2>&1
 check "... seed 4 differs" sh -c "! cmp -s '$T/bo-4.csv' '$T/bo-2.csv'"
+# The default strategy (auto): bo under a budget smaller than the space,
+# every point without one.
+run --seed 2 --trace "$T/auto-2.csv" >/dev/null 2>&1
+check "no --strategy under a 2% budget: bo's trace" cmp -s "$(tail -n +2 "$T/auto-2.csv" >"$T/a.t"; echo "$T/a.t")" \
+	"$(tail -n +2 "$T/bo-2.csv" >"$T/b.t"; echo "$T/b.t")"
+"$SPACETUNE" run "$SP" --set filter_size=3 --no-progress --replay "$T/db.jsonl" --jobs 1 \
+	--trace "$T/all.csv" >/dev/null 2>&1
+check "no --strategy and no budget: every point once" \
+	test "$(tail -n +2 "$T/all.csv" | cut -d, -f3 | sort -u | wc -l)" -eq "$(wc -l <"$T/points.csv")"
 finish
