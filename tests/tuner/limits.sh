@@ -75,7 +75,10 @@ tune:
     reference c vadd_ref from "vadd_ref.c"
 SPACE
 # Each open of the FIFO (one per build) gets the header 1.2 s later.
-(while :; do { sleep 1.2; echo '#define SLOW_HEADER 1'; } >"$T/inc/slow.h"; done) &
+# A reader that closes before the write (a compiler probing the file) must
+# not end the feeder with SIGPIPE: every later build would then block on
+# the FIFO forever (CI saw the run stall at 2 of 6 and the feeder gone).
+(trap '' PIPE; while :; do { sleep 1.2; echo '#define SLOW_HEADER 1'; } >"$T/inc/slow.h" 2>/dev/null; done) &
 feeder=$!
 expect_status "six builds of 1.2 s each under --jobs 1 --run-timeout 1" 0 \
 	timeout -s KILL 300 "$SPACETUNE" run "$T/queue.space" --db "$T/queue.jsonl" --jobs 1 \
