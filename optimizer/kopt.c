@@ -1954,6 +1954,23 @@ static void emit_test(struct emit *E, const struct pragma *p, long long off)
 	emit_node(E, p->bound);
 }
 
+/*
+ * `for (; v < BOUND; v += STEP) BODY`, at indentation ind plus one tab:
+ * the iterations an unrolled, jammed or vectorised loop leaves over, run
+ * one at a time from where the transformed loop stopped.
+ */
+static void emit_remainder(struct emit *E, const struct pragma *p, const char *ind, int body)
+{
+	const char *v = E->k->n[p->var].name;
+	fprintf(E->out, "%s\tfor (; ", ind);
+	emit_test(E, p, 0);
+	if (p->step == 1)
+		fprintf(E->out, "; %s++) ", v);
+	else
+		fprintf(E->out, "; %s += %lld) ", v, p->step);
+	emit_block(E, body, 1);
+}
+
 static void emit_unroll(struct emit *E, const struct pragma *p, long long F)
 {
 	const struct kopt *k = E->k;
@@ -1976,13 +1993,7 @@ static void emit_unroll(struct emit *E, const struct pragma *p, long long F)
 	}
 	fprintf(E->out, "%s\t}\n", ind);
 	if (p->trip < 0 || p->trip % F) {
-		fprintf(E->out, "%s\tfor (; ", ind);
-		emit_test(E, p, 0);
-		if (p->step == 1)
-			fprintf(E->out, "; %s++) ", V->name);
-		else
-			fprintf(E->out, "; %s += %lld) ", V->name, p->step);
-		emit_block(E, p->body, 1);
+		emit_remainder(E, p, ind, p->body);
 		fputs("\n", E->out);
 	}
 	fprintf(E->out, "%s}", ind);
@@ -2118,13 +2129,8 @@ static void emit_jam(struct emit *E, const struct pragma *p, long long F)
 				fprintf(E->out, "%s}\n", ind2);
 			}
 		}
-	fprintf(E->out, "%s\t}\n%s\tfor (; ", ind, ind);
-	emit_test(E, p, 0);
-	if (p->step == 1)
-		fprintf(E->out, "; %s++) ", V->name);
-	else
-		fprintf(E->out, "; %s += %lld) ", V->name, p->step);
-	emit_block(E, p->body, 1);
+	fprintf(E->out, "%s\t}\n", ind);
+	emit_remainder(E, p, ind, p->body);
 	fprintf(E->out, "\n%s}", ind);
 }
 
@@ -2194,10 +2200,7 @@ static void emit_vector(struct emit *E, const struct pragma *p, int pi, long lon
 			fputs(";\n", E->out);
 		}
 	(void)pi;
-	fprintf(E->out, "%s\tfor (; ", ind);
-	emit_test(E, p, 0);
-	fprintf(E->out, "; %s++) ", V->name);
-	emit_block(E, body, 1);
+	emit_remainder(E, p, ind, body);  /* a vector loop steps by 1 (check_vector) */
 	fprintf(E->out, "\n%s}", ind);
 	E->resume = stmt_end(k, body);
 }
