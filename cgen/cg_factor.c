@@ -1125,3 +1125,18 @@ bool cg_factor_innermost(struct cg *c)
 	cg_line(c, "}");
 	return true;
 }
+
+/*
+ * An iterator whose inputs are all computed once has the same iterable
+ * wherever its loop opens: it is computed once too, and each opening only
+ * counts (and replays a domain error), as the interpreter would.
+ */
+bool cg_hoisted(const struct cg *c, const struct sema_def *d)
+{
+	if (d->loop_pos == 0 || c->block >= 0 || !cg_factor_main(c, d->loop_pos))
+		return false;
+	for (int k = 0; k < d->ndeps; k++)
+		if (d->deps[k]->level >= 0 || d->deps[k]->kind == SEMA_ITER)
+			return false;
+	return true;
+}

@@ -1,33 +1,22 @@
 /*
- * cg_int.h - shared state of the code generator (cgen.c, cg_expr.c).
+ * cg_int.h - the code generator's state (struct cg) and the interfaces
+ * of its passes (cgen/cg_*.c).
  *
- * Not a public header: everything here is private to cgen/.  The output
- * is built in memory buffers so that declarations can be gathered while
- * code is generated, and so that `#line` directives back into the C file
- * can be numbered in one last pass (a line holding only CG_LINE_BACK
- * becomes `#line N "out.c"`).
+ * Not a public header: everything here is private to cgen/.  The layers,
+ * bottom up: cg_text.h (buffers, lines, names; cg_text.c), the passes
+ * (cg_expr.c, cg_type.c, cg_factor.c, cg_opt.c, cg_interval.c,
+ * cg_cse.c, cg_par.c; their order and switches in cg_pass.c), and the
+ * driver (cgen.c), which alone calls into every layer.
  */
 #ifndef SPACEC_CG_INT_H
 #define SPACEC_CG_INT_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "arena.h"
+#include "cg_text.h"
 #include "cgen.h"
-
-#define CG_LINE_BACK '\001'
-
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-void sbuf_add(struct sbuf *b, const char *s, size_t n);
-void sbuf_puts(struct sbuf *b, const char *s);
-void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sbuf_vprintf(struct sbuf *b, const char *fmt, va_list ap);
-void sbuf_release(struct sbuf *b);
 
 /* Flow bits of a value inside a def body (see cg_expr.c). */
 enum {
@@ -119,6 +108,8 @@ struct cg {
 	int *brk_up;             /* +1: its rejections are an up-set in f, -1: down-set */
 	struct cg_ivl *ivl;      /* interval pruning's checks (cg_interval.c) */
 
+	struct ptrvec pool;      /* strings made while generating (cg_text.c) */
+
 	/* Factorization (cg_factor.c): the loops being written are positions
 	 * [loop_first, loop_end) of sub-nest `block`, or of the main chain
 	 * (block -1). */
@@ -128,29 +119,6 @@ struct cg {
 	int block;
 };
 
-/* cgen.c: whether iterator d's iterable is computed once, before the nest,
- * into st->d_iter with its domain error in the run() local once_d. */
-bool cg_hoisted(const struct cg *c, const struct sema_def *d);
-/*
- * A prefix for the members generated code adds to struct space_state
- * (memo tables, near counts, bounds): `base`, with underscores appended
- * until no definition's member starts with it, so that every name built
- * on it stays clear of the definitions' (a definition named memo_0 or
- * near_0 once collided with a sub-nest's table).
- */
-const char *cg_internal_prefix(struct cg *c, const char *base);
-
-/*
- * Whether a .space name cannot be a C identifier as it is: a C keyword, a
- * name starting with '_', or a macro that generated code can see (the list
- * is taken from the runtime headers at build time: tools/c_macros.sh).
- */
-bool cg_c_reserved(const char *s);
-/* A C spelling of `want` that is none of those: a 'u' in front of a leading
- * '_', then '_' appended while the name is still reserved. */
-const char *cg_c_spelling(struct cg *c, const char *want);
-extern const char *const cg_c_macros[];
-extern const size_t cg_n_c_macros;
 
 /* cg_opt.c */
 void cg_opt_plan(struct cg *c);
@@ -193,6 +161,8 @@ void cg_interval_state(struct cg *c, struct sbuf *out);
 void cg_interval_release(struct cg *c);
 
 /* cg_type.c */
+/* Hands the current point to the sink (emit known non-NULL). */
+void cg_emit_point(struct cg *c);
 void cg_type_plan(struct cg *c);
 void cg_type_release(struct cg *c);
 /* The static type of `e` in the generated code: CG_T_INT or CG_T_BOOL
@@ -216,6 +186,10 @@ void cg_par_iteration(struct cg *c, int k); /* first in the loop body */
 void cg_par_task(struct cg *c, int k);      /* after the level's checks */
 void cg_par_loop_end(struct cg *c, int k);  /* after the loop */
 void cg_par_descriptor(struct cg *c, struct sbuf *out); /* .par_levels */
+
+/* cg_factor.c: whether iterator d's iterable is computed once, before the nest,
+ * into st->d_iter with its domain error in the run() local once_d. */
+bool cg_hoisted(const struct cg *c, const struct sema_def *d);
 
 /* cg_factor.c: plan first (it may change the loop order until release). */
 void cg_factor_plan(struct cg *c);
@@ -252,24 +226,9 @@ bool cg_cse_into(struct cg *c, const struct ast_expr *e, const char *dst);
  * emitting the code that computes it if unknown; NULL if e is not shared. */
 const char *cg_cse_int(struct cg *c, const struct ast_expr *e);
 
-/* cgen.c: hands the current point to the sink (emit known non-NULL). */
-void cg_emit_point(struct cg *c);
-
-/* Code lines at the current indent. */
-void cg_line(struct cg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A fresh temporary of C type `type`; the name lives in the arena-less
- * string pool of the cg (freed with it). */
-const char *cg_temp(struct cg *c, const char *type, const char *init);
-/* A block that an and/or or comparison chain leaves by `break` (cg_expr.c). */
+/* cg_expr.c; a block that an and/or or comparison chain leaves by `break` */
 void cg_open_chain(struct cg *c, bool open);
 void cg_close_chain(struct cg *c, bool open);
-int cg_scratch(struct cg *c);
-int cg_string_id(struct cg *c, const char *s);
-void cg_error(struct cg *c, struct srcloc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-const char *cg_strdup(struct cg *c, const char *s);
-const char *cg_fmt(struct cg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* cg_expr.c */
 void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst);
 const char *cg_operand(struct cg *c, const struct ast_expr *e);
 void cg_body(struct cg *c, const struct sema_def *d);

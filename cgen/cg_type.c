@@ -614,3 +614,31 @@ const char *cg_int_operand(struct cg *c, const struct ast_expr *e)
 	cg_expr_into(c, e, v);
 	return cg_fmt(c, "%s.u.i", v);
 }
+
+/* Hands the current point (iterators in definition order) to the sink. */
+void cg_emit_point(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	struct sbuf init = { 0 };
+	bool ints = P->niters > 0;
+	for (int i = 0; i < P->niters && ints; i++)
+		ints = cg_typed_member(c, P->iters[i]) && c->ctype[P->iters[i]->id] == CG_T_INT;
+	if (ints) {
+		/* Every value a typed int: 8 bytes each, not a 32-byte sprt_val
+		 * (gemm_beast's H100 list: 78M points of 15). */
+		for (int i = 0; i < P->niters; i++)
+			sbuf_printf(&init, "%sst->%s", i ? ", " : "", c->member[P->iters[i]->id]);
+		cg_line(c, "const int64_t point[%d] = { %s };", P->niters, init.s);
+		sbuf_release(&init);
+		cg_line(c, "if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point, %d) : sprt_emit_ints_(ctx, point, %d))",
+			P->niters, P->niters);
+		cg_line(c, "\tctx->stop = true;");
+		return;
+	}
+	for (int i = 0; i < P->niters; i++)
+		sbuf_printf(&init, "%s%s", i ? ", " : "", cg_value_of(c, P->iters[i]));
+	cg_line(c, "const sprt_val point[%d] = { %s };", P->niters, init.s);
+	sbuf_release(&init);
+	cg_line(c, "if (ctx->emit(ctx->emit_user, point, %d))", P->niters);
+	cg_line(c, "\tctx->stop = true;");
+}

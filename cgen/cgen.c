@@ -29,204 +29,6 @@
 #include "arena.h"
 #include "cg_int.h"
 
-/* ---- buffers ------------------------------------------------------------------ */
-
-void sbuf_add(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		b->s = xrealloc(b->s, cap);
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = 0;
-}
-
-void sbuf_puts(struct sbuf *b, const char *s)
-{
-	sbuf_add(b, s, strlen(s));
-}
-
-void sbuf_vprintf(struct sbuf *b, const char *fmt, va_list ap)
-{
-	char small[256];
-	va_list aq;
-	va_copy(aq, ap);
-	int n = vsnprintf(small, sizeof(small), fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof(small)) {
-		sbuf_add(b, small, (size_t)n);
-		return;
-	}
-	char *big = xmalloc((size_t)n + 1);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	sbuf_add(b, big, (size_t)n);
-	free(big);
-}
-
-void sbuf_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	sbuf_vprintf(b, fmt, ap);
-	va_end(ap);
-}
-
-void sbuf_release(struct sbuf *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof(*b));
-}
-
-/* ---- the generator's small services --------------------------------------------- */
-
-/* Strings made while generating live in a pool freed with the generator. */
-struct cg_full {
-	struct cg c; /* first, so a struct cg * is a struct cg_full * */
-	struct ptrvec pool;
-};
-
-static struct ptrvec *cg_pool(struct cg *c)
-{
-	return &((struct cg_full *)c)->pool;
-}
-
-const char *cg_strdup(struct cg *c, const char *s)
-{
-	char *d = xstrdup(s);
-	ptrvec_push(cg_pool(c), d);
-	return d;
-}
-
-const char *cg_fmt(struct cg *c, const char *fmt, ...)
-{
-	struct sbuf b = { 0 };
-	va_list ap;
-	va_start(ap, fmt);
-	sbuf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	if (!b.s)
-		return "";
-	ptrvec_push(cg_pool(c), b.s);
-	return b.s;
-}
-
-void cg_line(struct cg *c, const char *fmt, ...)
-{
-	for (int i = 0; i < c->indent; i++)
-		sbuf_add(c->code, "\t", 1);
-	va_list ap;
-	va_start(ap, fmt);
-	sbuf_vprintf(c->code, fmt, ap);
-	va_end(ap);
-	sbuf_add(c->code, "\n", 1);
-}
-
-/* `type` holds one %s where the name goes ("sprt_val %s", "sprt_val %s[3]"). */
-const char *cg_temp(struct cg *c, const char *type, const char *init)
-{
-	const char *name = cg_fmt(c, "_t%d", ++c->ntemps);
-	sbuf_puts(&c->decls, "\t");
-	sbuf_printf(&c->decls, type, name);
-	if (init)
-		sbuf_printf(&c->decls, " = %s", init);
-	sbuf_puts(&c->decls, ";\n");
-	return name;
-}
-
-int cg_scratch(struct cg *c)
-{
-	return c->nscratch[c->fn->id]++;
-}
-
-int cg_string_id(struct cg *c, const char *s)
-{
-	for (int i = 0; i < c->nstrs; i++)
-		if (c->strs[i] == s || !strcmp(c->strs[i], s))
-			return i;
-	if (c->nstrs == c->strs_cap) {
-		c->strs_cap = c->strs_cap ? c->strs_cap * 2 : 16;
-		c->strs = xrealloc(c->strs, sizeof(*c->strs) * (size_t)c->strs_cap);
-	}
-	c->strs[c->nstrs] = s;
-	return c->nstrs++;
-}
-
-void cg_error(struct cg *c, struct srcloc loc, const char *fmt, ...)
-{
-	struct sbuf b = { 0 };
-	va_list ap;
-	va_start(ap, fmt);
-	sbuf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	diag_error(c->diag, loc, "%s", b.s ? b.s : "");
-	sbuf_release(&b);
-	c->errors++;
-}
-
-/* ---- text ------------------------------------------------------------------------- */
-
-/* A C string literal; '?' is escaped so that no trigraph can form. */
-static void c_string(struct sbuf *b, const char *s, size_t n, bool split_lines)
-{
-	sbuf_add(b, "\"", 1);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		char tmp[8];
-		switch (ch) {
-		case '"': sbuf_puts(b, "\\\""); break;
-		case '\\': sbuf_puts(b, "\\\\"); break;
-		case '?': sbuf_puts(b, "\\?"); break;
-		case '\n':
-			sbuf_puts(b, "\\n");
-			if (split_lines && i + 1 < n)
-				sbuf_puts(b, "\"\n\t\"");
-			break;
-		case '\t': sbuf_puts(b, "\\t"); break;
-		default:
-			if (ch < 0x20 || ch >= 0x7f) {
-				snprintf(tmp, sizeof(tmp), "\\%03o", ch);
-				sbuf_puts(b, tmp);
-			} else {
-				sbuf_add(b, (const char *)&ch, 1);
-			}
-		}
-	}
-	sbuf_add(b, "\"", 1);
-}
-
-/* Source text inside a C comment: no comment delimiters, no trigraphs. */
-static void comment_text(struct sbuf *b, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char ch = s[i];
-		if (ch == '*' && i + 1 < n && s[i + 1] == '/') {
-			sbuf_puts(b, "* ");
-			continue;
-		}
-		if (ch == '/' && i + 1 < n && s[i + 1] == '*') {
-			sbuf_puts(b, "/ ");
-			continue;
-		}
-		if (ch == '?' && i + 1 < n && s[i + 1] == '?') {
-			sbuf_puts(b, "? ");
-			continue;
-		}
-		if (ch == '\\' && (i + 1 == n || s[i + 1] == '\n' || s[i + 1] == '\r')) {
-			sbuf_puts(b, "\\ ");
-			continue;
-		}
-		if (ch == '\r' || ch == 0)
-			continue;
-		sbuf_add(b, &ch, 1);
-	}
-}
-
 /* The statement's text: from the start of its first line, trailing blanks
  * dropped, common indentation removed; one C comment line per line. */
 static void quote_source(struct cg *c, struct sbuf *b, const struct ast_stmt *st)
@@ -268,7 +70,7 @@ static void quote_source(struct cg *c, struct sbuf *b, const struct ast_stmt *st
 			to--;
 		if (to > from) {
 			sbuf_puts(b, " *   ");
-			comment_text(b, src + from, to - from);
+			cg_comment_text(b, src + from, to - from);
 			sbuf_puts(b, "\n");
 		} else {
 			sbuf_puts(b, " *\n");
@@ -299,132 +101,8 @@ static const char *default_text(struct cg *c, const struct sema_def *d)
 		q--;
 	struct sbuf b = { 0 };
 	sbuf_add(&b, p, (size_t)(q - p));
-	ptrvec_push(cg_pool(c), b.s);
+	cg_keep(c, b.s);
 	return b.s;
-}
-
-/* ---- names ---------------------------------------------------------------------------- */
-
-static int cmp_name(const void *key, const void *item)
-{
-	return strcmp(key, *(const char *const *)item);
-}
-
-bool cg_c_reserved(const char *s)
-{
-	static const char *const kw[] = {
-		"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
-		"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-		"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool",
-		"true", "false", "asm", "typeof", "alignas", "alignof", "constexpr", "nullptr",
-		"static_assert", "thread_local", "typeof_unqual",
-		/* the generated code's own macros */
-		"TRY", "STEP", "STEP_LIMIT", "OWNED", "IVL_POINT", "OPT_DIVS_MAX", NULL,
-	};
-	for (int i = 0; kw[i]; i++)
-		if (!strcmp(kw[i], s))
-			return true;
-	return s[0] == '_' || bsearch(s, cg_c_macros, cg_n_c_macros, sizeof *cg_c_macros, cmp_name);
-}
-
-const char *cg_c_spelling(struct cg *c, const char *want)
-{
-	const char *name = want[0] == '_' ? cg_fmt(c, "u%s", want) : want;
-	while (cg_c_reserved(name))
-		name = cg_fmt(c, "%s_", name);
-	return name;
-}
-
-/*
- * The member names handed out so far, hashed: a linear scan made naming
- * quadratic in the definitions (20,000 constants took 6 s to emit).
- * Open addressing at most half full; it never grows, its size is fixed
- * by the number of names assign_names can hand out.
- */
-struct name_set {
-	size_t mask;
-	const char **slot;
-};
-
-static size_t name_hash(const char *s)
-{
-	size_t h = 5381;
-	for (; *s; s++)
-		h = h * 33 + (unsigned char)*s;
-	return h;
-}
-
-/* Looks `s` up; adds it when `add` and absent.  Returns whether it was there. */
-static bool name_set_has(struct name_set *set, const char *s, bool add)
-{
-	size_t j = name_hash(s) & set->mask;
-	for (; set->slot[j]; j = (j + 1) & set->mask)
-		if (!strcmp(set->slot[j], s))
-			return true;
-	if (add)
-		set->slot[j] = s;
-	return false;
-}
-
-/* A unique member name of struct space_state based on `want`. */
-static const char *member_name(struct cg *c, struct name_set *used, const char *want)
-{
-	const char *base = cg_c_spelling(c, want);
-	const char *name = base == want ? cg_strdup(c, want) : base;
-	for (int k = 2; name_set_has(used, name, false); k++)
-		name = cg_fmt(c, "%s_%d", base, k);
-	name_set_has(used, name, true);
-	return name;
-}
-
-const char *cg_internal_prefix(struct cg *c, const char *base)
-{
-	const char **lists[] = { c->member, c->iter_member, c->dom_member, c->yield_member, c->scratch_member };
-	const char *prefix = base;
-	for (bool clash = true; clash;) {
-		clash = false;
-		size_t n = strlen(prefix);
-		for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]) && !clash; l++)
-			for (int i = 0; i <= c->P->ndefs && !clash; i++)
-				clash = lists[l][i] && !strncmp(lists[l][i], prefix, n);
-		if (clash)
-			prefix = cg_fmt(c, "%s_", prefix);
-	}
-	return prefix;
-}
-
-static void assign_names(struct cg *c)
-{
-	const struct sema_program *P = c->P;
-	int n = P->ndefs;
-	/* Up to five names a definition (member, _iter, _dom, _yields, _scratch). */
-	size_t cap = 16;
-	while (cap < 10 * (size_t)n + 16)
-		cap *= 2;
-	struct name_set used = { cap - 1, xcalloc(cap, sizeof(const char *)) };
-	for (int i = 0; i < n; i++) {
-		const struct sema_def *d = P->defs[i];
-		c->member[d->id] = member_name(c, &used, d->cname);
-	}
-	for (int i = 0; i < n; i++) {
-		const struct sema_def *d = P->defs[i];
-		const char *m = c->member[d->id];
-		if (d->kind == SEMA_ITER) {
-			c->iter_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_iter", m));
-			c->dom_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_dom", m));
-		}
-		if (d->form == SEMA_FORM_CLOSURE)
-			c->yield_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_yields", m));
-		c->scratch_member[d->id] = member_name(c, &used, cg_fmt(c, "%s_scratch", m));
-	}
-	free(used.slot);
-	int rows = 0;
-	for (int i = 0; i < n; i++) {
-		const struct sema_def *d = P->defs[i];
-		bool is_row = d->kind == SEMA_ITER || d->kind == SEMA_DERIVED || d->kind == SEMA_CONSTRAINT;
-		c->row[d->id] = is_row ? rows++ : -1;
-	}
 }
 
 static const char *kind_word(const struct sema_def *d)
@@ -519,7 +197,7 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 			d->kind == SEMA_DEVICE ? "device" : "setting", d->name);
 		{
 			struct sbuf name = { 0 };
-			c_string(&name, d->name, strlen(d->name), false);
+			cg_c_string(&name, d->name, strlen(d->name), false);
 			bool typed = c->ctype[d->id] != CG_T_VAL;
 			cg_line(c, "rc = sprt_binding_get(ctx, %s, %s, &found);", name.s,
 				typed ? "&v" : cg_fmt(c, "&st->%s", m));
@@ -622,54 +300,6 @@ static void gen_level(struct cg *c, int level, const char *skip)
 	}
 }
 
-/*
- * An iterator whose inputs are all computed once has the same iterable
- * wherever its loop opens: it is computed once too, and each opening only
- * counts (and replays a domain error), as the interpreter would.
- */
-static bool hoisted(const struct cg *c, const struct sema_def *d)
-{
-	if (d->loop_pos == 0 || c->block >= 0 || !cg_factor_main(c, d->loop_pos))
-		return false;
-	for (int k = 0; k < d->ndeps; k++)
-		if (d->deps[k]->level >= 0 || d->deps[k]->kind == SEMA_ITER)
-			return false;
-	return true;
-}
-
-bool cg_hoisted(const struct cg *c, const struct sema_def *d)
-{
-	return hoisted(c, d);
-}
-
-/* Hands the current point (iterators in definition order) to the sink. */
-void cg_emit_point(struct cg *c)
-{
-	const struct sema_program *P = c->P;
-	struct sbuf init = { 0 };
-	bool ints = P->niters > 0;
-	for (int i = 0; i < P->niters && ints; i++)
-		ints = cg_typed_member(c, P->iters[i]) && c->ctype[P->iters[i]->id] == CG_T_INT;
-	if (ints) {
-		/* Every value a typed int: 8 bytes each, not a 32-byte sprt_val
-		 * (gemm_beast's H100 list: 78M points of 15). */
-		for (int i = 0; i < P->niters; i++)
-			sbuf_printf(&init, "%sst->%s", i ? ", " : "", c->member[P->iters[i]->id]);
-		cg_line(c, "const int64_t point[%d] = { %s };", P->niters, init.s);
-		sbuf_release(&init);
-		cg_line(c, "if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point, %d) : sprt_emit_ints_(ctx, point, %d))",
-			P->niters, P->niters);
-		cg_line(c, "\tctx->stop = true;");
-		return;
-	}
-	for (int i = 0; i < P->niters; i++)
-		sbuf_printf(&init, "%s%s", i ? ", " : "", cg_value_of(c, P->iters[i]));
-	cg_line(c, "const sprt_val point[%d] = { %s };", P->niters, init.s);
-	sbuf_release(&init);
-	cg_line(c, "if (ctx->emit(ctx->emit_user, point, %d))", P->niters);
-	cg_line(c, "\tctx->stop = true;");
-}
-
 static void gen_loops(struct cg *c, int k)
 {
 	const struct sema_program *P = c->P;
@@ -698,7 +328,7 @@ static void gen_loops(struct cg *c, int k)
 	cg_factor_loop_entry(c, k);
 	cg_line(c, "/* loop %d: %s */", k, d->cname);
 	cg_line(c, "ctx->stats[%d].evaluated++;", r);
-	if (hoisted(c, d))
+	if (cg_hoisted(c, d))
 		cg_line(c, "if (once_%s) {", m);
 	else
 		cg_line(c, "if (def_%s(ctx, st, &st->%s)) {", m, it);
@@ -811,7 +441,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	bool any_hoisted = false;
 	for (int k = 0; k < P->niters; k++) {
 		const struct sema_def *d = P->loop_order[k];
-		if (!hoisted(c, d))
+		if (!cg_hoisted(c, d))
 			continue;
 		if (!any_hoisted)
 			cg_line(c, "/* Iterables that depend only on level -1: computed once, 0 or a domain error. */");
@@ -923,15 +553,6 @@ static const char *class_enum(enum ast_cclass k)
 	return "SPRT_HARD";
 }
 
-static void quoted(struct sbuf *b, const char *s)
-{
-	if (!s) {
-		sbuf_puts(b, "NULL");
-		return;
-	}
-	c_string(b, s, strlen(s), false);
-}
-
 static const char *file_stem(struct cg *c, const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -940,7 +561,7 @@ static const char *file_stem(struct cg *c, const char *path)
 	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
 	struct sbuf b = { 0 };
 	sbuf_add(&b, base, n);
-	ptrvec_push(cg_pool(c), b.s);
+	cg_keep(c, b.s);
 	return b.s;
 }
 
@@ -952,7 +573,7 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 		sbuf_puts(out, "static const struct sprt_param_desc params[] = {\n");
 		for (int i = 0; i < P->niters; i++) {
 			sbuf_puts(out, "\t{ ");
-			quoted(out, P->iters[i]->cname);
+			cg_quoted(out, P->iters[i]->cname);
 			sbuf_printf(out, ", %s },\n", type_enum(P->iters[i]->type));
 		}
 		sbuf_puts(out, "};\n\n");
@@ -968,7 +589,7 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 			if (c->row[d->id] < 0)
 				continue;
 			sbuf_puts(out, "\t{ ");
-			quoted(out, d->cname);
+			cg_quoted(out, d->cname);
 			sbuf_printf(out, ", %s, %s, %s, %d, %d },\n",
 				    d->kind == SEMA_ITER ? "SPRT_DEF_ITER" :
 				    d->kind == SEMA_DERIVED ? "SPRT_DEF_DERIVED" : "SPRT_DEF_CONSTRAINT",
@@ -982,9 +603,9 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 		for (int i = 0; i < P->nbindable; i++) {
 			const struct sema_def *d = P->bindable[i];
 			sbuf_puts(out, "\t{ ");
-			quoted(out, d->name);
+			cg_quoted(out, d->name);
 			sbuf_printf(out, ", %s, ", d->kind == SEMA_SETTING ? "true" : "false");
-			quoted(out, default_text(c, d));
+			cg_quoted(out, default_text(c, d));
 			sbuf_puts(out, " },\n");
 		}
 		sbuf_puts(out, "};\n\n");
@@ -993,12 +614,12 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 	sbuf_puts(out, "extern const struct sprt_space spacec_space;\n");
 	sbuf_puts(out, "const struct sprt_space spacec_space = {\n");
 	sbuf_puts(out, "\t.abi_version = SPRT_ABI_VERSION,\n\t.name = ");
-	quoted(out, file_stem(c, src));
+	cg_quoted(out, file_stem(c, src));
 	sbuf_puts(out, ",\n\t.source_file = ");
-	quoted(out, src);
+	cg_quoted(out, src);
 	sbuf_puts(out, ",\n\t.doc = ");
 	if (P->mod && P->mod->docstring)
-		c_string(out, P->mod->docstring, strlen(P->mod->docstring), true);
+		cg_c_string(out, P->mod->docstring, strlen(P->mod->docstring), true);
 	else
 		sbuf_puts(out, "NULL");
 	sbuf_printf(out, ",\n\t.nparams = %d,\n\t.params = %s,\n", P->niters, P->niters ? "params" : "NULL");
@@ -1321,7 +942,7 @@ static void write_out(struct cg *c, const struct sbuf *b, FILE *out)
 {
 	const char *name = c->opt->output_name ? c->opt->output_name : "<stdout>";
 	struct sbuf q = { 0 };
-	c_string(&q, name, strlen(name), false);
+	cg_c_string(&q, name, strlen(name), false);
 	int line = 1;
 	const char *p = b->s, *end = b->s + b->len;
 	while (p < end) {
@@ -1340,9 +961,9 @@ static void write_out(struct cg *c, const struct sbuf *b, FILE *out)
 int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE *out,
 	    struct diag *diag)
 {
-	struct cg_full full;
-	memset(&full, 0, sizeof(full));
-	struct cg *c = &full.c;
+	struct cg cg;
+	memset(&cg, 0, sizeof(cg));
+	struct cg *c = &cg;
 	struct cg_options o = *opt;
 	if (!o.source_name)
 		o.source_name = prog->mod && prog->mod->filename ? prog->mod->filename : "input.space";
@@ -1357,10 +978,10 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	c->dom_member = xcalloc(n, sizeof(*c->dom_member));
 	c->nscratch = xcalloc(n, sizeof(*c->nscratch));
 	c->row = xcalloc(n, sizeof(*c->row));
-	assign_names(c);
+	cg_assign_names(c);
 	struct sbuf q = { 0 };
-	c_string(&q, o.source_name, strlen(o.source_name), false);
-	ptrvec_push(cg_pool(c), q.s);
+	cg_c_string(&q, o.source_name, strlen(o.source_name), false);
+	cg_keep(c, q.s);
 	c->src_quoted = q.s;
 
 	/* The string table, in first-use order over the definitions. */
@@ -1386,7 +1007,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	cg_factor_functions(c, &subnests, gen_loops);
 
 	sbuf_puts(&head, "/* Generated by spacec from ");
-	comment_text(&head, o.source_name, strlen(o.source_name));
+	cg_comment_text(&head, o.source_name, strlen(o.source_name));
 	/* One line, so that the #line numbers below stay put. */
 	sbuf_puts(&head, o.standalone ? "; do not edit.  Build a program with:"
 				        " cc -O2 THIS.c $(pkg-config --cflags --libs spacert) */\n"
@@ -1398,7 +1019,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 		sbuf_puts(&head, "static const char *const strings[] = {\n");
 		for (int i = 0; i < c->nstrs; i++) {
 			sbuf_puts(&head, "\t");
-			quoted(&head, c->strs[i]);
+			cg_quoted(&head, c->strs[i]);
 			sbuf_printf(&head, ", /* %d */\n", i);
 		}
 		sbuf_puts(&head, "};\n\n");
@@ -1428,9 +1049,9 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	cg_factor_release(c);
 	cg_cse_release(c);
 	cg_type_release(c);
-	for (size_t i = 0; i < full.pool.len; i++)
-		free(full.pool.items[i]);
-	ptrvec_release(&full.pool);
+	for (size_t i = 0; i < c->pool.len; i++)
+		free(c->pool.items[i]);
+	ptrvec_release(&c->pool);
 	free(c->member);
 	free(c->iter_member);
 	free(c->yield_member);
