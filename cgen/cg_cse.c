@@ -170,7 +170,7 @@ static void collect(struct cg_cse *s, const struct ast_expr *e, const struct sem
 void cg_cse_plan(struct cg *c)
 {
 	const struct sema_program *P = c->P;
-	if (c->opt->opt_level < 2 || c->opt->no_cse)
+	if (!CG_ON(c, CG_PASS_CSE))
 		return;
 	struct cg_cse *s = xcalloc(1, sizeof(*s));
 	s->prefix = cg_internal_prefix(c, "cse_");

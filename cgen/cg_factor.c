@@ -418,7 +418,7 @@ void cg_factor_plan(struct cg *c)
 	const struct sema_program *P = c->P;
 	c->loop_end = P->niters;
 	c->block = -1;
-	if (c->opt->opt_level < 1 || c->opt->no_factorize || P->niters < 2)
+	if (!CG_ON(c, CG_PASS_FACTORIZATION) || P->niters < 2)
 		return;
 	struct fplan f = { .P = P, .n = P->niters };
 	int n = f.n;

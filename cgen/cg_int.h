@@ -120,7 +120,25 @@ struct cg {
 };
 
 
-/* cg_opt.c */
+/* One row of the pass table (cg_pass.c).  plan runs before any C is
+ * written, state adds the pass's members to struct space_state, release
+ * frees what plan made; NULL where the pass has none. */
+struct cg_pass {
+	const char *name;        /* -fno-NAME */
+	int min_level;           /* the lowest -O level it runs at */
+	size_t off;              /* its bool in struct cg_options, or (size_t)-1: no switch */
+	const char *where;       /* the file that implements it */
+	void (*plan)(struct cg *c);
+	void (*state)(struct cg *c, struct sbuf *out);
+	void (*release)(struct cg *c);
+};
+const struct cg_pass *cg_pass(enum cg_pass_id p);
+/* Whether pass p runs in this generator. */
+#define CG_ON(c, p) cg_pass_on((c)->opt, (p))
+
+/* cg_opt.c: plans domain filtering, equality solving, bound tightening
+ * and divisor iteration; state: the divisor tables. */
+void cg_opt_state(struct cg *c, struct sbuf *out);
 void cg_opt_plan(struct cg *c);
 void cg_opt_release(struct cg *c);
 /* Emits the value source of loop k (after its iterable is computed). */
@@ -137,7 +155,7 @@ struct ast_expr *cg_opt_constraint_expr(struct cg *c, const struct sema_def *d, 
 /* C condition: constraint d is enabled in this run (--disable, --no-soft). */
 const char *cg_opt_enabled_test(struct cg *c, const struct sema_def *d);
 
-/* cg_interval.c: interval pruning (-O2).  plan: from cg_opt_plan; bounds:
+/* cg_interval.c: interval pruning (-O2).  plan: after cg_opt_plan; bounds:
  * after domain filtering, computes the bounds of the hoisted iterables its
  * checks read; prune: in loop k after the level's checks, skips the
  * subtree where a deeper constraint rejects every completion.  columns

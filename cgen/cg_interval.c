@@ -955,7 +955,7 @@ void cg_interval_plan(struct cg *c)
 	const struct sema_program *P = c->P;
 	c->ivl = xcalloc(1, sizeof(*c->ivl));
 	c->ivl->bounds = xcalloc((size_t)P->ndefs + 1, sizeof(*c->ivl->bounds));
-	if (c->opt->opt_level < 2 || c->opt->no_interval)
+	if (!CG_ON(c, CG_PASS_INTERVAL))
 		return;
 	c->ivl->array = cg_internal_prefix(c, "ivl_bounds");
 	for (int i = 0; i < P->ndefs; i++) {

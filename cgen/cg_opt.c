@@ -392,10 +392,9 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 	if (ur != USE_INV)
 		return false;
 	struct cg_level_plan *p = &c->plan[k];
-	const struct cg_options *o = c->opt;
 	/* c % X == 0 */
-	if (!o->no_divisors && is_zero(R) && L->kind == AST_BINARY && L->op == AST_OP_MOD && is_x(L->items[1], x) &&
-	    uses(L->items[0], x, k) == USE_INV) {
+	if (CG_ON(c, CG_PASS_DIVISORS) && is_zero(R) && L->kind == AST_BINARY && L->op == AST_OP_MOD &&
+	    is_x(L->items[1], x) && uses(L->items[0], x, k) == USE_INV) {
 		p->src = CG_SRC_DIV;
 		p->src_con = d;
 		p->fn_c = value_fn(c, d, L->items[0]);
@@ -404,7 +403,7 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 	if (ul != USE_X && !(ul == USE_DEEP && L->kind == AST_BINARY))
 		return false;
 	/* X * Y == c, Y a deeper range iterator */
-	if (!o->no_divisors && L->kind == AST_BINARY && L->op == AST_OP_MUL) {
+	if (CG_ON(c, CG_PASS_DIVISORS) && L->kind == AST_BINARY && L->op == AST_OP_MUL) {
 		for (int side = 0; side < 2; side++) {
 			const struct ast_expr *a = L->items[side], *b = L->items[1 - side];
 			if (is_x(a, x) && b->kind == AST_NAME && b->ref && b->ref->kind == SEMA_ITER &&
@@ -417,7 +416,7 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 			}
 		}
 	}
-	if (o->no_equality || ul != USE_X)
+	if (!CG_ON(c, CG_PASS_EQUALITY) || ul != USE_X)
 		return false;
 	int kind = -1;
 	const struct ast_expr *a = NULL;
@@ -531,14 +530,12 @@ void cg_opt_plan(struct cg *c)
 	c->plan = xcalloc((size_t)P->niters + 1, sizeof(*c->plan));
 	c->brk_fn = xcalloc(n, sizeof(*c->brk_fn));
 	c->brk_up = xcalloc(n, sizeof(*c->brk_up));
-	const struct cg_options *o = c->opt;
-	if (o->opt_level < 1)
-		return;
-	for (int k = 0; k < P->niters; k++) {
+	for (int k = 0; k < P->niters; k++) { /* each transformation asks CG_ON: none at -O0 */
 		const struct sema_def *x = P->loop_order[k];
 		/* Sources: the first constraint (in evaluation order) that gives
 		 * one; clips: every condition of the right shape. */
-		bool sources = !o->no_equality || !o->no_divisors, clips = !o->no_bounds && is_range_iter(x);
+		bool sources = CG_ON(c, CG_PASS_EQUALITY) || CG_ON(c, CG_PASS_DIVISORS);
+		bool clips = CG_ON(c, CG_PASS_BOUNDS) && is_range_iter(x);
 		for (int i = 0; i < P->ndefs && (sources || clips); i++) {
 			const struct sema_def *d = P->defs[i];
 			if (d->kind != SEMA_CONSTRAINT || d->level < k)
@@ -556,23 +553,29 @@ void cg_opt_plan(struct cg *c)
 		}
 		if (c->plan[k].src != CG_SRC_PLAIN)
 			c->plan[k].any = true;
-		for (int i = 0; i < P->ndefs && !o->no_bounds; i++) {
+		for (int i = 0; i < P->ndefs && CG_ON(c, CG_PASS_BOUNDS); i++) {
 			const struct sema_def *d = P->defs[i];
 			if (d->kind != SEMA_CONSTRAINT || d->level != k)
 				continue;
 			plan_break(c, d, cg_opt_constraint_expr(c, d, k), x, k);
 		}
-		if (o->no_filter || c->plan[k].any || !iterable_once(c, x))
+		if (!CG_ON(c, CG_PASS_DOMAIN_FILTERING) || c->plan[k].any || !iterable_once(c, x))
 			continue;
 		for (int i = 0; i < P->ndefs; i++)
 			c->plan[k].filter |= unary_on(P->defs[i], x, k);
 	}
-	cg_interval_plan(c);
+}
+
+void cg_opt_state(struct cg *c, struct sbuf *out)
+{
+	if (c->divs_array) {
+		sbuf_puts(out, "\t/* Divisor iteration: each site's divisors of its last c */\n");
+		sbuf_printf(out, "\tstruct opt_divs %s[%d];\n", c->divs_array, c->ndivs);
+	}
 }
 
 void cg_opt_release(struct cg *c)
 {
-	cg_interval_release(c);
 	sbuf_release(&c->aux);
 	free(c->plan);
 	free(c->brk_fn);

@@ -283,7 +283,7 @@ void cg_type_plan(struct cg *c)
 {
 	const struct sema_program *P = c->P;
 	c->ctype = xcalloc((size_t)P->ndefs + 1, sizeof(*c->ctype));
-	if (c->opt->no_typed)
+	if (!CG_ON(c, CG_PASS_TYPED_VALUES))
 		return;
 	/* prog->defs is topological: a definition's inputs are typed first. */
 	for (int i = 0; i < P->ndefs; i++) {

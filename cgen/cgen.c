@@ -520,13 +520,9 @@ static void gen_state(struct cg *c, struct sbuf *out)
 		if (c->nscratch[d->id])
 			sbuf_printf(out, "\tstruct sprt_vec %s[%d];\n", c->scratch_member[d->id], c->nscratch[d->id]);
 	}
-	if (c->divs_array) {
-		sbuf_puts(out, "\t/* Divisor iteration: each site's divisors of its last c */\n");
-		sbuf_printf(out, "\tstruct opt_divs %s[%d];\n", c->divs_array, c->ndivs);
-	}
-	cg_interval_state(c, out);
-	cg_factor_state(c, out);
-	cg_cse_state(c, out);
+	for (int p = 0; p < CG_NPASSES; p++)
+		if (cg_pass(p)->state)
+			cg_pass(p)->state(c, out);
 	if (!P->ndefs)
 		sbuf_puts(out, "\tint empty;\n");
 	sbuf_puts(out, "};\n\n");
@@ -994,15 +990,15 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	}
 
 	struct sbuf defs = { 0 }, nest = { 0 }, head = { 0 }, all = { 0 }, subnests = { 0 };
-	cg_factor_plan(c);
-	cg_type_plan(c);
-	cg_cse_plan(c); /* after the types: a typed subexpression is shared as an int64_t */
+	/* The passes decide everything before any C is written (cg_pass.c). */
+	for (int p = 0; p < CG_NPASSES; p++)
+		if (cg_pass(p)->plan)
+			cg_pass(p)->plan(c);
 	bool any_body = false;
 	for (int i = 0; i < prog->ndefs; i++) {
 		gen_def(c, &defs, prog->defs[i]);
 		any_body |= prog->defs[i]->form != SEMA_FORM_EXPR;
 	}
-	cg_opt_plan(c);
 	gen_run(c, &nest);
 	cg_factor_functions(c, &subnests, gen_loops);
 
@@ -1045,10 +1041,9 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	sbuf_release(&subnests);
 	sbuf_release(&all);
 	sbuf_release(&c->decls);
-	cg_opt_release(c);
-	cg_factor_release(c);
-	cg_cse_release(c);
-	cg_type_release(c);
+	for (int p = CG_NPASSES - 1; p >= 0; p--)
+		if (cg_pass(p)->release)
+			cg_pass(p)->release(c);
 	for (size_t i = 0; i < c->pool.len; i++)
 		free(c->pool.items[i]);
 	ptrvec_release(&c->pool);

@@ -28,16 +28,18 @@ struct cg_options {
 	bool line_directives;      /* default true */
 	int opt_level;             /* 0: BEAST's level sets only; 2: default */
 	/*
-	 * Loop transformations of -O1 and up (cgen/cg_opt.c), each of which
-	 * can be switched off on its own (-fno-...).  -O0 applies none.
+	 * The -fno- switches of the passes (cgen/cg_pass.c names them and
+	 * says from which -O level each runs); -O0 applies none but typed
+	 * values.  Set them with cg_set_switch.
 	 */
 	bool no_equality;          /* -fno-equality-solving: pin X from X == e, a*X != c, ... */
 	bool no_bounds;            /* -fno-bound-tightening: break out of monotone rejections */
 	bool no_divisors;          /* -fno-divisor-iteration: c % X, X*Y == c visit divisors only */
-	bool no_factorize;         /* -fno-factorization (reserved: not implemented yet) */
-	bool no_cse;               /* -fno-cse (reserved: not implemented yet) */
+	bool no_factorize;         /* -fno-factorization: memoized sub-nests */
+	bool no_cse;               /* -fno-cse: common subexpressions (-O2) */
 	bool no_filter;            /* -fno-domain-filtering: unary constraints filter X once */
 	bool no_interval;          /* -fno-interval-pruning: bound deep constraints at outer levels (-O2) */
+	bool no_specialize;        /* -fno-specialization: read by the caller (lang/specialize.c runs before cgen) */
 	bool no_typed;             /* -fno-typed-values: every value a tagged sprt_val (cg_type.c) */
 	/*
 	 * Where the caller knows what the run will bind (spacec count, list
@@ -60,6 +62,32 @@ struct cg_options {
 };
 
 enum { CG_BOUND_DEFAULT = 0, CG_BOUND_INT, CG_BOUND_BOOL, CG_BOUND_OTHER };
+
+/*
+ * The passes, in the order cg_emit runs them (cgen/cg_pass.c holds the
+ * table: name, -O level, switch, functions).
+ */
+enum cg_pass_id {
+	CG_PASS_SPECIALIZATION, /* lang/specialize.c, before cgen */
+	CG_PASS_LOOP_ORDER,     /* lang/sema.c; -O0: BEAST's level sets */
+	CG_PASS_FACTORIZATION,
+	CG_PASS_TYPED_VALUES,
+	CG_PASS_CSE,
+	CG_PASS_DOMAIN_FILTERING,
+	CG_PASS_EQUALITY,
+	CG_PASS_BOUNDS,
+	CG_PASS_DIVISORS,
+	CG_PASS_INTERVAL,
+	CG_PASS_TASK_HOOKS,
+	CG_NPASSES
+};
+
+/* Whether pass p runs under o: its -O level reached, its switch not off. */
+bool cg_pass_on(const struct cg_options *o, enum cg_pass_id p);
+/* Applies -f's argument ("no-cse"); false where no pass has that switch. */
+bool cg_set_switch(struct cg_options *o, const char *arg);
+/* The -fno- switches, for --help: indented lines, in pass order. */
+void cg_switch_help(FILE *out);
 
 /*
  * Writes the generated C for `prog` to `out`.  Returns 0, or the number

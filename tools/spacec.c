@@ -42,12 +42,7 @@ struct cli {
 	bool werror, no_warnings;
 	const char *output;
 	const char *device_profile;
-	int opt_level;
-	bool no_equality, no_bounds, no_divisors, no_factorize, no_cse; /* -fno-... */
-	bool no_typed;                   /* -fno-typed-values */
-	bool no_filter;                  /* -fno-domain-filtering */
-	bool no_interval;                /* -fno-interval-pruning */
-	bool no_specialize;              /* -fno-specialization */
+	struct cg_options passes;        /* -O and -f: the level and the pass switches (cgen/cg_pass.c) */
 	bool verbose;
 	int progress;                    /* --progress 1, --no-progress 0, -1: on a terminal */
 	struct jit_options jit;
@@ -97,11 +92,10 @@ static void usage(FILE *out)
 	      "  --jit=auto|cc|tcc   how to compile the enumerator (default auto:\n"
 	      "                      a cached cc -O2 build, else libtcc in memory)\n"
 	      "  -O0, -O1, -O2       optimisation level of the generated loops\n"
-	      "  -fno-equality-solving, -fno-bound-tightening, -fno-divisor-iteration,\n"
-	      "  -fno-factorization, -fno-cse, -fno-domain-filtering,\n"
-	      "  -fno-interval-pruning, -fno-specialization\n"
-	      "                      switch one loop transformation off\n"
-	      "  -fno-typed-values   hold every value tagged (no int64_t state)\n"
+	      , out);
+	cg_switch_help(out);
+	fputs("                      switch one transformation off (-fno-typed-values:\n"
+	      "                      every value tagged, no int64_t state)\n"
 	      "  -o FILE             output of 'emit' and 'list' (written beside, then renamed)\n"
 	      "  --specialize        emit: specialize to --set, --device-profile and the\n"
 	      "                      defaults, as count, list and stats do (the program\n"
@@ -148,7 +142,7 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	cli->format = "csv";
-	cli->opt_level = 2;
+	cli->passes.opt_level = 2;
 	cli->progress = -1;
 	cli->binding_text = calloc((size_t)argc + 1, sizeof(char *));
 	cli->disabled = calloc((size_t)argc + 1, sizeof(char *));
@@ -232,28 +226,10 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 				fprintf(stderr, "spacec: error: unknown optimisation level '-O%s'\n", optarg);
 				return EXIT_USAGE;
 			}
-			cli->opt_level = optarg[0] - '0';
+			cli->passes.opt_level = optarg[0] - '0';
 			break;
 		case 'f':
-			if (!strcmp(optarg, "no-equality-solving")) {
-				cli->no_equality = true;
-			} else if (!strcmp(optarg, "no-bound-tightening")) {
-				cli->no_bounds = true;
-			} else if (!strcmp(optarg, "no-divisor-iteration")) {
-				cli->no_divisors = true;
-			} else if (!strcmp(optarg, "no-factorization")) {
-				cli->no_factorize = true;
-			} else if (!strcmp(optarg, "no-cse")) {
-				cli->no_cse = true;
-			} else if (!strcmp(optarg, "no-domain-filtering")) {
-				cli->no_filter = true;
-			} else if (!strcmp(optarg, "no-interval-pruning")) {
-				cli->no_interval = true;
-			} else if (!strcmp(optarg, "no-specialization")) {
-				cli->no_specialize = true;
-			} else if (!strcmp(optarg, "no-typed-values")) {
-				cli->no_typed = true;
-			} else {
+			if (!cg_set_switch(&cli->passes, optarg)) {
 				fprintf(stderr, "spacec: error: unknown option '-f%s'\n", optarg);
 				return EXIT_USAGE;
 			}
@@ -652,24 +628,14 @@ static char *generate(const struct cli *cli, const struct sema_program *prog, st
 		fprintf(stderr, "spacec: error: out of memory\n");
 		return NULL;
 	}
-	struct cg_options o = {
-		.source_text = src,
-		.source_len = len,
-		.source_name = cli->file,
-		.output_name = out_name,
-		.line_directives = true,
-		.opt_level = cli->opt_level,
-		.no_equality = cli->no_equality,
-		.no_bounds = cli->no_bounds,
-		.no_divisors = cli->no_divisors,
-		.no_factorize = cli->no_factorize,
-		.no_cse = cli->no_cse,
-		.no_typed = cli->no_typed,
-		.no_filter = cli->no_filter,
-		.no_interval = cli->no_interval,
-		.bound_types = types,
-		.standalone = standalone,
-	};
+	struct cg_options o = cli->passes; /* the level and the switches */
+	o.source_text = src;
+	o.source_len = len;
+	o.source_name = cli->file;
+	o.output_name = out_name;
+	o.line_directives = true;
+	o.bound_types = types;
+	o.standalone = standalone;
 	int errs = cg_emit(prog, &o, f, diag);
 	if (fclose(f) || errs) {
 		free(buf);
@@ -1025,7 +991,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cli.command, "check"))
 		goto out;
 	/* -O0 is BEAST's method: loops in plain level-set order. */
-	if (cli.opt_level == 0)
+	if (!cg_pass_on(&cli.passes, CG_PASS_LOOP_ORDER))
 		sema_set_loop_order(&prog, true);
 	if (!strcmp(cli.command, "dot")) {
 		struct dag g;
@@ -1037,7 +1003,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cli.command, "emit")) {
 		struct ast_module smod;
 		struct sema_program sprog;
-		if (cli.specialize && cli.opt_level > 0 && !cli.no_specialize &&
+		if (cli.specialize && cg_pass_on(&cli.passes, CG_PASS_SPECIALIZATION) &&
 		    analyze_specialized(&cli, src_copy, len, &smod, &sprog)) {
 			rc = emit_file(&cli, &sprog, &diag, src_copy, len);
 			ast_module_release(&smod);
@@ -1053,7 +1019,7 @@ int main(int argc, char **argv)
 	if (!cli.interpret) {
 		struct ast_module smod;
 		struct sema_program sprog;
-		if (cli.opt_level > 0 && !cli.no_specialize &&
+		if (cg_pass_on(&cli.passes, CG_PASS_SPECIALIZATION) &&
 		    analyze_specialized(&cli, src_copy, len, &smod, &sprog)) {
 			rc = run_compiled(&cli, &prog, &sprog, &diag, src_copy, len, argv[0]);
 			ast_module_release(&smod);

@@ -60,12 +60,12 @@ struct space_state {
 	sprt_val both_iter;
 	struct sprt_vec both_scratch[1];
 	struct sprt_vec picked_scratch[1];
-	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
-	int64_t column_bounds[8];
-	bool column_bounds_ok[4];
 	/* Common subexpressions: the value, and whether it is known at this point. */
 	int64_t cse_3;
 	bool cse_ok_3;
+	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
+	int64_t column_bounds[8];
+	bool column_bounds_ok[4];
 };
 
 /*

@@ -390,14 +390,14 @@ struct space_state {
 	sprt_val unroll_iter;
 	struct sprt_vec unroll_scratch[1];
 	sprt_val blk_x_iter;
+	/* Common subexpressions: the value, and whether it is known at this point. */
+	int64_t cse_7;
+	bool cse_ok_7;
 	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
 	int64_t column_bounds[6];
 	bool column_bounds_ok[3];
 	/* Interval pruning: lo, hi, ok (1: bounds known) of loop p at 3p.. */
 	int64_t ivl_bounds[9];
-	/* Common subexpressions: the value, and whether it is known at this point. */
-	int64_t cse_7;
-	bool cse_ok_7;
 };
 
 /*

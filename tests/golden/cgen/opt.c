@@ -393,11 +393,6 @@ struct space_state {
 	sprt_val read_m_iter;
 	sprt_val read_n_iter;
 	sprt_val pad_iter;
-	/* Divisor iteration: each site's divisors of its last c */
-	struct opt_divs opt_divs[2];
-	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
-	int64_t column_bounds[12];
-	bool column_bounds_ok[6];
 	/* Memo tables of the factorized sub-nests (NULL until first used). */
 	struct sprt_memo *memo_0;
 	struct sprt_memo *memo_1;
@@ -407,6 +402,11 @@ struct space_state {
 	bool cse_ok_7;
 	int64_t cse_8;
 	bool cse_ok_8;
+	/* Divisor iteration: each site's divisors of its last c */
+	struct opt_divs opt_divs[2];
+	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
+	int64_t column_bounds[12];
+	bool column_bounds_ok[6];
 };
 
 /*

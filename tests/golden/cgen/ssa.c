@@ -72,9 +72,6 @@ struct space_state {
 	struct sprt_vec Bytes_scratch[3];
 	struct sprt_vec Regs_scratch[6];
 	struct sprt_vec bytes_scratch[2];
-	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
-	int64_t column_bounds[4];
-	bool column_bounds_ok[2];
 	/* Common subexpressions: the value, and whether it is known at this point. */
 	sprt_val cse_1;
 	bool cse_ok_1;
@@ -86,6 +83,9 @@ struct space_state {
 	bool cse_ok_9;
 	int64_t cse_10;
 	bool cse_ok_10;
+	/* Iterator i's least and greatest value (at 2i, 2i + 1), where _ok[i]. */
+	int64_t column_bounds[4];
+	bool column_bounds_ok[2];
 };
 
 /*

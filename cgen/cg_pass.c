@@ -1,0 +1,87 @@
+/*
+ * cg_pass.c - the compiler's passes, in the order the driver runs them.
+ *
+ * This table is the one place that says which transformations exist, in
+ * what order they are planned, from which -O level each runs and which
+ * -fno- switch turns it off; spacec's command line reads its switch names
+ * and levels from here (cg_set_switch, cg_pass_on).  A pass's plan runs
+ * before any C is written, in table order; each plan sees the decisions
+ * of the rows above it (factorization's loop order, then the types, then
+ * the shared subexpressions, ...).  Every plan runs at every level: a
+ * pass that is off still sets up the empty state the emitters read, and
+ * asks cg_pass_on whether to decide anything.  After the definitions and
+ * the loop nest are written, the driver asks each pass in table order for
+ * its members of struct space_state, and releases them in reverse.
+ *
+ * Rows without functions are decided elsewhere but switched here:
+ * specialization (lang/specialize.c, before cgen), the loop order
+ * (lang/sema.c), and the transformations planned together in cg_opt.c
+ * (one plan for the four rows it owns, each with its own switch).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cg_int.h"
+
+#define OFF(field) offsetof(struct cg_options, field)
+#define NONE ((size_t)-1)
+
+static const struct cg_pass passes[CG_NPASSES] = {
+	[CG_PASS_SPECIALIZATION] = { "specialization", 1, OFF(no_specialize), "lang/specialize.c",
+				     NULL, NULL, NULL },
+	[CG_PASS_LOOP_ORDER] = { "loop-order", 1, NONE, "lang/sema.c", NULL, NULL, NULL },
+	[CG_PASS_FACTORIZATION] = { "factorization", 1, OFF(no_factorize), "cg_factor.c",
+				    cg_factor_plan, cg_factor_state, cg_factor_release },
+	[CG_PASS_TYPED_VALUES] = { "typed-values", 0, OFF(no_typed), "cg_type.c",
+				   cg_type_plan, NULL, cg_type_release },
+	[CG_PASS_CSE] = { "cse", 2, OFF(no_cse), "cg_cse.c", cg_cse_plan, cg_cse_state, cg_cse_release },
+	[CG_PASS_DOMAIN_FILTERING] = { "domain-filtering", 1, OFF(no_filter), "cg_opt.c",
+				       cg_opt_plan, cg_opt_state, cg_opt_release },
+	[CG_PASS_EQUALITY] = { "equality-solving", 1, OFF(no_equality), "cg_opt.c", NULL, NULL, NULL },
+	[CG_PASS_BOUNDS] = { "bound-tightening", 1, OFF(no_bounds), "cg_opt.c", NULL, NULL, NULL },
+	[CG_PASS_DIVISORS] = { "divisor-iteration", 1, OFF(no_divisors), "cg_opt.c", NULL, NULL, NULL },
+	[CG_PASS_INTERVAL] = { "interval-pruning", 2, OFF(no_interval), "cg_interval.c",
+			       cg_interval_plan, cg_interval_state, cg_interval_release },
+	[CG_PASS_TASK_HOOKS] = { "task-hooks", 0, NONE, "cg_par.c", NULL, NULL, NULL },
+};
+
+const struct cg_pass *cg_pass(enum cg_pass_id p)
+{
+	return &passes[p];
+}
+
+bool cg_pass_on(const struct cg_options *o, enum cg_pass_id p)
+{
+	const struct cg_pass *q = &passes[p];
+	return o->opt_level >= q->min_level && (q->off == NONE || !*(const bool *)((const char *)o + q->off));
+}
+
+bool cg_set_switch(struct cg_options *o, const char *arg)
+{
+	if (strncmp(arg, "no-", 3))
+		return false;
+	for (int i = 0; i < CG_NPASSES; i++)
+		if (passes[i].off != NONE && !strcmp(arg + 3, passes[i].name)) {
+			*(bool *)((char *)o + passes[i].off) = true;
+			return true;
+		}
+	return false;
+}
+
+void cg_switch_help(FILE *out)
+{
+	int col = 0;
+	for (int i = 0; i < CG_NPASSES; i++) {
+		if (passes[i].off == NONE)
+			continue;
+		int w = (int)strlen(passes[i].name) + 6; /* "-fno-" and "," */
+		if (col && col + w + 1 > 74) {
+			fputs(",\n", out);
+			col = 0;
+		}
+		fprintf(out, "%s-fno-%s", col ? ", " : "  ", passes[i].name);
+		col += w + 1;
+	}
+	fputs("\n", out);
+}
