@@ -4,7 +4,6 @@
  */
 #include "value.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -297,80 +296,4 @@ uint64_t value_range_len(struct value v)
 	if (step < 0 && start > stop)
 		return ((uint64_t)start - (uint64_t)stop - 1) / (0 - (uint64_t)step) + 1;
 	return 0;
-}
-
-/* ---- parsing --set values ------------------------------------------------ */
-
-static bool parse_int(const char *t, int64_t *out)
-{
-	const char *p = t;
-	bool neg = false;
-	if (*p == '+' || *p == '-')
-		neg = *p++ == '-';
-	int base = 10;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	}
-	if (!*p)
-		return false;
-	uint64_t acc = 0;
-	for (; *p; p++) {
-		int dgt;
-		if (*p >= '0' && *p <= '9')
-			dgt = *p - '0';
-		else if (base == 16 && *p >= 'a' && *p <= 'f')
-			dgt = *p - 'a' + 10;
-		else if (base == 16 && *p >= 'A' && *p <= 'F')
-			dgt = *p - 'A' + 10;
-		else
-			return false;
-		if (acc > (UINT64_MAX - (uint64_t)dgt) / (uint64_t)base)
-			return false;
-		acc = acc * (uint64_t)base + (uint64_t)dgt;
-	}
-	if (neg) {
-		if (acc > (uint64_t)INT64_MAX + 1)
-			return false;
-		*out = acc == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)acc;
-	} else {
-		if (acc > (uint64_t)INT64_MAX)
-			return false;
-		*out = (int64_t)acc;
-	}
-	return true;
-}
-
-static bool parse_float(const char *t, double *out)
-{
-	/* strtod also reads hex floats, which Python's float() does not. */
-	if (!*t || strpbrk(t, "xX") || t[0] == ' ' || t[0] == '\t')
-		return false;
-	char *end;
-	errno = 0;
-	double d = strtod(t, &end);
-	if (*end || end == t)
-		return false;
-	*out = d;
-	return true;
-}
-
-struct value value_parse(const char *text,
-			 const char *(*intern)(void *ctx, const char *s, size_t n),
-			 void *ctx)
-{
-	int64_t i;
-	double d;
-	if (parse_int(text, &i))
-		return value_int(i);
-	if (parse_float(text, &d))
-		return value_float(d);
-	if (!strcmp(text, "True") || !strcmp(text, "true"))
-		return value_bool(true);
-	if (!strcmp(text, "False") || !strcmp(text, "false"))
-		return value_bool(false);
-	size_t n = strlen(text);
-	if (n >= 2 && (text[0] == '"' || text[0] == '\'') && text[n - 1] == text[0])
-		return value_str(intern(ctx, text + 1, n - 2));
-	return value_str(intern(ctx, text, n));
 }

@@ -117,13 +117,4 @@ uint64_t value_range_len(struct value v);
 #define VALUE_FLOAT_BUF 32
 void value_float_repr(char *buf, double d);
 
-/*
- * Parses a --set value: an int (decimal or 0x hex), a float, True/False
- * (or true/false), or else a string (surrounding quotes removed).  The
- * string is interned through `intern`.
- */
-struct value value_parse(const char *text,
-			 const char *(*intern)(void *ctx, const char *s, size_t n),
-			 void *ctx);
-
 #endif

@@ -405,6 +405,57 @@ int sprt_bindings_set_text(struct sprt_bindings *b, const char *name, const char
 	return bindings_put(b, name, v, t);
 }
 
+int sprt_set_check(const char *arg, size_t *name_len, char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq) {
+		snprintf(err, errlen, "--set needs NAME=VALUE, not '%s'", arg);
+		return SPRT_EVALUE;
+	}
+	size_t n = (size_t)(eq - arg);
+	bool ident = n > 0 && !(arg[0] >= '0' && arg[0] <= '9');
+	for (size_t i = 0; i < n; i++) {
+		char c = arg[i];
+		ident &= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+	}
+	if (!ident) {
+		if (n)
+			snprintf(err, errlen, "--set '%s': '%.*s' is not a name (letters, digits and '_', not "
+				 "first a digit)", arg, (int)n, arg);
+		else
+			snprintf(err, errlen, "--set '%s': the name before '=' is missing", arg);
+		return SPRT_EVALUE;
+	}
+	if (!eq[1]) {
+		snprintf(err, errlen, "--set '%s': the value is missing (an empty string is written %s'')", arg, arg);
+		return SPRT_EVALUE;
+	}
+	size_t bad;
+	if (!utf8_valid(eq + 1, strlen(eq + 1), &bad)) {
+		snprintf(err, errlen, "--set %.*s: the value is not valid UTF-8", (int)n, arg);
+		return SPRT_EVALUE;
+	}
+	if (name_len)
+		*name_len = n;
+	return SPRT_OK;
+}
+
+int sprt_bindings_set_arg(struct sprt_bindings *b, const char *arg, char *err, size_t errlen)
+{
+	size_t n;
+	int rc = sprt_set_check(arg, &n, err, errlen);
+	if (rc)
+		return rc;
+	char *name = dupn(arg, n);
+	if (!name)
+		return SPRT_ENOMEM;
+	rc = sprt_bindings_set_text(b, name, arg + n + 1);
+	free(name);
+	if (rc == SPRT_ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
 /* ---- device profiles: a flat JSON object ----------------------------------------------- */
 
 struct jp {

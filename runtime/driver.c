@@ -1,5 +1,6 @@
 /*
- * driver.c - sprt_main: the command line of a compiled enumerator.
+ * driver.c - sprt_main: the command line of a compiled enumerator, and
+ * sprt_command_run: the same commands as data (spacec calls it directly).
  *
  *   ENUMERATOR count|list|stats [options]
  *   ENUMERATOR sample -n K [--seed S] [--replace] [options]
@@ -31,27 +32,16 @@
 #define SPRT_VERSION "0.1.0"
 #endif
 
-enum command { CMD_NONE, CMD_COUNT, CMD_LIST, CMD_STATS, CMD_SAMPLE, CMD_RANK, CMD_UNRANK };
+/* sample_n before -n is given (parse_count never reads a count this big). */
+#define SAMPLE_N_UNSET UINT64_MAX
 
-struct opts {
-	const char *prog;
-	enum command cmd;
-	enum sprt_format fmt;
-	const char *output;
-	const char *profile;
-	bool no_soft;
-	bool no_warnings;
-	bool timing;         /* -v, --verbose (or --timing): enumeration time on stderr */
-	int progress;        /* --progress 1, --no-progress 0, else -1: when stderr is a terminal */
-	struct sprt_run_options run;
-	int nsets, ndisable;
-	char **sets;       /* "NAME=VALUE", pointing into argv */
-	char **disable;
-	/* sample, rank, unrank */
-	uint64_t sample_n, seed;
-	bool have_n, replace;
-	int nargs;
-	char **args;       /* rank's points, unrank's indices */
+/* sprt_main's argv as a command, and the storage the command points into. */
+struct argv_command {
+	struct sprt_command c;
+	struct sprt_bindings sets;
+	int ndisable, nargs;
+	const char **disable;
+	const char **args;
 };
 
 static const char *basename_of(const char *p)
@@ -117,7 +107,7 @@ static void usage(const struct sprt_space *sp, const char *prog, FILE *f)
 	}
 }
 
-static int usage_error(const struct opts *o, const char *fmt, const char *arg)
+static int usage_error(const struct sprt_command *o, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "%s: error: ", o->prog);
 	fprintf(stderr, fmt, arg);
@@ -158,7 +148,7 @@ static bool parse_count(const char *s, const char **end, uint64_t max, uint64_t 
 	return p != s;
 }
 
-static int parse_threads(const char *v, int *threads)
+int sprt_parse_threads(const char *v, int *threads)
 {
 	const char *end;
 	uint64_t n;
@@ -169,7 +159,7 @@ static int parse_threads(const char *v, int *threads)
 }
 
 /* "I/N", 0 <= I < N: the shard (0-based, as Slurm's array indices). */
-static int parse_shard(const char *v, uint64_t *index, uint64_t *count)
+int sprt_parse_shard(const char *v, uint64_t *index, uint64_t *count)
 {
 	const char *end;
 	if (!parse_count(v, &end, UINT64_C(1) << 20, index) || *end != '/')
@@ -179,9 +169,16 @@ static int parse_shard(const char *v, uint64_t *index, uint64_t *count)
 	return 0;
 }
 
-/* Returns -1 to go on, else the exit status. */
-static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, char **argv)
+int sprt_parse_count(const char *v, uint64_t *out)
 {
+	const char *end;
+	return parse_count(v, &end, UINT64_MAX / 16, out) && !*end ? 0 : -1;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(const struct sprt_space *sp, struct argv_command *ac, int argc, char **argv)
+{
+	struct sprt_command *o = &ac->c;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -209,9 +206,14 @@ static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, cha
 		} else if (opt_is(a, "--set")) {
 			if (!(v = opt_value(argc, argv, &i, "--set")))
 				return usage_error(o, "option '%s' needs a value", "--set");
-			if (!strchr(v, '=') || v[0] == '=')
-				return usage_error(o, "--set needs NAME=VALUE, not '%s'", v);
-			o->sets[o->nsets++] = (char *)v;
+			char why[256];
+			int e = sprt_bindings_set_arg(&ac->sets, v, why, sizeof why);
+			if (e == SPRT_ENOMEM) {
+				fprintf(stderr, "%s: error: out of memory\n", o->prog);
+				return 1;
+			}
+			if (e)
+				return usage_error(o, "%s", why);
 		} else if (opt_is(a, "--device-profile")) {
 			if (!(v = opt_value(argc, argv, &i, "--device-profile")) || !*v)
 				return usage_error(o, "option '%s' needs a value", "--device-profile");
@@ -223,11 +225,11 @@ static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, cha
 		} else if (opt_is(a, "--disable")) {
 			if (!(v = opt_value(argc, argv, &i, "--disable")))
 				return usage_error(o, "option '%s' needs a value", "--disable");
-			o->disable[o->ndisable++] = (char *)v;
+			ac->disable[ac->ndisable++] = v;
 		} else if (opt_is(a, "--threads")) {
 			if (!(v = opt_value(argc, argv, &i, "--threads")))
 				return usage_error(o, "option '%s' needs a value", "--threads");
-			if (parse_threads(v, &o->run.threads))
+			if (sprt_parse_threads(v, &o->run.threads))
 				return usage_error(o, "--threads needs a number from 1 to 1024, not '%s'", v);
 		} else if (!strcmp(a, "--timing") || !strcmp(a, "--verbose") || !strcmp(a, "-v")) {
 			o->timing = true;
@@ -238,53 +240,62 @@ static int parse_args(const struct sprt_space *sp, struct opts *o, int argc, cha
 		} else if (opt_is(a, "--shard")) {
 			if (!(v = opt_value(argc, argv, &i, "--shard")))
 				return usage_error(o, "option '%s' needs a value", "--shard");
-			if (parse_shard(v, &o->run.shard_index, &o->run.shard_count))
+			if (sprt_parse_shard(v, &o->run.shard_index, &o->run.shard_count))
 				return usage_error(o, "--shard needs I/N with 0 <= I < N <= 1048576, not '%s'", v);
 		} else if (!strcmp(a, "-n") || opt_is(a, "--count")) {
 			if (!(v = opt_value(argc, argv, &i, a[1] == 'n' ? "-n" : "--count")))
 				return usage_error(o, "option '%s' needs a value", "-n");
-			const char *end;
-			if (!parse_count(v, &end, UINT64_MAX / 16, &o->sample_n) || *end)
+			if (sprt_parse_count(v, &o->sample_n))
 				return usage_error(o, "-n needs a count of points, not '%s'", v);
-			o->have_n = true;
 		} else if (opt_is(a, "--seed")) {
-			const char *end;
-			if (!(v = opt_value(argc, argv, &i, "--seed")) || !parse_count(v, &end, UINT64_MAX / 16, &o->seed) ||
-			    *end)
+			if (!(v = opt_value(argc, argv, &i, "--seed")) || sprt_parse_count(v, &o->seed))
 				return usage_error(o, "--seed needs a number, not '%s'", v ? v : "");
 		} else if (!strcmp(a, "--replace")) {
 			o->replace = true;
-		} else if ((o->cmd == CMD_RANK || o->cmd == CMD_UNRANK) && (a[0] != '-' || (a[1] >= '0' && a[1] <= '9'))) {
-			o->args[o->nargs++] = (char *)a;
+		} else if ((o->cmd == SPRT_CMD_RANK || o->cmd == SPRT_CMD_UNRANK) && (a[0] != '-' || (a[1] >= '0' && a[1] <= '9'))) {
+			ac->args[ac->nargs++] = a;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error(o, "unknown option '%s'", a);
-		} else if (o->cmd != CMD_NONE) {
+		} else if (o->cmd != SPRT_CMD_NONE) {
 			return usage_error(o, "unexpected argument '%s'", a);
 		} else if (!strcmp(a, "count")) {
-			o->cmd = CMD_COUNT;
+			o->cmd = SPRT_CMD_COUNT;
 		} else if (!strcmp(a, "list")) {
-			o->cmd = CMD_LIST;
+			o->cmd = SPRT_CMD_LIST;
 		} else if (!strcmp(a, "stats")) {
-			o->cmd = CMD_STATS;
+			o->cmd = SPRT_CMD_STATS;
 		} else if (!strcmp(a, "sample")) {
-			o->cmd = CMD_SAMPLE;
+			o->cmd = SPRT_CMD_SAMPLE;
 		} else if (!strcmp(a, "rank")) {
-			o->cmd = CMD_RANK;
+			o->cmd = SPRT_CMD_RANK;
 		} else if (!strcmp(a, "unrank")) {
-			o->cmd = CMD_UNRANK;
+			o->cmd = SPRT_CMD_UNRANK;
 		} else {
 			return usage_error(o, "unknown command '%s' (count, list, stats, sample, rank or unrank)", a);
 		}
 	}
-	if (o->cmd == CMD_NONE)
+	if (o->cmd == SPRT_CMD_NONE)
 		return usage_error(o, "%s", "no command given (count, list, stats, sample, rank or unrank)");
-	if (o->cmd == CMD_SAMPLE && !o->have_n)
+	o->sets = &ac->sets;
+	o->ndisable = ac->ndisable;
+	o->disable = ac->disable;
+	o->nargs = ac->nargs;
+	o->args = ac->args;
+	return -1;
+}
+
+/* What a command's options must agree on; -1 to go on, else the exit status. */
+static int check_command(const struct sprt_command *o)
+{
+	if (o->cmd == SPRT_CMD_NONE)
+		return usage_error(o, "%s", "no command given (count, list, stats, sample, rank or unrank)");
+	if (o->cmd == SPRT_CMD_SAMPLE && o->sample_n == SAMPLE_N_UNSET)
 		return usage_error(o, "%s", "sample needs -n K, the number of points");
-	if ((o->cmd == CMD_RANK || o->cmd == CMD_UNRANK) && o->nargs == 0)
-		return usage_error(o, "%s needs at least one argument", o->cmd == CMD_RANK ? "rank" : "unrank");
-	if (o->cmd >= CMD_SAMPLE && o->fmt == SPRT_FMT_BINARY)
+	if ((o->cmd == SPRT_CMD_RANK || o->cmd == SPRT_CMD_UNRANK) && o->nargs == 0)
+		return usage_error(o, "%s needs at least one argument", o->cmd == SPRT_CMD_RANK ? "rank" : "unrank");
+	if (o->cmd >= SPRT_CMD_SAMPLE && o->fmt == SPRT_FMT_BINARY)
 		return usage_error(o, "%s", "sample and unrank write csv or jsonl");
-	if (o->cmd >= CMD_SAMPLE && o->run.shard_count > 1)
+	if (o->cmd >= SPRT_CMD_SAMPLE && o->run.shard_count > 1)
 		return usage_error(o, "%s", "--shard is for count, list and stats");
 	return -1;
 }
@@ -340,7 +351,7 @@ static void list_names(FILE *f, const struct sprt_space *sp, bool constraints)
 		fputs("(none)", f);
 }
 
-static int setup_bindings(const struct sprt_space *sp, const struct opts *o, struct sprt_bindings *b)
+static int setup_bindings(const struct sprt_space *sp, const struct sprt_command *o, struct sprt_bindings *b)
 {
 	if (o->profile) {
 		char *text;
@@ -361,26 +372,19 @@ static int setup_bindings(const struct sprt_space *sp, const struct opts *o, str
 			return 1;
 		}
 	}
-	for (int i = 0; i < o->nsets; i++) {
-		const char *eq = strchr(o->sets[i], '=');
-		size_t n = (size_t)(eq - o->sets[i]);
+	for (int i = 0; o->sets && i < o->sets->n; i++) {
+		const struct sprt_binding *x = &o->sets->v[i];
 		int k;
 		for (k = 0; k < sp->nbindables; k++)
-			if (strlen(sp->bindables[k].name) == n && !strncmp(sp->bindables[k].name, o->sets[i], n))
+			if (!strcmp(sp->bindables[k].name, x->name))
 				break;
 		if (k == sp->nbindables) {
-			fprintf(stderr, "%s: error: unknown --set name '%.*s'; valid names: ", o->prog, (int)n,
-				o->sets[i]);
+			fprintf(stderr, "%s: error: unknown --set name '%s'; valid names: ", o->prog, x->name);
 			list_names(stderr, sp, false);
 			fputc('\n', stderr);
 			return 2;
 		}
-		int e = sprt_bindings_set_text(b, sp->bindables[k].name, eq + 1);
-		if (e == SPRT_EVALUE) {
-			fprintf(stderr, "%s: error: --set %s: the value is not valid UTF-8\n", o->prog,
-				sp->bindables[k].name);
-			return 2;
-		}
+		int e = sprt_bindings_set(b, x->name, x->value, x->text);
 		if (e) {
 			fprintf(stderr, "%s: error: out of memory\n", o->prog);
 			return 1;
@@ -389,7 +393,7 @@ static int setup_bindings(const struct sprt_space *sp, const struct opts *o, str
 	return 0;
 }
 
-static int setup_disabled(const struct sprt_space *sp, const struct opts *o, bool *disabled)
+static int setup_disabled(const struct sprt_space *sp, const struct sprt_command *o, bool *disabled)
 {
 	for (int i = 0; i < o->ndisable; i++) {
 		int k;
@@ -437,7 +441,7 @@ static const char *err_word(int e)
 	}
 }
 
-static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ctx *ctx)
+static int run(const struct sprt_space *sp, const struct sprt_command *o, struct sprt_ctx *ctx)
 {
 	struct sprt_output output;
 	FILE *out = sprt_output_open(&output, o->output, o->prog);
@@ -445,14 +449,14 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 	if (!out)
 		return 1;
 	struct sprt_sink *sink = NULL;
-	enum sprt_format fmt = o->cmd == CMD_LIST ? o->fmt : SPRT_FMT_COUNT;
+	enum sprt_format fmt = o->cmd == SPRT_CMD_LIST ? o->fmt : SPRT_FMT_COUNT;
 	if (sprt_sink_open(&sink, ctx, fmt, out)) {
 		fprintf(stderr, "%s: error: out of memory\n", o->prog);
 		status = 1;
 		goto done;
 	}
 	ctx->progress = o->progress >= 0 ? o->progress : isatty(STDERR_FILENO) && !getenv("CI");
-	ctx->no_stats = o->cmd != CMD_STATS;
+	ctx->no_stats = o->cmd != SPRT_CMD_STATS;
 	double t0 = sprt_now_();
 	ctx->progress_start = t0;
 	int e = sprt_run(ctx, sink, &o->run);
@@ -480,9 +484,9 @@ static int run(const struct sprt_space *sp, const struct opts *o, struct sprt_ct
 	}
 	if (!o->no_warnings)
 		sprt_stats_warn_domain(ctx, stderr);
-	if (o->cmd == CMD_COUNT)
+	if (o->cmd == SPRT_CMD_COUNT)
 		fprintf(out, "%" PRIu64 "\n", ctx->valid);
-	else if (o->cmd == CMD_STATS)
+	else if (o->cmd == SPRT_CMD_STATS)
 		sprt_stats_print(ctx, out, elapsed);
 done:
 	/* A reader gone: die as it killed us, once the threads have stopped. */
@@ -556,7 +560,7 @@ static int split_row(char *row, char **fields, int ncols)
 }
 
 /* sample, rank and unrank: random access (access.c) on ctx. */
-static int run_access(const struct sprt_space *sp, const struct opts *o, struct sprt_ctx *ctx)
+static int run_access(const struct sprt_space *sp, const struct sprt_command *o, struct sprt_ctx *ctx)
 {
 	struct sprt_output output;
 	FILE *out = sprt_output_open(&output, o->output, o->prog);
@@ -568,7 +572,7 @@ static int run_access(const struct sprt_space *sp, const struct opts *o, struct 
 	uint64_t *idx = NULL;
 	sprt_val *point = calloc((size_t)sp->nparams + 1, sizeof(sprt_val));
 	char **fields = calloc((size_t)sp->nparams + 1, sizeof(char *));
-	enum sprt_format fmt = o->cmd == CMD_RANK ? SPRT_FMT_COUNT : o->fmt;
+	enum sprt_format fmt = o->cmd == SPRT_CMD_RANK ? SPRT_FMT_COUNT : o->fmt;
 	if (!point || !fields || sprt_sink_open(&sink, ctx, fmt, out) || sprt_access_open(&acc, ctx)) {
 		fprintf(stderr, "%s: error: out of memory\n", o->prog);
 		status = 1;
@@ -578,7 +582,7 @@ static int run_access(const struct sprt_space *sp, const struct opts *o, struct 
 	uint64_t n = 0;
 	if ((e = sprt_access_size(acc, &n)))
 		goto failed;
-	if (o->cmd == CMD_SAMPLE) {
+	if (o->cmd == SPRT_CMD_SAMPLE) {
 		if (!o->replace && o->sample_n > n) {
 			fprintf(stderr, "%s: error: -n %" PRIu64 " distinct points asked for, the space has %" PRIu64
 				" (--replace draws with replacement)\n", o->prog, o->sample_n, n);
@@ -602,7 +606,7 @@ static int run_access(const struct sprt_space *sp, const struct opts *o, struct 
 				goto failed;
 			ctx->emit(ctx->emit_user, point, sp->nparams);
 		}
-	} else if (o->cmd == CMD_UNRANK) {
+	} else if (o->cmd == SPRT_CMD_UNRANK) {
 		for (int i = 0; i < o->nargs && !sprt_sink_failed(sink); i++) {
 			const char *end;
 			uint64_t k;
@@ -645,12 +649,12 @@ static int run_access(const struct sprt_space *sp, const struct opts *o, struct 
 	}
 	if (o->timing)
 		fprintf(stderr, "%s: %s in %.6f s (%" PRIu64 " valid points)\n", o->prog,
-			o->cmd == CMD_SAMPLE ? "sampled" : o->cmd == CMD_RANK ? "ranked" : "unranked",
+			o->cmd == SPRT_CMD_SAMPLE ? "sampled" : o->cmd == SPRT_CMD_RANK ? "ranked" : "unranked",
 			sprt_now_() - t0, n);
 	goto done;
 failed:
 	fprintf(stderr, "%s: error: %s failed: %s\n", o->prog,
-		o->cmd == CMD_SAMPLE ? "sampling" : o->cmd == CMD_RANK ? "ranking" : "unranking",
+		o->cmd == SPRT_CMD_SAMPLE ? "sampling" : o->cmd == SPRT_CMD_RANK ? "ranking" : "unranking",
 		e == SPRT_ETYPE ? "a point holds a list, which random access cannot return" :
 		err_word(e < 0 ? -e : e));
 	status = 1;
@@ -674,59 +678,77 @@ done:
 	return sprt_output_close(&output, status);
 }
 
-int sprt_main(const struct sprt_space *space, int argc, char **argv)
+void sprt_command_init(struct sprt_command *c, const char *prog)
 {
-	struct opts o = { 0 };
-	o.prog = argc > 0 && argv[0] ? basename_of(argv[0]) : "enumerator";
-	o.progress = -1;
-	o.fmt = SPRT_FMT_CSV;
-	o.run.threads = sprt_default_threads();
+	memset(c, 0, sizeof *c);
+	c->prog = prog;
+	c->progress = -1;
+	c->fmt = SPRT_FMT_CSV;
+	c->run.threads = sprt_default_threads();
+	c->sample_n = SAMPLE_N_UNSET;
+}
+
+int sprt_command_run(const struct sprt_space *space, const struct sprt_command *c)
+{
 	if (space->abi_version != SPRT_ABI_VERSION) {
-		fprintf(stderr, "%s: error: enumerator built for runtime ABI %d, this runtime is ABI %d\n", o.prog,
+		fprintf(stderr, "%s: error: enumerator built for runtime ABI %d, this runtime is ABI %d\n", c->prog,
 			space->abi_version, SPRT_ABI_VERSION);
 		return 1;
 	}
+	int status = check_command(c);
+	if (status >= 0)
+		return status;
 	/* A closed pipe is seen as EPIPE, after the threads have stopped and
 	 * the files are cleaned up (die_of_closed_pipe). */
 	void (*sigpipe_action)(int) = signal(SIGPIPE, SIG_IGN);
 	sigpipe_was_default = sigpipe_action == SIG_DFL;
-	o.sets = calloc((size_t)argc + 1, sizeof(*o.sets));
-	o.disable = calloc((size_t)argc + 1, sizeof(*o.disable));
-	o.args = calloc((size_t)argc + 1, sizeof(*o.args));
 	bool *disabled = calloc((size_t)space->ndefs + 1, sizeof(*disabled));
 	struct sprt_bindings b = { 0 };
 	struct sprt_ctx ctx;
 	bool ctx_ok = false;
-	int status;
-	if (!o.sets || !o.disable || !o.args || !disabled) {
-		fprintf(stderr, "%s: error: out of memory\n", o.prog);
+	if (!disabled) {
+		fprintf(stderr, "%s: error: out of memory\n", c->prog);
 		status = 1;
 		goto out;
 	}
-	if ((status = parse_args(space, &o, argc, argv)) >= 0)
-		goto out;
-	if ((status = setup_disabled(space, &o, disabled)) || (status = setup_bindings(space, &o, &b)))
+	if ((status = setup_disabled(space, c, disabled)) || (status = setup_bindings(space, c, &b)))
 		goto out;
 	if (sprt_ctx_init(&ctx, space)) {
-		fprintf(stderr, "%s: error: out of memory\n", o.prog);
+		fprintf(stderr, "%s: error: out of memory\n", c->prog);
 		status = 1;
 		goto out;
 	}
 	ctx_ok = true;
 	ctx.bindings = b.v;
 	ctx.nbindings = b.n;
-	ctx.no_soft = o.no_soft;
+	ctx.no_soft = c->no_soft;
 	ctx.disabled = disabled;
-	status = o.cmd >= CMD_SAMPLE ? run_access(space, &o, &ctx) : run(space, &o, &ctx);
+	status = c->cmd >= SPRT_CMD_SAMPLE ? run_access(space, c, &ctx) : run(space, c, &ctx);
 out:
 	if (ctx_ok)
 		sprt_ctx_release(&ctx);
 	sprt_bindings_release(&b);
 	free(disabled);
-	free(o.sets);
-	free(o.disable);
-	free(o.args);
 	if (sigpipe_action != SIG_ERR)
 		signal(SIGPIPE, sigpipe_action);
+	return status;
+}
+
+int sprt_main(const struct sprt_space *space, int argc, char **argv)
+{
+	struct argv_command a = { 0 };
+	sprt_command_init(&a.c, argc > 0 && argv[0] ? basename_of(argv[0]) : "enumerator");
+	a.disable = calloc((size_t)argc + 1, sizeof(*a.disable));
+	a.args = calloc((size_t)argc + 1, sizeof(*a.args));
+	int status;
+	if (!a.disable || !a.args) {
+		fprintf(stderr, "%s: error: out of memory\n", a.c.prog);
+		status = 1;
+	} else if ((status = parse_args(space, &a, argc, argv)) < 0) {
+		status = sprt_command_run(space, &a.c);
+	}
+	sprt_bindings_release(&a.sets);
+	free(a.disable);
+	free(a.args);
 	return status;
 }

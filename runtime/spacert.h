@@ -302,6 +302,20 @@ void sprt_bindings_release(struct sprt_bindings *b);
  * (it could not be written as JSON), or SPRT_ENOMEM.
  */
 int sprt_bindings_set_text(struct sprt_bindings *b, const char *name, const char *value_text);
+/*
+ * One --set argument, NAME=VALUE, by the rule every front door shares
+ * (spacec, an enumerator's sprt_main, spacetune run and variant, batch
+ * files' set lines; docs/LANGUAGE.md, "Binding values"):
+ *   - NAME is the text before the first '=': an identifier (ASCII letters,
+ *     digits and '_', not starting with a digit);
+ *   - VALUE is the text after it: not empty, valid UTF-8, read as
+ *     sprt_bindings_set_text reads it.
+ * sprt_set_check returns 0 (and NAME's length in *name_len, which may be
+ * NULL), or SPRT_EVALUE with why in err (errlen bytes, no program name).
+ * sprt_bindings_set_arg checks, then binds NAME; also SPRT_ENOMEM.
+ */
+int sprt_set_check(const char *arg, size_t *name_len, char *err, size_t errlen);
+int sprt_bindings_set_arg(struct sprt_bindings *b, const char *arg, char *err, size_t errlen);
 /* Binds `name` to a value; a string is given by `text` (value ignored). */
 int sprt_bindings_set(struct sprt_bindings *b, const char *name, sprt_val value, const char *text);
 /*
@@ -649,6 +663,52 @@ struct sprt_output {
 };
 FILE *sprt_output_open(struct sprt_output *o, const char *path, const char *prog);
 int sprt_output_close(struct sprt_output *o, int status);
+
+/*
+ * A command of a compiled enumerator as data: what sprt_main makes of its
+ * argv, and what a program with a command line of its own (spacec) fills
+ * in directly, so that no option is written out and read again.  Strings
+ * and arrays are the caller's; sprt_command_init sets the defaults (csv,
+ * the online CPUs, progress when stderr is a terminal).
+ */
+enum sprt_command_kind {
+	SPRT_CMD_NONE, SPRT_CMD_COUNT, SPRT_CMD_LIST, SPRT_CMD_STATS,
+	SPRT_CMD_SAMPLE, SPRT_CMD_RANK, SPRT_CMD_UNRANK
+};
+
+struct sprt_command {
+	const char *prog;                  /* names the program in messages */
+	enum sprt_command_kind cmd;
+	enum sprt_format fmt;              /* list, sample and unrank */
+	const char *output;                /* NULL: stdout */
+	const char *profile;               /* --device-profile FILE, read first */
+	const struct sprt_bindings *sets;  /* --set, after it (sprt_bindings_set_arg); NULL: none */
+	int ndisable;
+	const char *const *disable;        /* constraint names */
+	bool no_soft, no_warnings;
+	bool timing;                       /* the enumeration's time on stderr */
+	int progress;                      /* 1, 0, or -1: when stderr is a terminal and CI is unset */
+	struct sprt_run_options run;
+	uint64_t sample_n, seed;           /* sample (sample_n > 0 required) */
+	bool replace;
+	int nargs;
+	const char *const *args;           /* rank's points, unrank's indices */
+};
+
+void sprt_command_init(struct sprt_command *c, const char *prog);
+/* Checks the command against the space (usage errors: status 2), binds,
+ * runs it; returns the process exit status (0, 1 or 2). */
+int sprt_command_run(const struct sprt_space *space, const struct sprt_command *c);
+
+/*
+ * The readers of sprt_main's option values, for programs that take the
+ * same options: 0, or -1 where `s` is not one.  --threads: 1 to 1024;
+ * --shard: I/N with 0 <= I < N <= 2**20; -n and --seed: a decimal count
+ * up to 2**60.
+ */
+int sprt_parse_threads(const char *s, int *threads);
+int sprt_parse_shard(const char *s, uint64_t *index, uint64_t *count);
+int sprt_parse_count(const char *s, uint64_t *out);
 
 /*
  * The whole command line of a compiled enumerator:

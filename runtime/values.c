@@ -1536,7 +1536,7 @@ void sprt_print_value(const struct sprt_ctx *ctx, FILE *out, sprt_val v, bool js
 	fputs(json ? "null" : "<bad value>", out);
 }
 
-/* ---- parsing --set values (as lang/value.c's value_parse) --------------------------- */
+/* ---- parsing --set values (sprt_bindings_set_text; the rule: sprt_set_check) ----- */
 
 static bool parse_set_int(const char *t, int64_t *out)
 {

@@ -51,11 +51,11 @@ struct cli {
 	char **binding_text;
 	int ndisabled;
 	const char **disabled;
-	const char *threads, *shard; /* passed on to the runtime, which checks them */
-	bool ordered;
+	struct sprt_run_options run;     /* --threads, --ordered, --shard (the runtime's readers) */
+	bool shard;
 	bool specialize; /* emit: for the given bindings only (count/list/stats always are) */
-	const char *sample_n, *seed; /* sample: passed on to the runtime, which checks them */
-	bool replace;
+	uint64_t sample_n, seed;
+	bool have_n, replace;
 	int nextra;
 	char **extra;    /* rank's points, unrank's indices */
 };
@@ -143,6 +143,7 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 	};
 	cli->format = "csv";
 	cli->passes.opt_level = 2;
+	cli->run.threads = sprt_default_threads();
 	cli->progress = -1;
 	cli->binding_text = calloc((size_t)argc + 1, sizeof(char *));
 	cli->disabled = calloc((size_t)argc + 1, sizeof(char *));
@@ -159,21 +160,30 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "hwvW:O:o:f:n:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			cli->sample_n = optarg;
+			if (sprt_parse_count(optarg, &cli->sample_n)) {
+				fprintf(stderr, "spacec: error: -n needs a count of points, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			cli->have_n = true;
 			break;
 		case OPT_SEED:
-			cli->seed = optarg;
+			if (sprt_parse_count(optarg, &cli->seed)) {
+				fprintf(stderr, "spacec: error: --seed needs a number, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case OPT_REPLACE:
 			cli->replace = true;
 			break;
-		case OPT_SET:
-			if (!strchr(optarg, '=')) {
-				fprintf(stderr, "spacec: error: --set needs NAME=VALUE, got '%s'\n", optarg);
+		case OPT_SET: {
+			char why[256];
+			if (sprt_set_check(optarg, NULL, why, sizeof why)) {
+				fprintf(stderr, "spacec: error: %s\n", why);
 				return EXIT_USAGE;
 			}
 			cli->binding_text[cli->nbindings++] = optarg;
 			break;
+		}
 		case OPT_NO_SOFT:
 			cli->no_soft = true;
 			break;
@@ -194,10 +204,13 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 			cli->device_profile = optarg;
 			break;
 		case OPT_THREADS:
-			cli->threads = optarg;
+			if (sprt_parse_threads(optarg, &cli->run.threads)) {
+				fprintf(stderr, "spacec: error: --threads needs a number from 1 to 1024, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case OPT_ORDERED:
-			cli->ordered = true;
+			cli->run.ordered = true;
 			break;
 		case OPT_PROGRESS:
 		case OPT_NO_PROGRESS:
@@ -207,7 +220,12 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 			cli->specialize = true;
 			break;
 		case OPT_SHARD:
-			cli->shard = optarg;
+			if (sprt_parse_shard(optarg, &cli->run.shard_index, &cli->run.shard_count)) {
+				fprintf(stderr, "spacec: error: --shard needs I/N with 0 <= I < N <= 1048576, not '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			cli->shard = true;
 			break;
 		case OPT_JIT:
 			if (!strcmp(optarg, "auto")) {
@@ -445,13 +463,10 @@ static int read_bindings(const struct cli *cli, struct sprt_bindings *b, bool re
 		}
 	}
 	for (int i = 0; i < cli->nbindings; i++) {
-		char *eq = strchr(cli->binding_text[i], '=');
-		*eq = 0;
-		int rc = sprt_bindings_set_text(b, cli->binding_text[i], eq + 1);
-		if (rc == SPRT_EVALUE && report)
-			fprintf(stderr, "spacec: error: --set %s: the value is not valid UTF-8\n",
-				cli->binding_text[i]);
-		*eq = '=';
+		char why[256];
+		int rc = sprt_bindings_set_arg(b, cli->binding_text[i], why, sizeof why);
+		if (rc && report)
+			fprintf(stderr, "spacec: error: %s\n", why);
 		if (rc) {
 			sprt_bindings_release(b);
 			return rc == SPRT_EVALUE ? EXIT_USAGE : EXIT_INPUT;
@@ -813,6 +828,61 @@ static unsigned char *bound_types(const struct cli *cli, const struct sema_progr
 	return types;
 }
 
+static enum sprt_command_kind command_kind(const char *name)
+{
+	static const char *const names[] = { "count", "list", "stats", "sample", "rank", "unrank" };
+	static const enum sprt_command_kind kinds[] = { SPRT_CMD_COUNT, SPRT_CMD_LIST, SPRT_CMD_STATS,
+							SPRT_CMD_SAMPLE, SPRT_CMD_RANK, SPRT_CMD_UNRANK };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(name, names[i]))
+			return kinds[i];
+	return SPRT_CMD_NONE;
+}
+
+/* The command on the loaded enumerator, through the runtime's structured
+ * entry (the same code a standalone enumerator's sprt_main runs). */
+static int run_command(const struct cli *cli, struct diag *diag, const struct sprt_space *space,
+		       const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+	struct sprt_command c;
+	sprt_command_init(&c, slash ? slash + 1 : argv0);
+	c.cmd = command_kind(cli->command);
+	if (c.cmd == SPRT_CMD_LIST || c.cmd == SPRT_CMD_SAMPLE || c.cmd == SPRT_CMD_UNRANK) {
+		c.fmt = !strcmp(cli->format, "jsonl") ? SPRT_FMT_JSONL
+			: !strcmp(cli->format, "binary") ? SPRT_FMT_BINARY : SPRT_FMT_CSV;
+		if (cli->output && strcmp(cli->output, "-"))
+			c.output = cli->output;
+	}
+	if (cli->have_n)
+		c.sample_n = cli->sample_n;
+	c.seed = cli->seed;
+	c.replace = cli->replace;
+	c.nargs = cli->nextra;
+	c.args = (const char *const *)cli->extra;
+	c.ndisable = cli->ndisabled;
+	c.disable = (const char *const *)cli->disabled;
+	c.no_soft = cli->no_soft;
+	c.no_warnings = diag_warning_disabled(diag, "domain-errors");
+	c.profile = cli->device_profile;
+	c.run = cli->run;
+	c.timing = cli->verbose;
+	c.progress = cli->progress;
+	struct sprt_bindings sets = { 0, 0, NULL };
+	for (int i = 0; i < cli->nbindings; i++) {
+		char why[256];
+		if (sprt_bindings_set_arg(&sets, cli->binding_text[i], why, sizeof why)) {
+			fprintf(stderr, "spacec: error: %s\n", why);
+			sprt_bindings_release(&sets);
+			return EXIT_INPUT;
+		}
+	}
+	c.sets = &sets;
+	int rc = sprt_command_run(space, &c);
+	sprt_bindings_release(&sets);
+	return rc;
+}
+
 /*
  * Compiles the space and hands it to the runtime's command line, so the
  * compiled path prints exactly what a standalone enumerator would.
@@ -860,65 +930,7 @@ static int run_compiled(const struct cli *cli, const struct sema_program *writte
 	free(text);
 	if (cli->verbose)
 		fprintf(stderr, "spacec: enumerator built with %s in %.3f s\n", h.backend, h.compile_seconds);
-	int max = 26 + 2 * (cli->nbindings + cli->ndisabled) + cli->nextra;
-	char **args = calloc((size_t)max + 1, sizeof(char *));
-	int k = 0;
-	args[k++] = (char *)argv0;
-	args[k++] = (char *)cli->command;
-	if (!strcmp(cli->command, "list") || !strcmp(cli->command, "sample") || !strcmp(cli->command, "unrank")) {
-		args[k++] = "--format";
-		args[k++] = (char *)cli->format;
-	}
-	if (cli->sample_n) {
-		args[k++] = "-n";
-		args[k++] = (char *)cli->sample_n;
-	}
-	if (cli->seed) {
-		args[k++] = "--seed";
-		args[k++] = (char *)cli->seed;
-	}
-	if (cli->replace)
-		args[k++] = "--replace";
-	for (int i = 0; i < cli->nextra; i++)
-		args[k++] = cli->extra[i];
-	for (int i = 0; i < cli->nbindings; i++) {
-		args[k++] = "--set";
-		args[k++] = cli->binding_text[i];
-	}
-	for (int i = 0; i < cli->ndisabled; i++) {
-		args[k++] = "--disable";
-		args[k++] = (char *)cli->disabled[i];
-	}
-	if (cli->no_soft)
-		args[k++] = "--no-soft";
-	if (diag_warning_disabled(diag, "domain-errors"))
-		args[k++] = "-w";
-	if (cli->device_profile) {
-		args[k++] = "--device-profile";
-		args[k++] = (char *)cli->device_profile;
-	}
-	if (cli->threads) {
-		args[k++] = "--threads";
-		args[k++] = (char *)cli->threads;
-	}
-	if (cli->ordered)
-		args[k++] = "--ordered";
-	if (cli->verbose)
-		args[k++] = "--timing";
-	if (cli->progress >= 0)
-		args[k++] = cli->progress ? "--progress" : "--no-progress";
-	if ((!strcmp(cli->command, "list") || !strcmp(cli->command, "sample") || !strcmp(cli->command, "unrank")) &&
-	    cli->output && strcmp(cli->output, "-")) {
-		args[k++] = "--output";
-		args[k++] = (char *)cli->output;
-	}
-	if (cli->shard) {
-		args[k++] = "--shard";
-		args[k++] = (char *)cli->shard;
-	}
-	optind = 0; /* the runtime parses its arguments afresh */
-	int rc = sprt_main(h.space, k, args);
-	free(args);
+	int rc = run_command(cli, diag, h.space, argv0);
 	jit_unload(&h);
 	return rc;
 }

@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "lang/diag.h"
+#include "spacert.h"
 #include "tuner/batch.h"
 #include "tuner/best.h"
 #include "tuner/db.h"
@@ -166,6 +167,25 @@ static struct scope *current(struct parser *ps)
 	return ps->nproblems ? &ps->problems[ps->nproblems - 1] : &ps->defaults;
 }
 
+/* The value as --set would take NAME=VALUE (the runtime's one rule):
+ * false after a located error. */
+static bool set_value_ok(struct parser *ps, const char *name, const char *v, const char *at)
+{
+	size_t n = strlen(name) + strlen(v) + 2;
+	char *arg = malloc(n);
+	char why[256];
+	if (!arg) {
+		error_at(ps, at, ps->p, "out of memory");
+		return false;
+	}
+	snprintf(arg, n, "%s=%s", name, v);
+	int rc = sprt_set_check(arg, NULL, why, sizeof why);
+	free(arg);
+	if (rc)
+		error_at(ps, at, ps->p, "%s", why);
+	return rc == 0;
+}
+
 static void parse_set(struct parser *ps)
 {
 	skip_blanks(ps);
@@ -194,9 +214,15 @@ static void parse_set(struct parser *ps)
 	ps->p++;
 	struct set_line s = { dup_range(ps, name, (size_t)(name_end - name)), 0, NULL };
 	for (;;) {
+		skip_blanks(ps);
+		const char *at = ps->p;
 		char *v = value(ps, "a value");
 		if (!v)
 			goto fail;
+		if (!set_value_ok(ps, s.name, v, at)) {
+			free(v);
+			goto fail;
+		}
 		char **nv = xrealloc_or_flag(ps, s.values, (size_t)(s.nvalues + 1) * sizeof *nv);
 		if (!nv) {
 			free(v);

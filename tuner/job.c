@@ -206,16 +206,10 @@ static int bind_all(struct tune_job *job, const struct tune_job_opts *o)
 			return -1;
 	}
 	for (int i = 0; i < o->nsets; i++) {
-		const char *eq = strchr(o->sets[i], '=');
-		if (!eq || eq == o->sets[i]) {
-			diag_plain(&job->diag, DIAG_ERROR, "--set needs NAME=VALUE, got '%s'", o->sets[i]);
-			return 1;
-		}
-		char *name = xstrndup(o->sets[i], (size_t)(eq - o->sets[i]));
-		int rc = sprt_bindings_set_text(&job->sb, name, eq + 1);
+		char why[256];
+		int rc = sprt_bindings_set_arg(&job->sb, o->sets[i], why, sizeof why);
 		if (rc == SPRT_EVALUE)
-			diag_plain(&job->diag, DIAG_ERROR, "--set %s: the value is not valid UTF-8", name);
-		free(name);
+			diag_plain(&job->diag, DIAG_ERROR, "%s", why);
 		if (rc)
 			return rc == SPRT_EVALUE ? 1 : -1;
 	}

@@ -27,6 +27,7 @@
 #include <json-c/json.h>
 
 #include "config.h"
+#include "spacert.h"
 #include "tools/cache.h"
 #include "tuner/batch.h"
 #include "tuner/best.h"
@@ -503,7 +504,14 @@ static int cmd_run(int argc, char **argv)
 			}
 			break;
 		case OPT_SET: {
-			int bad = strchr(optarg, '=') && optarg[0] != '=' ? set_values_add(sets, &nsets, optarg) : 1;
+			/* The runtime's rule for the argument as a whole; each value of
+			 * a list is checked by it again when its problem is loaded. */
+			char why[256];
+			if (sprt_set_check(optarg, NULL, why, sizeof why)) {
+				bad_usage("%s", why);
+				goto out;
+			}
+			int bad = set_values_add(sets, &nsets, optarg);
 			if (bad < 0) {
 				fputs("spacetune: out of memory\n", stderr);
 				rc = EXIT_INPUT;

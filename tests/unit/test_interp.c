@@ -1264,7 +1264,7 @@ Test(interp, constants_with_bindings)
 		"x = range(threads)\n";
 	struct fe f;
 	cr_assert_eq(fe_check(&f, src), 0, "%s", fe_diag(&f));
-	struct interp_binding b = { "precision", value_parse("double", intern_cb, &f.mod) };
+	struct interp_binding b = { "precision", value_str(intern_cb(&f.mod, "double", 6)) };
 	struct interp_options opt = { .nbindings = 1, .bindings = &b };
 	int n = f.prog.ndefs;
 	struct value *out = calloc((size_t)n, sizeof(*out));
@@ -1367,36 +1367,6 @@ Test(values, print_repr_and_json)
 	cr_expect_str_eq(s, "\"tab\\there\\u0001\"");
 	free(s);
 	value_unref(value_list(l));
-}
-
-static const char *intern_plain(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	static char buf[8][64];
-	static int next;
-	char *b = buf[next++ % 8];
-	snprintf(b, sizeof(buf[0]), "%.*s", (int)n, s);
-	return b;
-}
-
-Test(values, parse)
-{
-	struct {
-		const char *text;
-		const char *repr;
-	} cases[] = {
-		{ "12", "12" }, { "-0x1F", "-31" }, { "0x7fffffffffffffff", "9223372036854775807" },
-		{ "-9223372036854775808", "-9223372036854775808" }, { "1.5", "1.5" }, { "1e3", "1000.0" },
-		{ "-inf", "-inf" }, { "99999999999999999999", "1e+20" }, { "true", "True" },
-		{ "False", "False" }, { "'abc'", "'abc'" }, { "\"x y\"", "'x y'" }, { "double", "'double'" },
-		{ "", "''" }, { "0x", "'0x'" }, { "1.2.3", "'1.2.3'" },
-	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct value v = value_parse(cases[i].text, intern_plain, NULL);
-		char *s = print_to_string(v, false);
-		cr_expect_str_eq(s, cases[i].repr, "value_parse(\"%s\")", cases[i].text);
-		free(s);
-	}
 }
 
 /* A comprehension's variables are its own (Python 3): the top-level `i`

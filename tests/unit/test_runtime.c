@@ -1858,3 +1858,107 @@ Test(memo, points_survive_starting_over)
 	cr_assert_eq(hits, 30000);
 	sprt_memo_free(m);
 }
+
+/* ---- --set: the one rule (sprt_set_check, sprt_bindings_set_arg) ------------- */
+
+/*
+ * The rule as docs/LANGUAGE.md states it, case by case, written from the
+ * statement (Python's int(), float() and the identifier rule), not from
+ * the code: what is rejected, and the kind and value of what is bound.
+ */
+/* Arrays, not pointers: Criterion hands each case to a fresh process. */
+struct set_rule_case {
+	char arg[32];
+	char kind;          /* 'x' rejected, 'i' int, 'f' float, 'b' bool, 's' string */
+	int64_t i;
+	double f;
+	char s[16];
+};
+
+static struct set_rule_case set_rule_cases[] = {
+	{ "n=5", 'i', 5, 0, "" },
+	{ "n=-5", 'i', -5, 0, "" },
+	{ "n=+7", 'i', 7, 0, "" },
+	{ "n=0x1F", 'i', 31, 0, "" },
+	{ "n=-0x1f", 'i', -31, 0, "" },
+	{ "n=9223372036854775807", 'i', INT64_MAX, 0, "" },
+	{ "n=-9223372036854775808", 'i', INT64_MIN, 0, "" },
+	{ "n=9223372036854775808", 'f', 0, 9223372036854775808.0, "" },
+	{ "n=1.5", 'f', 0, 1.5, "" },
+	{ "n=1e3", 'f', 0, 1000.0, "" },
+	{ "n=-inf", 'f', 0, -INFINITY, "" },
+	{ "n=True", 'b', 1, 0, "" },
+	{ "n=true", 'b', 1, 0, "" },
+	{ "n=False", 'b', 0, 0, "" },
+	{ "n=TRUE", 's', 0, 0, "TRUE" },
+	{ "n=double", 's', 0, 0, "double" },
+	{ "n='5'", 's', 0, 0, "5" },
+	{ "n=\"x y\"", 's', 0, 0, "x y" },
+	{ "n=''", 's', 0, 0, "" },
+	{ "n=0x", 's', 0, 0, "0x" },
+	{ "n=1.2.3", 's', 0, 0, "1.2.3" },
+	{ "n= 5", 's', 0, 0, " 5" },
+	{ "n=a=b", 's', 0, 0, "a=b" },
+	{ "n=1,2", 's', 0, 0, "1,2" },
+	{ "_x9=1", 'i', 1, 0, "" },
+	{ "=5", 'x', 0, 0, "" },
+	{ "n=", 'x', 0, 0, "" },
+	{ "n", 'x', 0, 0, "" },
+	{ "9n=1", 'x', 0, 0, "" },
+	{ "a b=1", 'x', 0, 0, "" },
+	{ "a-b=1", 'x', 0, 0, "" },
+	{ " n=1", 'x', 0, 0, "" },
+	{ "n=\xff", 'x', 0, 0, "" },
+};
+
+ParameterizedTestParameters(set_rule, table)
+{
+	return cr_make_param_array(struct set_rule_case, set_rule_cases,
+				   sizeof set_rule_cases / sizeof *set_rule_cases);
+}
+
+ParameterizedTest(struct set_rule_case *c, set_rule, table)
+{
+	struct sprt_bindings b = { 0 };
+	char why[256] = "";
+	int rc = sprt_bindings_set_arg(&b, c->arg, why, sizeof why);
+	size_t n = 0;
+	cr_assert_eq(sprt_set_check(c->arg, &n, why, sizeof why), rc, "check and bind agree on '%s'", c->arg);
+	if (c->kind == 'x') {
+		cr_assert_eq(rc, SPRT_EVALUE, "'%s' rejected", c->arg);
+		cr_assert(strstr(why, "--set"), "the message names --set: %s", why);
+		cr_assert_eq(b.n, 0);
+		return;
+	}
+	cr_assert_eq(rc, 0, "'%s' accepted: %s", c->arg, why);
+	cr_assert_eq(b.n, 1);
+	const struct sprt_binding *x = &b.v[0];
+	cr_assert_eq(strlen(x->name), n);
+	cr_assert(!strncmp(x->name, c->arg, n));
+	switch (c->kind) {
+	case 'i':
+		cr_assert(!x->text && x->value.kind == SPRT_INT && x->value.u.i == c->i, "'%s'", c->arg);
+		break;
+	case 'b':
+		cr_assert(!x->text && x->value.kind == SPRT_BOOL && x->value.u.i == c->i, "'%s'", c->arg);
+		break;
+	case 'f':
+		cr_assert(!x->text && x->value.kind == SPRT_FLOAT && x->value.u.f == c->f, "'%s'", c->arg);
+		break;
+	default:
+		cr_assert(x->text && !strcmp(x->text, c->s), "'%s' gives '%s'", c->arg, x->text ? x->text : "(null)");
+		break;
+	}
+	sprt_bindings_release(&b);
+}
+
+/* sprt_main and sprt_command_run share the rule: a rejected --set is a usage error. */
+Test(driver, set_rule)
+{
+	cr_assert_eq(MAIN("count", "--set", "=5"), 2);
+	cr_assert_eq(MAIN("count", "--set", "n="), 2);
+	cr_assert_eq(MAIN("count", "--set", "9n=1"), 2);
+	cr_assert_eq(MAIN("--set", "n=0x0A", "count"), 0);
+	fflush(stdout);
+	cr_assert_stdout_eq_str("8\n");
+}
