@@ -61,7 +61,7 @@ static bool pure_builtin(const struct ast_expr *callee)
 }
 
 /* Whether e may be shared, and its level (the deepest input's). */
-static bool pure(const struct ast_expr *e, int *level)
+static bool pure(const struct cg *c, const struct ast_expr *e, int *level)
 {
 	switch (e->kind) {
 	case AST_INT:
@@ -73,8 +73,8 @@ static bool pure(const struct ast_expr *e, int *level)
 	case AST_NAME:
 		if (e->local >= 0 || !e->ref || e->ref->kind == SEMA_CONSTRAINT)
 			return false;
-		if (e->ref->level > *level)
-			*level = e->ref->level;
+		if (cg_level(c, e->ref) > *level)
+			*level = cg_level(c, e->ref);
 		return true;
 	case AST_UNARY:
 	case AST_BINARY:
@@ -84,14 +84,14 @@ static bool pure(const struct ast_expr *e, int *level)
 	case AST_COND:
 	case AST_INDEX:
 		for (int i = 0; i < e->nitems; i++)
-			if (!pure(e->items[i], level))
+			if (!pure(c, e->items[i], level))
 				return false;
 		return true;
 	case AST_CALL:
 		if (!pure_builtin(e->items[0]))
 			return false;
 		for (int i = 1; i < e->nitems; i++)
-			if (!pure(e->items[i], level))
+			if (!pure(c, e->items[i], level))
 				return false;
 		return true;
 	default:
@@ -143,12 +143,12 @@ static void add_occurrence(struct cg_cse *s, const struct ast_expr *e, int item)
 	s->occ_item[s->nocc++] = item;
 }
 
-static void collect(struct cg_cse *s, const struct ast_expr *e, const struct sema_def *owner)
+static void collect(const struct cg *c, struct cg_cse *s, const struct ast_expr *e, const struct sema_def *owner)
 {
 	if (!e || is_leaf(e))
 		return;
 	int level = -1;
-	if (e->kind != AST_LIST && e->kind != AST_TUPLE && pure(e, &level)) {
+	if (e->kind != AST_LIST && e->kind != AST_TUPLE && pure(c, e, &level)) {
 		int k = 0;
 		while (k < s->n && !same(s->items[k].e, e))
 			k++;
@@ -160,11 +160,11 @@ static void collect(struct cg_cse *s, const struct ast_expr *e, const struct sem
 			s->items[s->n++] = (struct cse_item){ .e = e, .level = level };
 		}
 		s->items[k].uses++;
-		s->items[k].deeper |= level < owner->level;
+		s->items[k].deeper |= level < cg_level(c, owner);
 		add_occurrence(s, e, k);
 	}
 	for (int i = 0; i < e->nitems; i++)
-		collect(s, e->items[i], owner);
+		collect(c, s, e->items[i], owner);
 }
 
 void cg_cse_plan(struct cg *c)
@@ -177,8 +177,8 @@ void cg_cse_plan(struct cg *c)
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
 		if ((d->kind == SEMA_DERIVED || d->kind == SEMA_CONSTRAINT) && d->form == SEMA_FORM_EXPR &&
-		    d->level >= 0 && d->expr && !is_leaf(d->expr))
-			collect(s, d->expr, d);
+		    cg_level(c, d) >= 0 && d->expr && !is_leaf(d->expr))
+			collect(c, s, d->expr, d);
 	}
 	int nshared = 0;
 	for (int k = 0; k < s->n; k++) {
@@ -236,7 +236,7 @@ void cg_cse_reset(struct cg *c, int level)
 static int shared_item(struct cg *c, const struct ast_expr *e)
 {
 	struct cg_cse *s = c->cse;
-	if (!s || c->in_body || !c->fn || c->fn->level < 0)
+	if (!s || c->in_body || !c->fn || cg_level(c, c->fn) < 0)
 		return -1;
 	int k = -1;
 	for (int i = 0; i < s->nocc && k < 0; i++)

@@ -353,7 +353,6 @@ struct cg_factor {
 	int nmain;
 	int nblocks;
 	struct cg_block_def *blocks;
-	struct sema_def **saved;       /* sema's loop order, restored at the end */
 	const char *memo, *near;       /* state member prefixes: memo tables, near counts */
 	const char *prod;              /* the running product in scope */
 };
@@ -442,7 +441,7 @@ void cg_factor_plan(struct cg *c)
 	f.chain = xcalloc((size_t)n, sizeof(int));
 	f.block_of = xcalloc((size_t)n, sizeof(int));
 	for (int x = 0; x < n; x++) {
-		f.orig_pos[x] = P->iters[x]->loop_pos;
+		f.orig_pos[x] = cg_pos(c, P->iters[x]);
 		f.block_of[x] = -1;
 	}
 	bool *all = xcalloc((size_t)n, sizeof(bool));
@@ -456,10 +455,8 @@ void cg_factor_plan(struct cg *c)
 	if (f.nblocks > 0 && any_block_reused(&f)) {
 		struct cg_factor *fc = xcalloc(1, sizeof(*fc));
 		c->fac = fc;
-		fc->saved = xcalloc((size_t)n, sizeof(*fc->saved));
 		fc->memo = cg_internal_prefix(c, "memo_");
 		fc->near = cg_internal_prefix(c, "near_");
-		memcpy(fc->saved, P->loop_order, sizeof(*fc->saved) * (size_t)n);
 		fc->nmain = f.nchain;
 		c->loop_end = f.nchain;
 		fc->nblocks = f.nblocks;
@@ -486,8 +483,8 @@ void cg_factor_plan(struct cg *c)
 					b = f.block_of[x];
 			if (b < 0 || (d->kind != SEMA_ITER && d->kind != SEMA_DERIVED && d->kind != SEMA_CONSTRAINT))
 				continue;
-			if (d->kind == SEMA_ITER && d->loop_pos < first_orig[b])
-				first_orig[b] = d->loop_pos;
+			if (d->kind == SEMA_ITER && cg_pos(c, d) < first_orig[b])
+				first_orig[b] = cg_pos(c, d);
 			for (int k = 0; k < d->ndeps; k++) {
 				const struct sema_def *p = d->deps[k];
 				const bool *ps = supp_of(&f, p);
@@ -538,9 +535,9 @@ void cg_factor_plan(struct cg *c)
 			bd->first = pos;
 			bd->at = at[b];
 			for (int p = 0; p < n; p++) { /* sema's order inside */
-				const struct sema_def *it = fc->saved[p];
+				struct sema_def *it = P->loop_order[p];
 				if (f.block_of[it->decl_pos] == b)
-					order[pos++] = (struct sema_def *)it;
+					order[pos++] = it;
 			}
 			bd->last = pos - 1;
 		}
@@ -549,8 +546,9 @@ void cg_factor_plan(struct cg *c)
 		free(first_orig);
 		free(nkey);
 		free(counted);
-		/* cg_emit restores sema's order when it is done. */
-		sema_set_loop_order_to((struct sema_program *)P, order);
+		/* The emitted placement changes; sema's stays as it was. */
+		memcpy(c->order, order, sizeof(*order) * (size_t)n);
+		sema_placement(P, c->order, c->pos, c->lvl);
 		free(order);
 
 		/* Keys and statistics rows, from the final levels. */
@@ -559,7 +557,7 @@ void cg_factor_plan(struct cg *c)
 			bool *in = xcalloc((size_t)P->ndefs + 1, sizeof(bool));
 			for (int i = 0; i < P->ndefs; i++) {
 				const struct sema_def *d = P->defs[i];
-				in[d->id] = d->level >= bd->first && d->level <= bd->last &&
+				in[d->id] = cg_level(c, d) >= bd->first && cg_level(c, d) <= bd->last &&
 					    (d->kind == SEMA_ITER || d->kind == SEMA_DERIVED ||
 					     d->kind == SEMA_CONSTRAINT);
 			}
@@ -575,7 +573,7 @@ void cg_factor_plan(struct cg *c)
 				bd->prunes |= d->kind == SEMA_CONSTRAINT;
 				for (int k = 0; k < d->ndeps; k++) {
 					const struct sema_def *p = d->deps[k];
-					if (!in[p->id] && p->level >= 0 && !keyed[p->id]) {
+					if (!in[p->id] && cg_level(c, p) >= 0 && !keyed[p->id]) {
 						keyed[p->id] = true;
 						bd->key[bd->nkey++] = p;
 					}
@@ -591,7 +589,7 @@ void cg_factor_plan(struct cg *c)
 				const bool *s = supp_of(&f, bd->key[k]);
 				for (int x = 0; x < n; x++)
 					if (s[x])
-						varies[P->iters[x]->loop_pos] = true;
+						varies[cg_pos(c, P->iters[x])] = true;
 			}
 			bd->near_q = -1;
 			for (int p = bd->at; p >= 0 && bd->near_q < 0; p--)
@@ -614,13 +612,11 @@ void cg_factor_release(struct cg *c)
 	struct cg_factor *fc = c->fac;
 	if (!fc)
 		return;
-	sema_set_loop_order_to((struct sema_program *)c->P, fc->saved);
 	for (int b = 0; b < fc->nblocks; b++) {
 		free(fc->blocks[b].key);
 		free(fc->blocks[b].rows);
 	}
 	free(fc->blocks);
-	free(fc->saved);
 	free(fc);
 	c->fac = NULL;
 }
@@ -656,7 +652,7 @@ static const char *block_names(struct cg *c, const struct cg_block_def *bd)
 	struct sbuf b = { 0 };
 	sbuf_puts(&b, "{");
 	for (int p = bd->first; p <= bd->last; p++)
-		sbuf_printf(&b, "%s%s", p > bd->first ? ", " : "", c->P->loop_order[p]->cname);
+		sbuf_printf(&b, "%s%s", p > bd->first ? ", " : "", c->order[p]->cname);
 	sbuf_puts(&b, "}");
 	const char *s = cg_strdup(c, b.s);
 	sbuf_release(&b);
@@ -704,8 +700,8 @@ static bool near_loops(const struct cg *c, const struct cg_block_def *bd, int *f
 	if (bd->near_q < 0 || !cg_interval_columns_member(c))
 		return false;
 	for (int p = bd->near_q + 1; p <= bd->at; p++)
-		if (c->ctype[c->P->loop_order[p]->id] != CG_T_INT ||
-		    !cg_interval_column_bounded(c, column_of(c, c->P->loop_order[p])))
+		if (c->ctype[c->order[p]->id] != CG_T_INT ||
+		    !cg_interval_column_bounded(c, column_of(c, c->order[p])))
 			return false;
 	*first = bd->near_q + 1;
 	*last = bd->at;
@@ -755,22 +751,22 @@ void cg_factor_near_setup(struct cg *c)
 			continue;
 		struct sbuf names = { 0 };
 		for (int p = first; p <= last; p++)
-			sbuf_printf(&names, "%s%s", p > first ? ", " : "", c->P->loop_order[p]->cname);
+			sbuf_printf(&names, "%s%s", p > first ? ", " : "", c->order[p]->cname);
 		cg_line(c, "/* %s: factorization: sub-nest %d's counts by (%s), which are all its key", level_word(c), b,
 			names.s);
 		cg_line(c, " * varies with inside '%s' (near counts; no statistics read) */",
-			c->P->loop_order[bd->near_q]->cname);
+			c->order[bd->near_q]->cname);
 		sbuf_release(&names);
 		struct sbuf ok = { 0 };
 		for (int p = first; p <= last; p++)
-			sbuf_printf(&ok, " && st->%s_ok[%d]", cb, column_of(c, c->P->loop_order[p]));
+			sbuf_printf(&ok, " && st->%s_ok[%d]", cb, column_of(c, c->order[p]));
 		cg_line(c, "if (ctx->no_stats%s) {", ok.s ? ok.s : "");
 		sbuf_release(&ok);
 		c->indent++;
 		cg_line(c, "uint64_t size_ = 1;");
 		cg_line(c, "bool fits_ = true; /* the index fits 64 bits */");
 		for (int p = first; p <= last; p++) {
-			int i = column_of(c, c->P->loop_order[p]);
+			int i = column_of(c, c->order[p]);
 			cg_line(c, "st->%s%d_span[%d] = (uint64_t)st->%s[%d] - (uint64_t)st->%s[%d] + 1;", fc->near, b, p - first,
 				cb, 2 * i + 1, cb, 2 * i);
 		}
@@ -809,7 +805,7 @@ static void near_lookup(struct cg *c, int b, int first, int last)
 	struct sbuf in = { 0 };
 	const char *idx = "i0_";
 	for (int p = first; p <= last; p++) {
-		const struct sema_def *x = c->P->loop_order[p];
+		const struct sema_def *x = c->order[p];
 		int j = p - first, i = column_of(c, x);
 		cg_line(c, "const uint64_t i%d_ = (uint64_t)st->%s - (uint64_t)st->%s[%d];", j, c->member[x->id], cb, 2 * i);
 		sbuf_printf(&in, "%si%d_ < st->%s%d_span[%d]", j ? " && " : "", j, fc->near, b, j);
@@ -856,7 +852,7 @@ static void near_lookup(struct cg *c, int b, int first, int last)
 static bool packed_points(const struct cg *c, const struct cg_block_def *bd)
 {
 	for (int p = bd->first; p <= bd->last; p++)
-		if (c->ctype[c->P->loop_order[p]->id] == CG_T_VAL)
+		if (c->ctype[c->order[p]->id] == CG_T_VAL)
 			return false;
 	return true;
 }
@@ -878,8 +874,8 @@ static void block_innermost(struct cg *c, const struct cg_block_def *bd)
 	struct sbuf init = { 0 };
 	for (int p = bd->first; p <= bd->last; p++)
 		sbuf_printf(&init, "%s%s", p > bd->first ? ", " : "",
-			    packed ? cg_fmt(c, "st->%s", c->member[c->P->loop_order[p]->id])
-				   : cg_value_of(c, c->P->loop_order[p]));
+			    packed ? cg_fmt(c, "st->%s", c->member[c->order[p]->id])
+				   : cg_value_of(c, c->order[p]));
 	if (packed) {
 		cg_line(c, "const int64_t pt[%d] = { %s }; /* packed: four to a sprt_val */", 4 * point_width(c, bd),
 			init.s);
@@ -1068,7 +1064,6 @@ bool cg_factor_innermost(struct cg *c)
 		block_innermost(c, &fc->blocks[c->block]);
 		return true;
 	}
-	const struct sema_program *P = c->P;
 	cg_line(c, "/* the sub-nests' product of points */");
 	cg_line(c, "if (!ctx->emit) {");
 	cg_line(c, "\tctx->valid += %s;", fc->prod ? fc->prod : "1");
@@ -1108,7 +1103,7 @@ bool cg_factor_innermost(struct cg *c)
 		else
 			cg_line(c, "const sprt_val *q_%d = f_%d->points + p_%d * %d;", b, b, b, w);
 		for (int p = bd->first; p <= bd->last; p++) {
-			const struct sema_def *x = P->loop_order[p];
+			const struct sema_def *x = c->order[p];
 			cg_line(c, "st->%s = q_%d[%d]%s;", c->member[x->id], b, p - bd->first,
 				packed || c->ctype[x->id] == CG_T_VAL ? "" : ".u.i");
 		}
@@ -1133,10 +1128,10 @@ bool cg_factor_innermost(struct cg *c)
  */
 bool cg_hoisted(const struct cg *c, const struct sema_def *d)
 {
-	if (d->loop_pos == 0 || c->block >= 0 || !cg_factor_main(c, d->loop_pos))
+	if (cg_pos(c, d) == 0 || c->block >= 0 || !cg_factor_main(c, cg_pos(c, d)))
 		return false;
 	for (int k = 0; k < d->ndeps; k++)
-		if (d->deps[k]->level >= 0 || d->deps[k]->kind == SEMA_ITER)
+		if (cg_level(c, d->deps[k]) >= 0 || d->deps[k]->kind == SEMA_ITER)
 			return false;
 	return true;
 }

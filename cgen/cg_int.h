@@ -110,6 +110,18 @@ struct cg {
 
 	struct ptrvec pool;      /* strings made while generating (cg_text.c) */
 
+	/*
+	 * The placement being emitted: loop position k's iterator, and each
+	 * definition's loop position and level, by id.  A copy of sema's,
+	 * which factorization regroups (cg_factor.c); the checked program
+	 * itself is never changed.
+	 */
+	struct sema_def **order;
+	int *pos, *lvl;
+	/* Expressions the passes build (cg_opt.c's constraints with derived
+	 * values inlined) live here, never in the checked program's module. */
+	struct ast_module nodes;
+
 	/* Factorization (cg_factor.c): the loops being written are positions
 	 * [loop_first, loop_end) of sub-nest `block`, or of the main chain
 	 * (block -1). */
@@ -119,6 +131,16 @@ struct cg {
 	int block;
 };
 
+
+static inline int cg_level(const struct cg *c, const struct sema_def *d)
+{
+	return c->lvl[d->id];
+}
+
+static inline int cg_pos(const struct cg *c, const struct sema_def *d)
+{
+	return c->pos[d->id];
+}
 
 /* One row of the pass table (cg_pass.c).  plan runs before any C is
  * written, state adds the pass's members to struct space_state, release

@@ -166,7 +166,7 @@ static bool builtin_call(const struct ast_expr *e, const char *name)
 
 static bool bound_at(const struct ivgen *g, const struct sema_def *d)
 {
-	const int lvl = d->kind == SEMA_ITER ? d->loop_pos : d->level;
+	const int lvl = d->kind == SEMA_ITER ? cg_pos(g->c, d) : cg_level(g->c, d);
 	/* a tail check reads level k's derived values by their expressions */
 	return g->tail ? lvl < g->k : lvl <= g->k;
 }
@@ -231,7 +231,7 @@ static void line_bounds(struct ivgen *g, int n, int64_t lo, int64_t hi)
 static int num_bound(struct ivgen *g, const struct sema_def *d)
 {
 	const char *m = g->c->member[d->id];
-	int lvl = d->kind == SEMA_ITER ? d->loop_pos : d->level;
+	int lvl = d->kind == SEMA_ITER ? cg_pos(g->c, d) : cg_level(g->c, d);
 	switch (g->c->ctype[d->id]) {
 	case CG_T_INT: {
 		int n = fresh_point(g);
@@ -377,7 +377,7 @@ static int num_iter(struct ivgen *g, const struct sema_def *x)
 	if (cg_hoisted(g->c, x)) {
 		/* lo, hi, ok of the loop at position p are at 3p, 3p + 1, 3p + 2 */
 		const char *a = g->c->ivl->array;
-		int n = fresh(g), p = 3 * x->loop_pos;
+		int n = fresh(g), p = 3 * cg_pos(g->c, x);
 		line(g, "if (!st->%s[%d]) /* the values of '%s' */", a, p + 2, x->cname);
 		line(g, "\tbreak;");
 		line(g, "lo%d = st->%s[%d], hi%d = st->%s[%d];", n, a, p, n, a, p + 1);
@@ -855,7 +855,7 @@ static void add_helpers(struct cg *c)
 static int plan_tail(struct cg *c, const struct sema_def *d, const struct ast_expr *E, int k, bool *bounds)
 {
 	struct sbuf tail = { 0 };
-	struct ivgen g = { .c = c, .k = k, .out = &tail, .top = -1, .bounds = bounds, .tail = c->P->loop_order[k],
+	struct ivgen g = { .c = c, .k = k, .out = &tail, .top = -1, .bounds = bounds, .tail = c->order[k],
 			   .indent = 1 };
 	int t = truth(&g, E);
 	free(g.point);
@@ -869,7 +869,7 @@ static int plan_tail(struct cg *c, const struct sema_def *d, const struct ast_ex
 	int n = ++c->ivl->ntails;
 	sbuf_printf(&c->aux, "/* Interval tail %d: %s's condition over every completion of every value of\n"
 			     " * '%s' from the current one on: 1 true for all, 0 false for all, 2 don't know. */\n",
-		    n, d->cname, c->P->loop_order[k]->cname);
+		    n, d->cname, c->order[k]->cname);
 	sbuf_puts(&c->aux, "#if defined __GNUC__ && !defined __TINYC__\n__attribute__((noinline, cold))\n#endif\n");
 	sbuf_printf(&c->aux, "static int ivl_tail_%d(const struct space_state *st)\n{\n", n);
 	sbuf_add(&c->aux, tail.s, tail.len);
@@ -918,7 +918,7 @@ static void plan_check(struct cg *c, const struct sema_def *d, const struct ast_
  */
 static void plan_own_tail(struct cg *c, const struct sema_def *d, const struct ast_expr *E)
 {
-	const int k = d->level;
+	const int k = cg_level(c, d);
 	if (k < 0 || k >= c->P->niters)
 		return;
 	bool *bounds = xcalloc((size_t)c->P->ndefs + 1, sizeof(*bounds));
@@ -960,15 +960,15 @@ void cg_interval_plan(struct cg *c)
 	c->ivl->array = cg_internal_prefix(c, "ivl_bounds");
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
-		if (d->kind != SEMA_CONSTRAINT || d->level < 1)
+		if (d->kind != SEMA_CONSTRAINT || cg_level(c, d) < 1)
 			continue;
 		/* no derived value is inlined: the walk below follows names itself */
 		struct ast_expr *E = cg_opt_constraint_expr(c, d, -2);
 		if (!E)
 			continue;
 		plan_own_tail(c, d, E);
-		int home = cg_factor_block(c, d->level);
-		for (int k = 0; k < d->level; k++) {
+		int home = cg_factor_block(c, cg_level(c, d));
+		for (int k = 0; k < cg_level(c, d); k++) {
 			/* a sub-nest's loops run in its own count function, where
 			 * only the main chain and that sub-nest's outer loops are
 			 * bound: a check may sit in the main chain (a subtree that
@@ -987,7 +987,7 @@ void cg_interval_plan(struct cg *c)
 			/* the loop just inside is drawn from d's own solution
 			 * (equality solving, divisors): it does the same work */
 			const struct cg_level_plan *in = &c->plan[k + 1];
-			if (k + 1 == d->level && in->src != CG_SRC_PLAIN && in->src_con == d)
+			if (k + 1 == cg_level(c, d) && in->src != CG_SRC_PLAIN && in->src_con == d)
 				continue;
 			plan_check(c, d, E, k);
 		}
@@ -1015,7 +1015,7 @@ void cg_interval_bounds(struct cg *c)
 	const struct sema_program *P = c->P;
 	bool any = false;
 	for (int k = 0; k < P->niters; k++) {
-		const struct sema_def *x = P->loop_order[k];
+		const struct sema_def *x = c->order[k];
 		if (!c->ivl || !c->ivl->bounds[x->id])
 			continue;
 		const char *a = c->ivl->array;
@@ -1078,7 +1078,7 @@ void cg_interval_partner(struct cg *c, int k)
 static void emit_tail(struct cg *c, const struct ivl_check *ch)
 {
 	cg_line(c, "if (ivl_tail_%d(st) == %d) /* so does every later value of '%s' */", ch->tail_truth,
-		ch->d->require ? 0 : 1, c->P->loop_order[ch->k]->cname);
+		ch->d->require ? 0 : 1, c->order[ch->k]->cname);
 	cg_line(c, "\tbreak;");
 }
 
@@ -1089,7 +1089,7 @@ void cg_interval_reject(struct cg *c, const struct sema_def *d)
 		if (ch->kind != IVL_OWN || ch->d != d)
 			continue;
 		cg_line(c, "/* -O2: interval bound tightening: does '%s' reject every later value of '%s' too? */",
-			d->cname, c->P->loop_order[ch->k]->cname);
+			d->cname, c->order[ch->k]->cname);
 		cg_line(c, "{");
 		c->indent++;
 		emit_tail(c, ch);
@@ -1109,7 +1109,7 @@ void cg_interval_prune(struct cg *c, int k)
 		const struct sema_def *d = ch->d;
 		const int reject = d->require ? 0 : 1;
 		cg_line(c, "/* -O2: interval pruning: skip '%s' here when no completion %s %s */",
-			c->P->loop_order[k]->cname, d->require ? "satisfies" : "escapes", d->cname);
+			c->order[k]->cname, d->require ? "satisfies" : "escapes", d->cname);
 		cg_line(c, "if (%s) {", cg_opt_enabled_test(c, d));
 		c->indent++;
 		emit_lines(c, &ch->text);
@@ -1173,7 +1173,7 @@ static bool iterable_once(const struct cg *c, const struct sema_def *x)
 	if (x->stmt && x->stmt->has_yield)
 		return false;
 	for (int k = 0; k < x->ndeps; k++)
-		if (x->deps[k]->level >= 0 || x->deps[k]->kind == SEMA_ITER)
+		if (cg_level(c, x->deps[k]) >= 0 || x->deps[k]->kind == SEMA_ITER)
 			return false;
 	return true;
 }

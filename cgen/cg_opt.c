@@ -91,14 +91,14 @@ static struct ast_expr *copy_expr(struct subst *s, struct ast_expr *e);
 
 static struct ast_expr *name_of(struct subst *s, struct ast_expr *e, const struct sema_def *d)
 {
-	if (d->kind == SEMA_DERIVED && d->level == s->k && d->form == SEMA_FORM_EXPR && d->expr &&
+	if (d->kind == SEMA_DERIVED && cg_level(s->c, d) == s->k && d->form == SEMA_FORM_EXPR && d->expr &&
 	    s->depth < 40) {
 		s->depth++;
 		struct ast_expr *r = copy_expr(s, d->expr);
 		s->depth--;
 		return r;
 	}
-	struct ast_expr *n = ast_expr_new(s->c->P->mod, AST_NAME, e->loc);
+	struct ast_expr *n = ast_expr_new(&s->c->nodes, AST_NAME, e->loc);
 	n->name = d->name;
 	n->ref = (struct sema_def *)d;
 	n->local = -1;
@@ -123,7 +123,7 @@ static struct ast_expr *copy_expr(struct subst *s, struct ast_expr *e)
 	}
 	if (e->kind == AST_UNDEF || e->kind == AST_ATTR)
 		return NULL;
-	struct ast_expr *n = ast_expr_copy_node(s->c->P->mod, e);
+	struct ast_expr *n = ast_expr_copy_node(&s->c->nodes, e);
 	struct ast_expr *keep = n;
 	n->ref = NULL;
 	n->local = -1;
@@ -136,7 +136,7 @@ static struct ast_expr *copy_expr(struct subst *s, struct ast_expr *e)
 				return NULL;
 			}
 		}
-		ast_expr_set_items(s->c->P->mod, n, items, e->nitems);
+		ast_expr_set_items(&s->c->nodes, n, items, e->nitems);
 		free(items);
 	}
 	return keep;
@@ -170,7 +170,7 @@ struct ast_expr *cg_opt_constraint_expr(struct cg *c, const struct sema_def *d, 
 
 /* ---- classification --------------------------------------------------------------- */
 
-static int uses(const struct ast_expr *e, const struct sema_def *x, int k)
+static int uses(const struct cg *c, const struct ast_expr *e, const struct sema_def *x, int k)
 {
 	if (!e)
 		return USE_INV;
@@ -181,12 +181,12 @@ static int uses(const struct ast_expr *e, const struct sema_def *x, int k)
 		if (d == x)
 			return USE_X;
 		if (d->kind == SEMA_ITER)
-			return d->loop_pos < k ? USE_INV : USE_DEEP;
-		return d->level < k ? USE_INV : USE_DEEP;
+			return cg_pos(c, d) < k ? USE_INV : USE_DEEP;
+		return cg_level(c, d) < k ? USE_INV : USE_DEEP;
 	}
 	int r = USE_INV;
 	for (int i = 0; i < e->nitems; i++) {
-		int u = uses(e->items[i], x, k);
+		int u = uses(c, e->items[i], x, k);
 		if (u > r)
 			r = u;
 	}
@@ -249,7 +249,7 @@ static const char *value_fn(struct cg *c, const struct sema_def *owner, const st
 /* C text of f's direction as X grows: -1, 0, 1, or 2 (unknown). */
 static const char *mono(struct cg *c, const struct ast_expr *e, const struct sema_def *x, int k)
 {
-	int u = uses(e, x, k);
+	int u = uses(c, e, x, k);
 	if (u == USE_INV)
 		return "0";
 	if (u == USE_DEEP)
@@ -261,7 +261,7 @@ static const char *mono(struct cg *c, const struct ast_expr *e, const struct sem
 	if (e->kind != AST_BINARY)
 		return "2";
 	const struct ast_expr *a = e->items[0], *b = e->items[1];
-	int ua = uses(a, x, k), ub = uses(b, x, k);
+	int ua = uses(c, a, x, k), ub = uses(c, b, x, k);
 	switch (e->op) {
 	case AST_OP_ADD:
 	case AST_OP_SUB: {
@@ -286,27 +286,27 @@ static const char *mono(struct cg *c, const struct ast_expr *e, const struct sem
 	}
 }
 
-static bool monotone_shape(const struct ast_expr *e, const struct sema_def *x, int k)
+static bool monotone_shape(const struct cg *c, const struct ast_expr *e, const struct sema_def *x, int k)
 {
-	int u = uses(e, x, k);
+	int u = uses(c, e, x, k);
 	if (u != USE_X)
 		return u == USE_INV;
 	if (is_x(e, x))
 		return true;
 	if (e->kind == AST_UNARY && e->op == AST_OP_NEG)
-		return monotone_shape(e->items[0], x, k);
+		return monotone_shape(c, e->items[0], x, k);
 	if (e->kind != AST_BINARY)
 		return false;
-	int ua = uses(e->items[0], x, k), ub = uses(e->items[1], x, k);
+	int ua = uses(c, e->items[0], x, k), ub = uses(c, e->items[1], x, k);
 	switch (e->op) {
 	case AST_OP_ADD:
 	case AST_OP_SUB:
-		return monotone_shape(e->items[0], x, k) && monotone_shape(e->items[1], x, k);
+		return monotone_shape(c, e->items[0], x, k) && monotone_shape(c, e->items[1], x, k);
 	case AST_OP_MUL:
-		return (ua == USE_INV && monotone_shape(e->items[1], x, k)) ||
-		       (ub == USE_INV && monotone_shape(e->items[0], x, k));
+		return (ua == USE_INV && monotone_shape(c, e->items[1], x, k)) ||
+		       (ub == USE_INV && monotone_shape(c, e->items[0], x, k));
 	case AST_OP_FLOORDIV:
-		return ub == USE_INV && monotone_shape(e->items[0], x, k);
+		return ub == USE_INV && monotone_shape(c, e->items[0], x, k);
 	default:
 		return false;
 	}
@@ -324,7 +324,7 @@ static void plan_break(struct cg *c, const struct sema_def *d, const struct ast_
 	if (op != AST_OP_LT && op != AST_OP_LE && op != AST_OP_GT && op != AST_OP_GE)
 		return;
 	const struct ast_expr *f = E->items[0], *other = E->items[1];
-	int uf = uses(f, x, k), uo = uses(other, x, k);
+	int uf = uses(c, f, x, k), uo = uses(c, other, x, k);
 	if (uf == USE_INV && uo == USE_X) {
 		const struct ast_expr *t = f;
 		f = other;
@@ -333,7 +333,7 @@ static void plan_break(struct cg *c, const struct sema_def *d, const struct ast_
 		uf = USE_X;
 		uo = USE_INV;
 	}
-	if (uf != USE_X || uo != USE_INV || !monotone_shape(f, x, k))
+	if (uf != USE_X || uo != USE_INV || !monotone_shape(c, f, x, k))
 		return;
 	bool true_up = op == AST_OP_GT || op == AST_OP_GE;
 	int up = (true_up != d->require) ? 1 : -1;
@@ -380,7 +380,7 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 	if (!need_eq)
 		return false;
 	const struct ast_expr *L = D->items[0], *R = D->items[1];
-	int ul = uses(L, x, k), ur = uses(R, x, k);
+	int ul = uses(c, L, x, k), ur = uses(c, R, x, k);
 	if (ul == USE_INV && ur != USE_INV) {
 		const struct ast_expr *t = L;
 		L = R;
@@ -394,7 +394,7 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 	struct cg_level_plan *p = &c->plan[k];
 	/* c % X == 0 */
 	if (CG_ON(c, CG_PASS_DIVISORS) && is_zero(R) && L->kind == AST_BINARY && L->op == AST_OP_MOD &&
-	    is_x(L->items[1], x) && uses(L->items[0], x, k) == USE_INV) {
+	    is_x(L->items[1], x) && uses(c, L->items[0], x, k) == USE_INV) {
 		p->src = CG_SRC_DIV;
 		p->src_con = d;
 		p->fn_c = value_fn(c, d, L->items[0]);
@@ -407,7 +407,7 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 		for (int side = 0; side < 2; side++) {
 			const struct ast_expr *a = L->items[side], *b = L->items[1 - side];
 			if (is_x(a, x) && b->kind == AST_NAME && b->ref && b->ref->kind == SEMA_ITER &&
-			    b->ref->loop_pos > k && is_range_iter(b->ref)) {
+			    cg_pos(c, b->ref) > k && is_range_iter(b->ref)) {
 				p->src = CG_SRC_DIV;
 				p->src_con = d;
 				p->partner = b->ref;
@@ -425,7 +425,7 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 	} else if (L->kind == AST_BINARY) {
 		const struct ast_expr *l0 = L->items[0], *l1 = L->items[1];
 		bool x0 = is_x(l0, x), x1 = is_x(l1, x);
-		bool i0 = uses(l0, x, k) == USE_INV, i1 = uses(l1, x, k) == USE_INV;
+		bool i0 = uses(c, l0, x, k) == USE_INV, i1 = uses(c, l1, x, k) == USE_INV;
 		switch (L->op) {
 		case AST_OP_ADD:
 			if (x0 && i1)
@@ -487,7 +487,7 @@ static void plan_clip(struct cg *c, const struct sema_def *d, const struct ast_e
 		e = D->items[0];
 		op = op == AST_OP_LT ? AST_OP_GT : op == AST_OP_LE ? AST_OP_GE : op == AST_OP_GT ? AST_OP_LT : AST_OP_LE;
 	}
-	if (uses(e, x, k) != USE_INV)
+	if (uses(c, e, x, k) != USE_INV)
 		return;
 	/* What survives: X op e where kept, its negation where rejected. */
 	if (!d->require)
@@ -502,12 +502,12 @@ static void plan_clip(struct cg *c, const struct sema_def *d, const struct ast_e
 }
 
 /* Whether d rejects values of x by itself (domain filtering). */
-static bool unary_on(const struct sema_def *d, const struct sema_def *x, int k)
+static bool unary_on(const struct cg *c, const struct sema_def *d, const struct sema_def *x, int k)
 {
-	if (d->kind != SEMA_CONSTRAINT || d->level != k)
+	if (d->kind != SEMA_CONSTRAINT || cg_level(c, d) != k)
 		return false;
 	for (int i = 0; i < d->ndeps; i++)
-		if (d->deps[i] != x && (d->deps[i]->kind == SEMA_ITER || d->deps[i]->level >= 0))
+		if (d->deps[i] != x && (d->deps[i]->kind == SEMA_ITER || cg_level(c, d->deps[i]) >= 0))
 			return false;
 	return true;
 }
@@ -515,10 +515,10 @@ static bool unary_on(const struct sema_def *d, const struct sema_def *x, int k)
 /* cgen.c's hoisted(): an iterable computed once, before the nest. */
 static bool iterable_once(const struct cg *c, const struct sema_def *x)
 {
-	if (x->loop_pos == 0 || !cg_factor_main(c, x->loop_pos))
+	if (cg_pos(c, x) == 0 || !cg_factor_main(c, cg_pos(c, x)))
 		return false;
 	for (int i = 0; i < x->ndeps; i++)
-		if (x->deps[i]->kind == SEMA_ITER || x->deps[i]->level >= 0)
+		if (x->deps[i]->kind == SEMA_ITER || cg_level(c, x->deps[i]) >= 0)
 			return false;
 	return true;
 }
@@ -531,14 +531,14 @@ void cg_opt_plan(struct cg *c)
 	c->brk_fn = xcalloc(n, sizeof(*c->brk_fn));
 	c->brk_up = xcalloc(n, sizeof(*c->brk_up));
 	for (int k = 0; k < P->niters; k++) { /* each transformation asks CG_ON: none at -O0 */
-		const struct sema_def *x = P->loop_order[k];
+		const struct sema_def *x = c->order[k];
 		/* Sources: the first constraint (in evaluation order) that gives
 		 * one; clips: every condition of the right shape. */
 		bool sources = CG_ON(c, CG_PASS_EQUALITY) || CG_ON(c, CG_PASS_DIVISORS);
 		bool clips = CG_ON(c, CG_PASS_BOUNDS) && is_range_iter(x);
 		for (int i = 0; i < P->ndefs && (sources || clips); i++) {
 			const struct sema_def *d = P->defs[i];
-			if (d->kind != SEMA_CONSTRAINT || d->level < k)
+			if (d->kind != SEMA_CONSTRAINT || cg_level(c, d) < k)
 				continue;
 			struct ast_expr *E = cg_opt_constraint_expr(c, d, k);
 			if (!E)
@@ -555,14 +555,14 @@ void cg_opt_plan(struct cg *c)
 			c->plan[k].any = true;
 		for (int i = 0; i < P->ndefs && CG_ON(c, CG_PASS_BOUNDS); i++) {
 			const struct sema_def *d = P->defs[i];
-			if (d->kind != SEMA_CONSTRAINT || d->level != k)
+			if (d->kind != SEMA_CONSTRAINT || cg_level(c, d) != k)
 				continue;
 			plan_break(c, d, cg_opt_constraint_expr(c, d, k), x, k);
 		}
 		if (!CG_ON(c, CG_PASS_DOMAIN_FILTERING) || c->plan[k].any || !iterable_once(c, x))
 			continue;
 		for (int i = 0; i < P->ndefs; i++)
-			c->plan[k].filter |= unary_on(P->defs[i], x, k);
+			c->plan[k].filter |= unary_on(c, P->defs[i], x, k);
 	}
 }
 
@@ -607,10 +607,10 @@ static const char *level_word(struct cg *c)
  */
 static void partner_clips(struct cg *c, int k)
 {
-	const struct sema_def *x = c->P->loop_order[k], *y = c->plan[k].partner;
-	const struct cg_level_plan *q = &c->plan[y->loop_pos];
+	const struct sema_def *x = c->order[k], *y = c->plan[k].partner;
+	const struct cg_level_plan *q = &c->plan[cg_pos(c, y)];
 	for (int i = 0; i < q->nclip; i++) {
-		if (uses(q->clip_e[i], x, k) != USE_INV)
+		if (uses(c, q->clip_e[i], x, k) != USE_INV)
 			continue;
 		cg_line(c, "/* %s: %s clips '%s' here too */", level_word(c), q->clip_con[i]->cname, y->cname);
 		cg_line(c, "if (wlo <= whi && (%s)) {", cg_opt_enabled_test(c, q->clip_con[i]));
@@ -629,7 +629,7 @@ static void partner_clips(struct cg *c, int k)
 void cg_opt_loop_open(struct cg *c, int k)
 {
 	const struct sema_program *P = c->P;
-	const struct sema_def *x = P->loop_order[k];
+	const struct sema_def *x = c->order[k];
 	const struct cg_level_plan *p = &c->plan[k];
 	const char *m = c->member[x->id], *it = c->iter_member[x->id];
 	c->helpers |= CG_H_OPT | CG_H_ITER;
@@ -685,7 +685,7 @@ void cg_opt_loop_open(struct cg *c, int k)
 	}
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
-		if (d->kind != SEMA_CONSTRAINT || d->level != k || !c->brk_fn[d->id])
+		if (d->kind != SEMA_CONSTRAINT || cg_level(c, d) != k || !c->brk_fn[d->id])
 			continue;
 		cg_line(c, "/* %s: bound tightening: a rejection by %s ends the loop over '%s' */", level_word(c),
 			d->cname, x->cname);
@@ -710,7 +710,7 @@ void cg_opt_filter(struct cg *c)
 	for (int k = 0; k < P->niters; k++) {
 		if (!c->plan[k].filter)
 			continue;
-		const struct sema_def *x = P->loop_order[k];
+		const struct sema_def *x = c->order[k];
 		const char *m = c->member[x->id], *it = c->iter_member[x->id], *dom = c->dom_member[x->id];
 		bool typed = c->ctype[x->id] != CG_T_VAL;
 		c->helpers |= CG_H_ITER;
@@ -729,7 +729,7 @@ void cg_opt_filter(struct cg *c)
 		cg_cse_reset(c, k);
 		for (int i = 0; i < P->ndefs; i++) {
 			const struct sema_def *d = P->defs[i];
-			if (!unary_on(d, x, k))
+			if (!unary_on(c, d, x, k))
 				continue;
 			bool tc = c->ctype[d->id] != CG_T_VAL;
 			cg_line(c, "if ((%s) && (def_%s(ctx, st, &%s) || %s%s))", cg_opt_enabled_test(c, d), c->member[d->id],

@@ -148,7 +148,7 @@ static void gen_def(struct cg *c, struct sbuf *out, const struct sema_def *d)
 
 	sbuf_printf(out, "/*\n * %s: %s", d->cname, kind_word(d));
 	if (d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING)
-		sbuf_printf(out, d->level < 0 ? ", computed once" : ", at loop level %d", d->level);
+		sbuf_printf(out, cg_level(c, d) < 0 ? ", computed once" : ", at loop level %d", cg_level(c, d));
 	if (d->version > 0)
 		sbuf_printf(out, d->replaces ? "\n * (version %d of '%s', an update of the previous one)"
 					     : "\n * (version %d of '%s', assigned inside a top-level 'if')",
@@ -272,7 +272,7 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 			cg_line(c, "if (%struthy(ctx, v)) {", d->require ? "!" : "");
 		}
 		cg_line(c, "\tctx->stats[%d].rejected++;", r);
-		if (cg_opt_break(c, d) && d->level >= 0)
+		if (cg_opt_break(c, d) && cg_level(c, d) >= 0)
 		{
 			cg_line(c, "\tif (%s) /* monotone: every later value is rejected too */", cg_opt_break(c, d));
 			cg_line(c, "\t\tbreak;");
@@ -295,7 +295,7 @@ static void gen_level(struct cg *c, int level, const char *skip)
 	const struct sema_program *P = c->P;
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
-		if (d->kind != SEMA_ITER && d->level == level)
+		if (d->kind != SEMA_ITER && cg_level(c, d) == level)
 			gen_place(c, d, skip);
 	}
 }
@@ -320,7 +320,7 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "}");
 		return;
 	}
-	const struct sema_def *d = P->loop_order[k];
+	const struct sema_def *d = c->order[k];
 	const char *m = c->member[d->id], *it = c->iter_member[d->id];
 	const char *skip = k == c->loop_first ? "return 0;" : "continue;";
 	bool typed = c->ctype[d->id] != CG_T_VAL;
@@ -384,7 +384,7 @@ static void gen_loops(struct cg *c, int k)
 	} else if (k == 0)
 		cg_line(c, "sprt_progress_tick(ctx, (double)i_%s / (double)n_%s);", m, m);
 	else if (k == 1 && !(c->plan && c->plan[0].any)) {
-		const char *m0 = c->member[P->loop_order[0]->id];
+		const char *m0 = c->member[c->order[0]->id];
 		cg_line(c, "sprt_progress_tick(ctx, ((double)i_%s + (double)i_%s / (double)n_%s) / (double)n_%s);",
 			m0, m, m, m0);
 	}
@@ -440,7 +440,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	sbuf_puts(c->code, "\n");
 	bool any_hoisted = false;
 	for (int k = 0; k < P->niters; k++) {
-		const struct sema_def *d = P->loop_order[k];
+		const struct sema_def *d = c->order[k];
 		if (!cg_hoisted(c, d))
 			continue;
 		if (!any_hoisted)
@@ -484,7 +484,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	}
 	for (int k = 0; k < P->niters; k++)
 		if (c->plan[k].filter)
-			sbuf_printf(out, "\tsprt_vec_free(&st.%s);\n", c->dom_member[P->loop_order[k]->id]);
+			sbuf_printf(out, "\tsprt_vec_free(&st.%s);\n", c->dom_member[c->order[k]->id]);
 	sbuf_puts(out, "\treturn rc;\n}\n\n");
 }
 
@@ -505,7 +505,7 @@ static void gen_state(struct cg *c, struct sbuf *out)
 	bool extra = false;
 	for (int i = 0; i < P->ndefs; i++) {
 		const struct sema_def *d = P->defs[i];
-		bool dom = d->kind == SEMA_ITER && c->plan[d->loop_pos].filter;
+		bool dom = d->kind == SEMA_ITER && c->plan[cg_pos(c, d)].filter;
 		if (d->kind != SEMA_ITER && d->form != SEMA_FORM_CLOSURE && !c->nscratch[d->id])
 			continue;
 		if (!extra)
@@ -589,7 +589,7 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 			sbuf_printf(out, ", %s, %s, %s, %d, %d },\n",
 				    d->kind == SEMA_ITER ? "SPRT_DEF_ITER" :
 				    d->kind == SEMA_DERIVED ? "SPRT_DEF_DERIVED" : "SPRT_DEF_CONSTRAINT",
-				    class_enum(d->cclass), d->require ? "true" : "false", d->loc.line, d->level);
+				    class_enum(d->cclass), d->require ? "true" : "false", d->loc.line, cg_level(c, d));
 		}
 		sbuf_puts(out, "};\n\n");
 	}
@@ -975,6 +975,13 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	c->nscratch = xcalloc(n, sizeof(*c->nscratch));
 	c->row = xcalloc(n, sizeof(*c->row));
 	cg_assign_names(c);
+	/* sema's placement, which the passes may change in this copy only */
+	c->order = xcalloc(n, sizeof(*c->order));
+	memcpy(c->order, prog->loop_order, sizeof(*c->order) * (size_t)prog->niters);
+	c->pos = xcalloc(n, sizeof(*c->pos));
+	c->lvl = xcalloc(n, sizeof(*c->lvl));
+	ast_module_init(&c->nodes, NULL);
+	sema_placement(prog, c->order, c->pos, c->lvl);
 	struct sbuf q = { 0 };
 	cg_c_string(&q, o.source_name, strlen(o.source_name), false);
 	cg_keep(c, q.s);
@@ -1055,5 +1062,9 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	free(c->nscratch);
 	free(c->row);
 	free(c->strs);
+	free(c->order);
+	free(c->pos);
+	free(c->lvl);
+	ast_module_release(&c->nodes);
 	return c->errors;
 }

@@ -2138,23 +2138,34 @@ static void tune_types(struct sema_ctx *c, struct ast_tune *t)
 
 static void loop_order(struct sema_program *prog, int n, int niters);
 
+void sema_placement(const struct sema_program *prog, struct sema_def *const *order, int *pos, int *level)
+{
+	for (int i = 0; i < prog->niters; i++)
+		pos[order[i]->id] = i;
+	for (int i = 0; i < prog->ndefs; i++) { /* prog->defs is topological */
+		const struct sema_def *d = prog->defs[i];
+		int lvl = d->kind == SEMA_ITER ? pos[d->id] : -1;
+		for (int k = 0; k < d->ndeps && d->kind != SEMA_ITER; k++)
+			if (d->deps[k] != d && level[d->deps[k]->id] > lvl)
+				lvl = level[d->deps[k]->id];
+		level[d->id] = lvl;
+	}
+}
+
 /* Loop positions from loop_order; each definition's level from them. */
 static void place(struct sema_program *prog)
 {
-	for (int i = 0; i < prog->niters; i++)
-		prog->loop_order[i]->loop_pos = i;
+	int *pos = xcalloc((size_t)prog->ndefs + 1, sizeof(int));
+	int *level = xcalloc((size_t)prog->ndefs + 1, sizeof(int));
+	sema_placement(prog, prog->loop_order, pos, level);
 	for (int i = 0; i < prog->ndefs; i++) {
 		struct sema_def *d = prog->defs[i];
-		if (d->kind == SEMA_ITER) {
-			d->level = d->loop_pos;
-			continue;
-		}
-		int lvl = -1;
-		for (int k = 0; k < d->ndeps; k++)
-			if (d->deps[k]->level > lvl)
-				lvl = d->deps[k]->level;
-		d->level = lvl;
+		if (d->kind == SEMA_ITER)
+			d->loop_pos = pos[d->id];
+		d->level = level[d->id];
 	}
+	free(pos);
+	free(level);
 }
 
 static int cmp_level_set(const void *a, const void *b)
@@ -2175,11 +2186,6 @@ void sema_set_loop_order(struct sema_program *prog, bool level_sets_only)
 	place(prog);
 }
 
-void sema_set_loop_order_to(struct sema_program *prog, struct sema_def *const *order)
-{
-	memmove(prog->loop_order, order, sizeof(void *) * (size_t)prog->niters);
-	place(prog);
-}
 
 /* ---- scheduling ------------------------------------------------------------ */
 

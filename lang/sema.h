@@ -157,11 +157,13 @@ int sema_analyze_known(struct ast_module *mod, struct diag *diag, struct sema_pr
 void sema_set_loop_order(struct sema_program *prog, bool level_sets_only);
 
 /*
- * Sets the loop order to `order` (a permutation of prog->iters in which
- * every iterator comes after the iterators its iterable depends on);
- * loop positions and levels follow.  (cgen's factorization uses it.)
+ * The placement a loop order gives, without changing prog: for `order`
+ * (a permutation of prog->iters in which every iterator comes after the
+ * iterators its iterable depends on), each iterator's loop position and
+ * every definition's level, by sema_def.id (arrays of ndefs + 1).  sema
+ * places its own order with it; cgen's factorization, a regrouped one.
  */
-void sema_set_loop_order_to(struct sema_program *prog, struct sema_def *const *order);
+void sema_placement(const struct sema_program *prog, struct sema_def *const *order, int *pos, int *level);
 
 /* The final version of a top-level name, or NULL. */
 struct sema_def *sema_lookup(const struct sema_program *prog, const char *name);
