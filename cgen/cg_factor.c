@@ -47,13 +47,14 @@
 
 #include "arena.h"
 #include "cg_int.h"
+#include "dag.h"
 
 /* ---- analysis ------------------------------------------------------------------------ */
 
 struct fplan {
 	const struct sema_program *P;
 	int n;               /* iterators, indexed by decl_pos */
-	bool *supp;          /* [def id * n + decl_pos]: iterators a definition depends on */
+	struct dag g;        /* supports and components (dag/dag.c) */
 	bool *bound;         /* decl_pos: in the main chain */
 	int *orig_pos;       /* decl_pos: sema's loop position */
 	int *chain;          /* main chain, decl_pos */
@@ -62,51 +63,14 @@ struct fplan {
 	int nblocks;
 };
 
-static bool *supp_of(struct fplan *f, const struct sema_def *d)
+static const bool *supp_of(struct fplan *f, const struct sema_def *d)
 {
-	return f->supp + (size_t)d->id * (size_t)f->n;
+	return dag_supp(&f->g, d);
 }
 
-static int uf_find(int *parent, int x)
-{
-	while (parent[x] != x)
-		x = parent[x] = parent[parent[x]];
-	return x;
-}
-
-/*
- * The components of `set` (decl_pos flags) given f->bound plus `extra`
- * bound: comp[x] is a representative for x in the set.  Returns their
- * number.
- */
 static int components(struct fplan *f, const bool *set, int *comp)
 {
-	const struct sema_program *P = f->P;
-	for (int x = 0; x < f->n; x++)
-		comp[x] = x;
-	for (int i = 0; i < P->ndefs; i++) {
-		const struct sema_def *d = P->defs[i];
-		if (d->kind != SEMA_ITER && d->kind != SEMA_DERIVED && d->kind != SEMA_CONSTRAINT)
-			continue;
-		const bool *s = supp_of(f, d);
-		int first = -1;
-		for (int x = 0; x < f->n; x++) {
-			if (!s[x] || !set[x])
-				continue;
-			if (first < 0)
-				first = x;
-			else
-				comp[uf_find(comp, x)] = uf_find(comp, first);
-		}
-	}
-	int count = 0;
-	for (int x = 0; x < f->n; x++) {
-		if (!set[x])
-			continue;
-		comp[x] = uf_find(comp, x);
-		count += comp[x] == x;
-	}
-	return count;
+	return dag_components(&f->g, set, comp);
 }
 
 /* Whether iterator x can open once the main chain is bound. */
@@ -194,12 +158,11 @@ static int never_reused(struct fplan *f, const bool *set)
 	return best_key <= nbound ? best : -1;
 }
 
-/* Plans each component of `set` (given the bound chain) in turn. */
-static void plan_components(struct fplan *f, const bool *set, bool top)
+/* Plans each component of `set` (comp, ncomp: its components given the
+ * bound chain) in turn. */
+static void plan_parts(struct fplan *f, const bool *set, const int *comp, int ncomp, bool top)
 {
 	int n = f->n;
-	int *comp = xcalloc((size_t)n, sizeof(int));
-	int ncomp = components(f, set, comp);
 	bool *part = xcalloc((size_t)n, sizeof(bool));
 	/* Components in sema's order of their first loop. */
 	bool *done = xcalloc((size_t)n, sizeof(bool));
@@ -215,6 +178,12 @@ static void plan_components(struct fplan *f, const bool *set, bool top)
 	}
 	free(done);
 	free(part);
+}
+
+static void plan_components(struct fplan *f, const bool *set, bool top)
+{
+	int *comp = xcalloc((size_t)f->n, sizeof(int));
+	plan_parts(f, set, comp, components(f, set, comp), top);
 	free(comp);
 }
 
@@ -421,21 +390,7 @@ void cg_factor_plan(struct cg *c)
 		return;
 	struct fplan f = { .P = P, .n = P->niters };
 	int n = f.n;
-	f.supp = xcalloc((size_t)P->ndefs * (size_t)n + 1, sizeof(bool));
-	for (int i = 0; i < P->ndefs; i++) { /* prog->defs is topological */
-		const struct sema_def *d = P->defs[i];
-		bool *mine = supp_of(&f, d);
-		for (int k = 0; k < d->ndeps; k++) {
-			const struct sema_def *p = d->deps[k];
-			if (p == d)
-				continue;
-			const bool *theirs = supp_of(&f, p);
-			for (int x = 0; x < n; x++)
-				mine[x] |= theirs[x];
-		}
-		if (d->kind == SEMA_ITER)
-			mine[d->decl_pos] = true;
-	}
+	dag_build(&f.g, P);
 	f.bound = xcalloc((size_t)n, sizeof(bool));
 	f.orig_pos = xcalloc((size_t)n, sizeof(int));
 	f.chain = xcalloc((size_t)n, sizeof(int));
@@ -444,10 +399,15 @@ void cg_factor_plan(struct cg *c)
 		f.orig_pos[x] = cg_pos(c, P->iters[x]);
 		f.block_of[x] = -1;
 	}
+	/* Nothing bound yet: the components are dag's sub-nests. */
 	bool *all = xcalloc((size_t)n, sizeof(bool));
-	for (int x = 0; x < n; x++)
+	int *comp = xcalloc((size_t)n, sizeof(int));
+	for (int x = 0; x < n; x++) {
 		all[x] = true;
-	plan_components(&f, all, true);
+		comp[x] = f.g.nodes[P->iters[x]->id].subnest;
+	}
+	plan_parts(&f, all, comp, f.g.nsubnests, true);
+	free(comp);
 	free(all);
 
 	if (f.nblocks > 0)
@@ -600,7 +560,7 @@ void cg_factor_plan(struct cg *c)
 			free(varies);
 		}
 	}
-	free(f.supp);
+	dag_release(&f.g);
 	free(f.bound);
 	free(f.orig_pos);
 	free(f.chain);

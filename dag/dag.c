@@ -2,12 +2,12 @@
  * dag.c - the dependency graph of a checked program, and its DOT form.
  *
  * sema has already ordered the definitions and placed each at a loop
- * level; here we only turn the dependency lists around (successors), and
- * find the independent sub-nests: the connected components of the graph
- * restricted to definitions that depend on some iterator (level >= 0).
- * Two iterators end up in one component exactly when some chain of
- * derived values and constraints joins them, i.e. when they share a
- * descendant or one feeds the other.
+ * level; here we only turn the dependency lists around (successors),
+ * find each definition's support (the iterators it depends on), and the
+ * independent sub-nests: two iterators end up in one component exactly
+ * when some chain of derived values and constraints joins them, i.e. when
+ * they share a descendant or one feeds the other.  cgen's factorization
+ * asks for the components of what is left as it binds iterators.
  */
 #include "dag.h"
 
@@ -69,34 +69,83 @@ void dag_build(struct dag *g, const struct sema_program *prog)
 		}
 	}
 
-	/* Sub-nests: components among the level >= 0 definitions. */
-	int *parent = xcalloc((size_t)n + 1, sizeof(*parent));
-	for (int i = 0; i < n; i++)
-		parent[i] = i;
+	/* Supports, in topological order: a definition's is its inputs'. */
+	int ni = prog->niters;
+	g->supp = xcalloc((size_t)n * (size_t)ni + 1, sizeof(bool));
 	for (int i = 0; i < n; i++) {
-		struct sema_def *d = prog->defs[i];
-		if (d->level < 0)
-			continue;
-		for (int k = 0; k < d->ndeps; k++)
-			if (d->deps[k]->level >= 0)
-				uf_union(parent, d->id, d->deps[k]->id);
+		const struct sema_def *d = prog->defs[i];
+		bool *mine = g->supp + (size_t)d->id * (size_t)ni;
+		for (int k = 0; k < d->ndeps; k++) {
+			if (d->deps[k] == d)
+				continue;
+			const bool *theirs = dag_supp(g, d->deps[k]);
+			for (int x = 0; x < ni; x++)
+				mine[x] |= theirs[x];
+		}
+		if (d->kind == SEMA_ITER)
+			mine[d->decl_pos] = true;
 	}
-	/* Number the components in loop order, so sub-nest 0 holds the
-	 * outermost loop. */
-	int *ids = xcalloc((size_t)n + 1, sizeof(*ids));
-	for (int i = 0; i < n; i++)
-		ids[i] = -1;
-	for (int k = 0; k < prog->niters; k++) {
-		int root = uf_find(parent, prog->loop_order[k]->id);
+
+	/* Sub-nests: the components of all iterators, numbered in loop
+	 * order, so sub-nest 0 holds the outermost loop; a level >= 0
+	 * definition is in its iterators' one. */
+	bool *all = xcalloc((size_t)ni + 1, sizeof(bool));
+	int *comp = xcalloc((size_t)ni + 1, sizeof(int));
+	int *ids = xcalloc((size_t)ni + 1, sizeof(int));
+	for (int x = 0; x < ni; x++) {
+		all[x] = true;
+		ids[x] = -1;
+	}
+	dag_components(g, all, comp);
+	for (int k = 0; k < ni; k++) {
+		int root = comp[prog->loop_order[k]->decl_pos];
 		if (ids[root] < 0)
 			ids[root] = g->nsubnests++;
 	}
 	for (int i = 0; i < n; i++) {
 		struct dag_node *nd = &g->nodes[i];
-		nd->subnest = nd->def && nd->def->level >= 0 ? ids[uf_find(parent, i)] : -1;
+		nd->subnest = -1;
+		if (!nd->def || nd->def->level < 0)
+			continue;
+		const bool *s = dag_supp(g, nd->def);
+		for (int x = 0; x < ni && nd->subnest < 0; x++)
+			if (s[x])
+				nd->subnest = ids[comp[x]];
 	}
 	free(ids);
-	free(parent);
+	free(comp);
+	free(all);
+}
+
+int dag_components(const struct dag *g, const bool *set, int *comp)
+{
+	const struct sema_program *P = g->prog;
+	int n = g->nlevels;
+	for (int x = 0; x < n; x++)
+		comp[x] = x;
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		if (d->kind != SEMA_ITER && d->kind != SEMA_DERIVED && d->kind != SEMA_CONSTRAINT)
+			continue;
+		const bool *s = dag_supp(g, d);
+		int first = -1;
+		for (int x = 0; x < n; x++) {
+			if (!s[x] || !set[x])
+				continue;
+			if (first < 0)
+				first = x;
+			else
+				uf_union(comp, first, x);
+		}
+	}
+	int count = 0;
+	for (int x = 0; x < n; x++) {
+		if (!set[x])
+			continue;
+		comp[x] = uf_find(comp, x);
+		count += comp[x] == x;
+	}
+	return count;
 }
 
 void dag_release(struct dag *g)
@@ -104,6 +153,7 @@ void dag_release(struct dag *g)
 	for (int i = 0; i < g->nnodes; i++)
 		free(g->nodes[i].succ);
 	free(g->nodes);
+	free(g->supp);
 	memset(g, 0, sizeof(*g));
 }
 
