@@ -512,17 +512,6 @@ static bool unary_on(const struct cg *c, const struct sema_def *d, const struct 
 	return true;
 }
 
-/* cgen.c's hoisted(): an iterable computed once, before the nest. */
-static bool iterable_once(const struct cg *c, const struct sema_def *x)
-{
-	if (cg_pos(c, x) == 0 || !cg_factor_main(c, cg_pos(c, x)))
-		return false;
-	for (int i = 0; i < x->ndeps; i++)
-		if (x->deps[i]->kind == SEMA_ITER || cg_level(c, x->deps[i]) >= 0)
-			return false;
-	return true;
-}
-
 void cg_opt_plan(struct cg *c)
 {
 	const struct sema_program *P = c->P;
@@ -559,7 +548,7 @@ void cg_opt_plan(struct cg *c)
 				continue;
 			plan_break(c, d, cg_opt_constraint_expr(c, d, k), x, k);
 		}
-		if (!CG_ON(c, CG_PASS_DOMAIN_FILTERING) || c->plan[k].any || !iterable_once(c, x))
+		if (!CG_ON(c, CG_PASS_DOMAIN_FILTERING) || c->plan[k].any || !cg_hoisted(c, x))
 			continue;
 		for (int i = 0; i < P->ndefs; i++)
 			c->plan[k].filter |= unary_on(c, P->defs[i], x, k);
