@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "arena.h"
-#include "cg_int.h"
+#include "cg_state.h"
 
 /* ---- buffers ------------------------------------------------------------------ */
 
