@@ -23,7 +23,6 @@ struct cg_pass {
 	const char *name;        /* -fno-NAME */
 	int min_level;           /* the lowest -O level it runs at */
 	size_t off;              /* its bool in struct cg_options, or (size_t)-1: no switch */
-	const char *where;       /* the file that implements it */
 	void (*plan)(struct cg *c);
 	void (*state)(struct cg *c, struct sbuf *out);
 	void (*release)(struct cg *c);

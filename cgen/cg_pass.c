@@ -27,23 +27,26 @@
 #define OFF(field) offsetof(struct cg_options, field)
 #define NONE ((size_t)-1)
 
+/* name (-fno-NAME), lowest -O level, switch, plan, state, release */
 static const struct cg_pass passes[CG_NPASSES] = {
-	[CG_PASS_SPECIALIZATION] = { "specialization", 1, OFF(no_specialize), "lang/specialize.c",
-				     NULL, NULL, NULL },
-	[CG_PASS_LOOP_ORDER] = { "loop-order", 1, NONE, "lang/sema.c", NULL, NULL, NULL },
-	[CG_PASS_FACTORIZATION] = { "factorization", 1, OFF(no_factorize), "cg_factor.c",
+	/* lang/specialize.c, run by the caller before cgen */
+	[CG_PASS_SPECIALIZATION] = { "specialization", 1, OFF(no_specialize), NULL, NULL, NULL },
+	/* lang/sema.c; below -O1 the caller asks sema for BEAST's level sets */
+	[CG_PASS_LOOP_ORDER] = { "loop-order", 1, NONE, NULL, NULL, NULL },
+	[CG_PASS_FACTORIZATION] = { "factorization", 1, OFF(no_factorize),
 				    cg_factor_plan, cg_factor_state, cg_factor_release },
-	[CG_PASS_TYPED_VALUES] = { "typed-values", 0, OFF(no_typed), "cg_type.c",
-				   cg_type_plan, NULL, cg_type_release },
-	[CG_PASS_CSE] = { "cse", 2, OFF(no_cse), "cg_cse.c", cg_cse_plan, cg_cse_state, cg_cse_release },
-	[CG_PASS_DOMAIN_FILTERING] = { "domain-filtering", 1, OFF(no_filter), "cg_opt.c",
+	[CG_PASS_TYPED_VALUES] = { "typed-values", 0, OFF(no_typed), cg_type_plan, NULL, cg_type_release },
+	[CG_PASS_CSE] = { "cse", 2, OFF(no_cse), cg_cse_plan, cg_cse_state, cg_cse_release },
+	/* cg_opt.c plans this row and the next three */
+	[CG_PASS_DOMAIN_FILTERING] = { "domain-filtering", 1, OFF(no_filter),
 				       cg_opt_plan, cg_opt_state, cg_opt_release },
-	[CG_PASS_EQUALITY] = { "equality-solving", 1, OFF(no_equality), "cg_opt.c", NULL, NULL, NULL },
-	[CG_PASS_BOUNDS] = { "bound-tightening", 1, OFF(no_bounds), "cg_opt.c", NULL, NULL, NULL },
-	[CG_PASS_DIVISORS] = { "divisor-iteration", 1, OFF(no_divisors), "cg_opt.c", NULL, NULL, NULL },
-	[CG_PASS_INTERVAL] = { "interval-pruning", 2, OFF(no_interval), "cg_interval.c",
+	[CG_PASS_EQUALITY] = { "equality-solving", 1, OFF(no_equality), NULL, NULL, NULL },
+	[CG_PASS_BOUNDS] = { "bound-tightening", 1, OFF(no_bounds), NULL, NULL, NULL },
+	[CG_PASS_DIVISORS] = { "divisor-iteration", 1, OFF(no_divisors), NULL, NULL, NULL },
+	[CG_PASS_INTERVAL] = { "interval-pruning", 2, OFF(no_interval),
 			       cg_interval_plan, cg_interval_state, cg_interval_release },
-	[CG_PASS_TASK_HOOKS] = { "task-hooks", 0, NONE, "cg_par.c", NULL, NULL, NULL },
+	/* cg_par.c: emitted in every loop, nothing to plan */
+	[CG_PASS_TASK_HOOKS] = { "task-hooks", 0, NONE, NULL, NULL, NULL },
 };
 
 const struct cg_pass *cg_pass(enum cg_pass_id p)
