@@ -366,17 +366,16 @@ static void gen_append(struct cg *c, const struct ast_expr *e, const char *dst)
 			refuse(c, obj->loc, "'.append' inside a loop to a list the def did not build");
 		if (c->slot_copy[obj->local] < 0)
 			c->slot_copy[obj->local] = cg_scratch(c);
-		c->helpers |= CG_H_COPY | CG_H_OWNED;
 		const char *s = scratch_ref(c, c->slot_copy[obj->local]);
-		cg_line(c, "if (!OWNED(st->%s, %s.u.p)) {", c->scratch_member[c->fn->id], l);
-		cg_line(c, "\tTRY(vec_copy(&%s, %s.u.p));", s, l);
+		cg_line(c, "if (!SPRT_OWNED(st->%s, %s.u.p)) {", c->scratch_member[c->fn->id], l);
+		cg_line(c, "\tSPRT_TRY(sprt_vec_copy(&%s, %s.u.p));", s, l);
 		cg_line(c, "\t%s = sprt_vecval(&%s);", l, s);
 		cg_line(c, "}");
 	}
 	if (c->loop_depth > 0 && (flow(c, e->items[1]) & CG_OWNED))
 		refuse(c, e->items[1]->loc, "a list appended to a list inside a loop of a def body");
 	const char *x = cg_operand(c, e->items[1]);
-	cg_line(c, "TRY(sprt_vec_push(%s.u.p, %s));", l, x);
+	cg_line(c, "SPRT_TRY(sprt_vec_push(%s.u.p, %s));", l, x);
 	if (dst)
 		cg_line(c, "%s = sprt_none();", dst);
 }
@@ -426,15 +425,14 @@ static void gen_comp(struct cg *c, const struct ast_expr *e, int k, const char *
 				/* An operator that may repeat or join a list read
 				 * from elsewhere: such a list lives in a scratch
 				 * vector that the next element overwrites. */
-				c->helpers |= CG_H_OWNED;
-				cg_line(c, "if (%s.kind == SPRT_VEC && OWNED(st->%s, %s.u.p))", x,
+				cg_line(c, "if (%s.kind == SPRT_VEC && SPRT_OWNED(st->%s, %s.u.p))", x,
 					c->scratch_member[c->fn->id], x);
 				cg_line(c, "	return SPRT_ETYPE; /* a list built here, kept in a list */");
 			}
-			cg_line(c, "TRY(sprt_vec_push(&%s, %s));", vec, x);
+			cg_line(c, "SPRT_TRY(sprt_vec_push(&%s, %s));", vec, x);
 			return;
 		}
-		cg_line(c, "if (truthy(ctx, %s) == %s) {", x, want ? "true" : "false");
+		cg_line(c, "if (sprt_is_true(ctx, %s) == %s) {", x, want ? "true" : "false");
 		cg_line(c, "	%s = true;", found);
 		cg_line(c, "	goto %s;", done);
 		cg_line(c, "}");
@@ -446,16 +444,15 @@ static void gen_comp(struct cg *c, const struct ast_expr *e, int k, const char *
 	cg_line(c, "if (%s.kind != SPRT_VEC && %s.kind != SPRT_RANGE)", seq, seq);
 	cg_line(c, "	return SPRT_ETYPE;");
 	const char *i = cg_temp(c, "uint64_t %s", "0");
-	c->helpers |= CG_H_ITER;
 	/* The length is read each time round, as in a for loop. */
-	cg_line(c, "for (%s = 0; %s < iter_len(%s); %s++) {", i, i, seq, i);
+	cg_line(c, "for (%s = 0; %s < sprt_loop_len(%s); %s++) {", i, i, seq, i);
 	c->indent++;
 	c->loop_depth++;
-	cg_line(c, "STEP();");
-	gen_assign(c, cl->items[0], cg_fmt(c, "iter_at(%s, %s)", seq, i));
+	cg_line(c, "SPRT_STEP(steps, limit);");
+	gen_assign(c, cl->items[0], cg_fmt(c, "sprt_loop_at(%s, %s)", seq, i));
 	for (int f = 2; f < cl->nitems; f++) {
 		const char *t = cg_operand(c, cl->items[f]);
-		cg_line(c, "if (!truthy(ctx, %s))", t);
+		cg_line(c, "if (!sprt_is_true(ctx, %s))", t);
 		cg_line(c, "	continue;");
 	}
 	gen_comp(c, e, k + 1, vec, want, found, done);
@@ -524,11 +521,11 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 		}
 		const char *a = cg_operand(c, e->items[1]);
 		if (!strcmp(name, "abs"))
-			cg_line(c, "TRY(sprt_builtin_abs(%s, &%s));", a, dst);
+			cg_line(c, "SPRT_TRY(sprt_builtin_abs(%s, &%s));", a, dst);
 		else if (!strcmp(name, "len"))
-			cg_line(c, "TRY(sprt_builtin_len(ctx, %s, &%s));", a, dst);
+			cg_line(c, "SPRT_TRY(sprt_builtin_len(ctx, %s, &%s));", a, dst);
 		else
-			cg_line(c, "TRY(sprt_builtin_sum(%s, &%s));", a, dst);
+			cg_line(c, "SPRT_TRY(sprt_builtin_sum(%s, &%s));", a, dst);
 		return;
 	}
 	if (!strcmp(name, "range") && nargs >= 1 && nargs <= 3 && typed_args(c, e)) {
@@ -537,7 +534,7 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 		const char *a[3] = { "0", NULL, "1" };
 		for (int i = 0; i < nargs; i++)
 			a[nargs == 1 ? 1 : i] = cg_int_operand(c, e->items[i + 1]);
-		cg_line(c, "TRY(sprt_range_i(%s, %s, %s, &%s));", a[0], a[1], a[2], dst);
+		cg_line(c, "SPRT_TRY(sprt_range_i(%s, %s, %s, &%s));", a[0], a[1], a[2], dst);
 		return;
 	}
 	if ((!strcmp(name, "any") || !strcmp(name, "all")) && nargs == 1) {
@@ -546,7 +543,7 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 			gen_generator_test(c, a, name[1] == 'n', dst);
 			return;
 		}
-		cg_line(c, "TRY(sprt_builtin_anyall(ctx, %s, %s, &%s));", name[1] == 'n' ? "false" : "true",
+		cg_line(c, "SPRT_TRY(sprt_builtin_anyall(ctx, %s, %s, &%s));", name[1] == 'n' ? "false" : "true",
 			cg_operand(c, a), dst);
 		return;
 	}
@@ -556,11 +553,11 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 		const char *q = cg_temp(c, "sprt_val %s", "sprt_undef()");
 		const char *r = cg_temp(c, "sprt_val %s", "sprt_undef()");
 		const char *s = scratch_ref(c, cg_scratch(c));
-		cg_line(c, "TRY(sprt_op(ctx, %s, %s, %s, &%s, NULL));", op_char(AST_OP_FLOORDIV), a, b, q);
-		cg_line(c, "TRY(sprt_op(ctx, %s, %s, %s, &%s, NULL));", op_char(AST_OP_MOD), a, b, r);
+		cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, NULL));", op_char(AST_OP_FLOORDIV), a, b, q);
+		cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, NULL));", op_char(AST_OP_MOD), a, b, r);
 		cg_line(c, "sprt_vec_clear(&%s);", s);
-		cg_line(c, "TRY(sprt_vec_push(&%s, %s));", s, q);
-		cg_line(c, "TRY(sprt_vec_push(&%s, %s));", s, r);
+		cg_line(c, "SPRT_TRY(sprt_vec_push(&%s, %s));", s, q);
+		cg_line(c, "SPRT_TRY(sprt_vec_push(&%s, %s));", s, r);
 		cg_line(c, "%s = sprt_vecval(&%s);", dst, s);
 		return;
 	}
@@ -571,31 +568,31 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 			cg_expr_into(c, e->items[i + 1], cg_fmt(c, "%s[%d]", args, i));
 	}
 	if (!strcmp(name, "range"))
-		cg_line(c, "TRY(sprt_builtin_range(%s, %d, &%s));", args, nargs, dst);
+		cg_line(c, "SPRT_TRY(sprt_builtin_range(%s, %d, &%s));", args, nargs, dst);
 	else if (!strcmp(name, "min") || !strcmp(name, "max"))
-		cg_line(c, "TRY(sprt_builtin_minmax(ctx, %s, %s, %d, &%s));",
+		cg_line(c, "SPRT_TRY(sprt_builtin_minmax(ctx, %s, %s, %d, &%s));",
 			name[1] == 'a' ? "true" : "false", args, nargs, dst);
 	else if (!strcmp(name, "int"))
-		cg_line(c, "TRY(sprt_builtin_int(ctx, %s, %d, &%s));", args, nargs, dst);
+		cg_line(c, "SPRT_TRY(sprt_builtin_int(ctx, %s, %d, &%s));", args, nargs, dst);
 	else if (!strcmp(name, "float"))
-		cg_line(c, "TRY(sprt_builtin_float(ctx, %s, %d, &%s));", args, nargs, dst);
+		cg_line(c, "SPRT_TRY(sprt_builtin_float(ctx, %s, %d, &%s));", args, nargs, dst);
 	else if (!strcmp(name, "bool") && nargs == 1)
 		/* The context knows a run-time string's text (bool("") is False). */
 		cg_line(c, "%s = sprt_bool(sprt_truthy_ctx(ctx, (%s)[0]));", dst, args);
 	else if (!strcmp(name, "bool"))
-		cg_line(c, "TRY(sprt_builtin_bool(%s, %d, &%s));", args, nargs, dst);
+		cg_line(c, "SPRT_TRY(sprt_builtin_bool(%s, %d, &%s));", args, nargs, dst);
 	else if (!strcmp(name, "list"))
-		cg_line(c, "TRY(sprt_builtin_list(%s, %d, &%s, &%s));", args, nargs, dst,
+		cg_line(c, "SPRT_TRY(sprt_builtin_list(%s, %d, &%s, &%s));", args, nargs, dst,
 			scratch_ref(c, cg_scratch(c)));
 	else if (!strcmp(name, "round"))
-		cg_line(c, "TRY(sprt_builtin_round(%s, %d, &%s));", args, nargs, dst);
+		cg_line(c, "SPRT_TRY(sprt_builtin_round(%s, %d, &%s));", args, nargs, dst);
 	else if (sema_math_of(name) >= 0) {
 		char upper[32];
 		snprintf(upper, sizeof(upper), "%s", sema_math_functions[sema_math_of(name)].name);
 		for (char *p = upper; *p; p++)
 			if (*p >= 'a' && *p <= 'z')
 				*p = (char)(*p - 'a' + 'A');
-		cg_line(c, "TRY(sprt_builtin_math(ctx, SPRT_MATH_%s, %s, %d, &%s));", upper, args, nargs, dst);
+		cg_line(c, "SPRT_TRY(sprt_builtin_math(ctx, SPRT_MATH_%s, %s, %d, &%s));", upper, args, nargs, dst);
 	} else
 		cg_line(c, "return SPRT_ETYPE; /* unknown function '%s' */", name);
 }
@@ -642,7 +639,7 @@ static void gen_compare(struct cg *c, const struct ast_expr *e, const char *dst)
 	cg_open_chain(c, chain);
 	for (int i = 1; i < e->nitems; i++) {
 		const char *right = cg_operand(c, e->items[i]);
-		cg_line(c, "TRY(sprt_cmp(ctx, %s, %s, %s, &%s));", op_char(e->cmp[i - 1]), left, right, b);
+		cg_line(c, "SPRT_TRY(sprt_cmp(ctx, %s, %s, %s, &%s));", op_char(e->cmp[i - 1]), left, right, b);
 		left = right;
 		if (i + 1 < e->nitems)
 			cg_line(c, "if (!%s)", b); /* later operands run only while the chain holds */
@@ -693,7 +690,7 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 			cg_line(c, "};");
 			cg_line(c, "sprt_vec_clear(&%s);", s);
 			cg_line(c, "for (size_t _k = 0; _k < %d; _k++)", e->nitems);
-			cg_line(c, "\tTRY(sprt_vec_push(&%s, sprt_int(%s[_k])));", s, a);
+			cg_line(c, "\tSPRT_TRY(sprt_vec_push(&%s, sprt_int(%s[_k])));", s, a);
 			cg_line(c, "%s = sprt_vecval(&%s);", dst, s);
 			return;
 		}
@@ -706,7 +703,7 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 		}
 		cg_line(c, "sprt_vec_clear(&%s);", s);
 		for (int i = 0; i < e->nitems; i++)
-			cg_line(c, "TRY(sprt_vec_push(&%s, %s));", s, items[i]);
+			cg_line(c, "SPRT_TRY(sprt_vec_push(&%s, %s));", s, items[i]);
 		free(items);
 		cg_line(c, "%s = sprt_vecval(&%s);", dst, s);
 		return;
@@ -715,16 +712,16 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 		const char *a = cg_operand(c, e->items[0]);
 		switch (e->op) {
 		case AST_OP_NOT:
-			cg_line(c, "%s = sprt_bool(!truthy(ctx, %s));", dst, a);
+			cg_line(c, "%s = sprt_bool(!sprt_is_true(ctx, %s));", dst, a);
 			return;
 		case AST_OP_NEG:
-			cg_line(c, "TRY(sprt_neg(%s, &%s));", a, dst);
+			cg_line(c, "SPRT_TRY(sprt_neg(%s, &%s));", a, dst);
 			return;
 		case AST_OP_POS:
-			cg_line(c, "TRY(sprt_pos(%s, &%s));", a, dst);
+			cg_line(c, "SPRT_TRY(sprt_pos(%s, &%s));", a, dst);
 			return;
 		case AST_OP_INVERT:
-			cg_line(c, "TRY(sprt_invert(%s, &%s));", a, dst);
+			cg_line(c, "SPRT_TRY(sprt_invert(%s, &%s));", a, dst);
 			return;
 		default:
 			cg_line(c, "return SPRT_ETYPE;");
@@ -737,7 +734,7 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 		const char *s = "NULL";
 		if (list_op(e->op) && !(scalar_expr(c, e->items[0]) && scalar_expr(c, e->items[1])))
 			s = cg_fmt(c, "&%s", scratch_ref(c, cg_scratch(c)));
-		cg_line(c, "TRY(sprt_op(ctx, %s, %s, %s, &%s, %s));", op_char(e->op), a, b, dst, s);
+		cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, %s));", op_char(e->op), a, b, dst, s);
 		return;
 	}
 	case AST_AND:
@@ -746,7 +743,7 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 		cg_expr_into(c, e->items[0], dst);
 		cg_open_chain(c, true);
 		for (int i = 1; i < e->nitems; i++) {
-			cg_line(c, "if (%struthy(ctx, %s))", e->kind == AST_AND ? "!" : "", dst);
+			cg_line(c, "if (%ssprt_is_true(ctx, %s))", e->kind == AST_AND ? "!" : "", dst);
 			cg_line(c, "\tbreak;");
 			cg_expr_into(c, e->items[i], dst);
 		}
@@ -758,7 +755,7 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 		return;
 	case AST_COND: {
 		const char *t = cg_operand(c, e->items[0]);
-		cg_line(c, "if (truthy(ctx, %s)) {", t);
+		cg_line(c, "if (sprt_is_true(ctx, %s)) {", t);
 		c->indent++;
 		cg_expr_into(c, e->items[1], dst);
 		c->indent--;
@@ -775,7 +772,7 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 	case AST_INDEX: {
 		const char *a = cg_operand(c, e->items[0]);
 		const char *i = cg_operand(c, e->items[1]);
-		cg_line(c, "TRY(sprt_index(%s, %s, &%s));", a, i, dst);
+		cg_line(c, "SPRT_TRY(sprt_index(%s, %s, &%s));", a, i, dst);
 		return;
 	}
 	case AST_ATTR:
@@ -865,8 +862,7 @@ static void gen_assign(struct cg *c, const struct ast_expr *t, const char *v)
 		return;
 	case AST_TUPLE:
 	case AST_LIST: {
-		c->helpers |= CG_H_ITER;
-		cg_line(c, "if ((%s.kind != SPRT_VEC && %s.kind != SPRT_RANGE) || iter_len(%s) != %d)", v, v, v,
+		cg_line(c, "if ((%s.kind != SPRT_VEC && %s.kind != SPRT_RANGE) || sprt_loop_len(%s) != %d)", v, v, v,
 			t->nitems);
 		cg_line(c, "\treturn SPRT_EVALUE;");
 		const char *hold = v;
@@ -876,7 +872,7 @@ static void gen_assign(struct cg *c, const struct ast_expr *t, const char *v)
 		}
 		for (int i = 0; i < t->nitems; i++) {
 			const char *x = cg_temp(c, "sprt_val %s", "sprt_undef()");
-			cg_line(c, "%s = iter_at(%s, %d);", x, hold, i);
+			cg_line(c, "%s = sprt_loop_at(%s, %d);", x, hold, i);
 			gen_assign(c, t->items[i], x);
 		}
 		return;
@@ -960,7 +956,6 @@ static void gen_augassign(struct cg *c, const struct ast_stmt *s)
 	bool extend = s->op == AST_OP_ADD && (f & (CG_FOREIGN | CG_OWNED)) && fv;
 	if (extend) {
 		/* Python's list += extends the list in place. */
-		c->helpers |= CG_H_ITER;
 		cg_line(c, "if (%s.kind == SPRT_VEC && (%s.kind == SPRT_VEC || %s.kind == SPRT_RANGE)) {", l, v, v);
 		c->indent++;
 		if (f & CG_FOREIGN) {
@@ -968,17 +963,16 @@ static void gen_augassign(struct cg *c, const struct ast_stmt *s)
 				refuse(c, t->loc, "'+=' inside a loop on a list the def did not build");
 			if (c->slot_copy[t->local] < 0)
 				c->slot_copy[t->local] = cg_scratch(c);
-			c->helpers |= CG_H_COPY | CG_H_OWNED;
 			const char *sc = scratch_ref(c, c->slot_copy[t->local]);
-			cg_line(c, "if (!OWNED(st->%s, %s.u.p)) {", c->scratch_member[c->fn->id], l);
-			cg_line(c, "\tTRY(vec_copy(&%s, %s.u.p));", sc, l);
+			cg_line(c, "if (!SPRT_OWNED(st->%s, %s.u.p)) {", c->scratch_member[c->fn->id], l);
+			cg_line(c, "\tSPRT_TRY(sprt_vec_copy(&%s, %s.u.p));", sc, l);
 			cg_line(c, "\t%s = sprt_vecval(&%s);", l, sc);
 			cg_line(c, "}");
 		}
 		const char *n = cg_temp(c, "uint64_t %s", "0");
-		cg_line(c, "%s = iter_len(%s);", n, v);
+		cg_line(c, "%s = sprt_loop_len(%s);", n, v);
 		cg_line(c, "for (uint64_t i = 0; i < %s; i++)", n);
-		cg_line(c, "\tTRY(sprt_vec_push(%s.u.p, iter_at(%s, i)));", l, v);
+		cg_line(c, "\tSPRT_TRY(sprt_vec_push(%s.u.p, sprt_loop_at(%s, i)));", l, v);
 		c->indent--;
 		cg_line(c, "} else {");
 		c->indent++;
@@ -989,7 +983,7 @@ static void gen_augassign(struct cg *c, const struct ast_stmt *s)
 			refuse(c, t->loc, "an operator that builds a list inside a loop of a def body");
 		sc = cg_fmt(c, "&%s", scratch_ref(c, cg_scratch(c)));
 	}
-	cg_line(c, "TRY(sprt_op(ctx, %s, %s, %s, &%s, %s));", op_char(s->op), l, v, l, sc);
+	cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, %s));", op_char(s->op), l, v, l, sc);
 	if (extend) {
 		c->indent--;
 		cg_line(c, "}");
@@ -1020,12 +1014,11 @@ static void gen_for(struct cg *c, const struct ast_stmt *s)
 		cg_line(c, "%s = false;", flag);
 	}
 	const char *i = cg_temp(c, "uint64_t %s", "0");
-	c->helpers |= CG_H_ITER;
 	/* The length is read each time round: Python sees appends. */
-	cg_line(c, "for (%s = 0; %s < iter_len(%s); %s++) {", i, i, seq, i);
+	cg_line(c, "for (%s = 0; %s < sprt_loop_len(%s); %s++) {", i, i, seq, i);
 	c->indent++;
-	cg_line(c, "STEP();");
-	gen_assign(c, s->targets[0], cg_fmt(c, "iter_at(%s, %s)", seq, i));
+	cg_line(c, "SPRT_STEP(steps, limit);");
+	gen_assign(c, s->targets[0], cg_fmt(c, "sprt_loop_at(%s, %s)", seq, i));
 	if (c->loop_depth < 63)
 		c->brk_flag[c->loop_depth] = flag;
 	c->loop_depth++;
@@ -1048,15 +1041,15 @@ static void gen_while(struct cg *c, const struct ast_stmt *s)
 	}
 	cg_line(c, "for (;;) {");
 	c->indent++;
-	cg_line(c, "STEP();");
+	cg_line(c, "SPRT_STEP(steps, limit);");
 	const char *cond = cg_operand(c, s->value);
 	if (flag) {
-		cg_line(c, "if (!truthy(ctx, %s)) {", cond);
+		cg_line(c, "if (!sprt_is_true(ctx, %s)) {", cond);
 		cg_line(c, "\t%s = true;", flag);
 		cg_line(c, "\tbreak;");
 		cg_line(c, "}");
 	} else {
-		cg_line(c, "if (!truthy(ctx, %s))", cond);
+		cg_line(c, "if (!sprt_is_true(ctx, %s))", cond);
 		cg_line(c, "\tbreak;");
 	}
 	if (c->loop_depth < 63)
@@ -1075,7 +1068,7 @@ static void gen_while(struct cg *c, const struct ast_stmt *s)
 static void gen_stmt(struct cg *c, const struct ast_stmt *s)
 {
 	line_directive(c, s->loc.line);
-	cg_line(c, "STEP();");
+	cg_line(c, "SPRT_STEP(steps, limit);");
 	switch (s->kind) {
 	case AST_S_ASSIGN:
 		gen_assign_stmt(c, s);
@@ -1095,7 +1088,7 @@ static void gen_stmt(struct cg *c, const struct ast_stmt *s)
 		return;
 	case AST_S_IF: {
 		const char *cond = cg_operand(c, s->value);
-		open_block(c, "if (truthy(ctx, %s)) {", cond);
+		open_block(c, "if (sprt_is_true(ctx, %s)) {", cond);
 		gen_block(c, &s->body);
 		if (s->orelse.n) {
 			c->indent--;
@@ -1140,7 +1133,7 @@ static void gen_stmt(struct cg *c, const struct ast_stmt *s)
 			refuse(c, s->value->loc, "a list built in a def body yielded inside a loop");
 		const char *v = cg_operand(c, s->value);
 		if (c->fn->form == SEMA_FORM_CLOSURE)
-			cg_line(c, "TRY(sprt_vec_push(&st->%s, %s));", c->yield_member[c->fn->id], v);
+			cg_line(c, "SPRT_TRY(sprt_vec_push(&st->%s, %s));", c->yield_member[c->fn->id], v);
 		else
 			cg_line(c, "return SPRT_ETYPE; /* yield outside an iterator */");
 		return;
@@ -1222,7 +1215,7 @@ void cg_body(struct cg *c, const struct sema_def *d)
 	for (int i = 0; i < d->nparams; i++)
 		sbuf_printf(&c->decls, "\t(void)%s;\n", c->local_c[i]);
 	sbuf_puts(&c->decls, "\tuint64_t steps = 0;\n");
-	sbuf_puts(&c->decls, "\tconst uint64_t limit = ctx->step_limit ? ctx->step_limit : STEP_LIMIT;\n");
+	sbuf_puts(&c->decls, "\tconst uint64_t limit = ctx->step_limit ? ctx->step_limit : SPRT_STEP_LIMIT;\n");
 	if (d->form == SEMA_FORM_CLOSURE) {
 		cg_line(c, "sprt_vec_clear(&st->%s);", c->yield_member[d->id]);
 		cg_line(c, "*out = sprt_vecval(&st->%s);", c->yield_member[d->id]);

@@ -924,32 +924,14 @@ void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg
 		sbuf_printf(out, "\tconst int found = sprt_memo_find%s(&st->%s%d, key, %d, ctx->no_stats ? 1 : %d, %d, &e);\n",
 			    ints ? "_ints" : "", fc->memo, b, bd->nkey, nstats, point_width(c, bd));
 		sbuf_puts(out, "\tif (found < 0)\n\t\treturn found;\n");
-		sbuf_puts(out, "\tif (found) {\n");
-		if (bd->nrows)
-			sbuf_printf(out, "\t\tfor (int i = 0; i < %d && !ctx->no_stats; i++) {\n"
-					 "\t\t\tctx->stats[rows[i]].evaluated += e->stats[3 * i + 1];\n"
-					 "\t\t\tctx->stats[rows[i]].rejected += e->stats[3 * i + 2];\n"
-					 "\t\t\tctx->stats[rows[i]].domain_errors += e->stats[3 * i + 3];\n"
-					 "\t\t}\n", bd->nrows);
-		sbuf_puts(out, "\t\tctx->candidates += e->stats[0];\n");
-		sbuf_puts(out, "\t} else {\n");
+		/* the statistics through the entry (spacert_gen.h) */
+		const char *rows = bd->nrows ? "rows" : "NULL";
+		sbuf_printf(out, "\tif (found) {\n\t\tsprt_memo_replay(ctx, e, %s, %d);\n\t} else {\n", rows, bd->nrows);
 		sbuf_printf(out, "\t\tuint64_t before[%d] = { 0 };\n", nstats);
-		if (bd->nrows)
-			sbuf_printf(out, "\t\tfor (int i = 0; i < %d && !ctx->no_stats; i++) {\n"
-					 "\t\t\tbefore[3 * i + 1] = ctx->stats[rows[i]].evaluated;\n"
-					 "\t\t\tbefore[3 * i + 2] = ctx->stats[rows[i]].rejected;\n"
-					 "\t\t\tbefore[3 * i + 3] = ctx->stats[rows[i]].domain_errors;\n"
-					 "\t\t}\n", bd->nrows);
-		sbuf_puts(out, "\t\tbefore[0] = ctx->candidates;\n");
+		sbuf_printf(out, "\t\tsprt_memo_mark(ctx, %s, %d, before);\n", rows, bd->nrows);
 		sbuf_printf(out, "\t\tconst int rc = count_%d(ctx, st, e, ctx->emit != NULL);\n", b);
 		sbuf_puts(out, "\t\tif (rc)\n\t\t\treturn rc;\n");
-		if (bd->nrows)
-			sbuf_printf(out, "\t\tfor (int i = 0; i < %d && !ctx->no_stats; i++) {\n"
-					 "\t\t\te->stats[3 * i + 1] = ctx->stats[rows[i]].evaluated - before[3 * i + 1];\n"
-					 "\t\t\te->stats[3 * i + 2] = ctx->stats[rows[i]].rejected - before[3 * i + 2];\n"
-					 "\t\t\te->stats[3 * i + 3] = ctx->stats[rows[i]].domain_errors - before[3 * i + 3];\n"
-					 "\t\t}\n", bd->nrows);
-		sbuf_puts(out, "\t\te->stats[0] = ctx->candidates - before[0];\n");
+		sbuf_printf(out, "\t\tsprt_memo_record(ctx, %s, %d, before, e);\n", rows, bd->nrows);
 		sbuf_puts(out, "\t}\n\t*out = e;\n\treturn 0;\n}\n\n");
 	}
 	(void)P;

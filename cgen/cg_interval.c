@@ -118,7 +118,6 @@ struct cg_ivl {
 	const char *array;   /* the state member: lo, hi, ok per loop position */
 	const char *columns; /* the state member of every iterator's lo, hi (NULL: none) */
 	bool *bounded;       /* per iterator (definition order): columns has code for it */
-	bool helpers;        /* the ivl_* functions are in c->aux */
 	int ntails;          /* ivl_tail_N functions written to c->aux */
 };
 
@@ -270,7 +269,7 @@ static int num_iterable(struct ivgen *g, const struct ast_expr *e, bool scalar_o
 		int b = num_iterable(g, e->items[2], scalar_ok);
 		if (b == IV_NONE)
 			return IV_NONE;
-		line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", a, a, b, b);
+		line(g, "sprt_ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", a, a, b, b);
 		g->point[a] = false;
 		return a;
 	}
@@ -297,7 +296,7 @@ static int num_iterable(struct ivgen *g, const struct ast_expr *e, bool scalar_o
 			int b = num(g, e->items[i]);
 			if (b == IV_NONE)
 				return IV_NONE;
-			line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", acc, acc, b, b);
+			line(g, "sprt_ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", acc, acc, b, b);
 			g->point[acc] = false;
 		}
 		return acc;
@@ -314,7 +313,7 @@ static int num_iterable(struct ivgen *g, const struct ast_expr *e, bool scalar_o
 	int n = fresh(g);
 	const char *al = a ? cg_fmt(g->c, "lo%d", a) : "0", *ah = a ? cg_fmt(g->c, "hi%d", a) : "0";
 	const char *sl = s ? cg_fmt(g->c, "lo%d", s) : "1", *sh = s ? cg_fmt(g->c, "hi%d", s) : "1";
-	line(g, "if (ivl_range(%s, %s, lo%d, hi%d, %s, %s, &lo%d, &hi%d))", al, ah, b, b, sl, sh, n, n);
+	line(g, "if (sprt_ivl_range(%s, %s, lo%d, hi%d, %s, %s, &lo%d, &hi%d))", al, ah, b, b, sl, sh, n, n);
 	line(g, "\tbreak;");
 	return n;
 }
@@ -333,7 +332,7 @@ static int num_returns(struct ivgen *g, const struct ast_block *b, int acc)
 			if (r == IV_NONE)
 				return IV_NONE;
 			if (acc) {
-				line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", acc, acc, r, r);
+				line(g, "sprt_ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", acc, acc, r, r);
 				g->point[acc] = false;
 			} else
 				acc = r;
@@ -365,7 +364,7 @@ static int num_iter(struct ivgen *g, const struct sema_def *x)
 	if (g->columns && cg_hoisted(g->c, x)) {
 		/* computed just before: its own least and greatest element */
 		int n = fresh(g);
-		line(g, "if (once_%s || !ivl_iterable_bounds(st->%s, &lo%d, &hi%d))", g->c->member[x->id],
+		line(g, "if (once_%s || !sprt_ivl_iterable_bounds(st->%s, &lo%d, &hi%d))", g->c->member[x->id],
 		     g->c->iter_member[x->id], n, n);
 		line(g, "\tbreak;");
 		return n;
@@ -475,14 +474,14 @@ static int num(struct ivgen *g, const struct ast_expr *e)
 		if (a == IV_NONE || e->op == AST_OP_POS)
 			return a;
 		int n = is_point(g, a) ? fresh_point(g) : fresh(g);
-		line(g, "if (ivl_neg(lo%d, hi%d, &lo%d, &hi%d))", a, a, n, n);
+		line(g, "if (sprt_ivl_neg(lo%d, hi%d, &lo%d, &hi%d))", a, a, n, n);
 		line(g, "\tbreak;");
 		return n;
 	}
 	case AST_BINARY: {
 		static const struct { enum ast_op op; const char *fn; } fns[] = {
-			{ AST_OP_ADD, "ivl_add" }, { AST_OP_SUB, "ivl_sub" }, { AST_OP_MUL, "ivl_mul" },
-			{ AST_OP_FLOORDIV, "ivl_floordiv" }, { AST_OP_MOD, "ivl_mod" },
+			{ AST_OP_ADD, "sprt_ivl_add" }, { AST_OP_SUB, "sprt_ivl_sub" }, { AST_OP_MUL, "sprt_ivl_mul" },
+			{ AST_OP_FLOORDIV, "sprt_ivl_floordiv" }, { AST_OP_MOD, "sprt_ivl_mod" },
 		};
 		for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
 			if (fns[i].op == e->op)
@@ -497,7 +496,7 @@ static int num(struct ivgen *g, const struct ast_expr *e)
 		int b = num(g, e->items[2]);
 		if (b == IV_NONE)
 			return IV_NONE;
-		line(g, "ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", a, a, b, b);
+		line(g, "sprt_ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", a, a, b, b);
 		g->point[a] = false;
 		return a;
 	}
@@ -507,7 +506,7 @@ static int num(struct ivgen *g, const struct ast_expr *e)
 			if (a == IV_NONE)
 				return IV_NONE;
 			int n = is_point(g, a) ? fresh_point(g) : fresh(g);
-			line(g, "if (ivl_abs(lo%d, hi%d, &lo%d, &hi%d))", a, a, n, n);
+			line(g, "if (sprt_ivl_abs(lo%d, hi%d, &lo%d, &hi%d))", a, a, n, n);
 			line(g, "\tbreak;");
 			return n;
 		}
@@ -520,7 +519,7 @@ static int num(struct ivgen *g, const struct ast_expr *e)
 			int b = num(g, e->items[i]);
 			if (b == IV_NONE)
 				return IV_NONE;
-			line(g, "ivl_%s(&lo%d, &hi%d, lo%d, hi%d);", is_min ? "min" : "max", acc, acc, b, b);
+			line(g, "sprt_ivl_%s(&lo%d, &hi%d, lo%d, hi%d);", is_min ? "min" : "max", acc, acc, b, b);
 			g->point[acc] = is_point(g, acc) && is_point(g, b);
 		}
 		return acc;
@@ -610,7 +609,7 @@ static int truth_compare(struct ivgen *g, const struct ast_expr *e)
 			prev = IV_NONE;
 			break;
 		}
-		line(g, "tr%d = %sivl_cmp('%c', lo%d, hi%d, lo%d, hi%d)%s;", t, i ? cg_fmt(g->c, "ivl_and(tr%d, ", t) : "",
+		line(g, "tr%d = %ssprt_ivl_cmp('%c', lo%d, hi%d, lo%d, hi%d)%s;", t, i ? cg_fmt(g->c, "sprt_ivl_and(tr%d, ", t) : "",
 		     cmp_code(e->cmp[i]), prev, prev, next, next, i ? ")" : "");
 		g->ordered |= e->cmp[i] != AST_OP_EQ && e->cmp[i] != AST_OP_NE;
 		prev = next;
@@ -638,11 +637,11 @@ static int truth_logic(struct ivgen *g, const struct ast_expr *e, bool is_and)
 			acc = t;
 			continue;
 		}
-		line(g, "tr%d = ivl_%s(tr%d, tr%d);", acc, is_and ? "and" : "or", acc, t);
+		line(g, "tr%d = sprt_ivl_%s(tr%d, tr%d);", acc, is_and ? "and" : "or", acc, t);
 	}
 	/* an operand the shape cannot decide can still be overruled (Kleene logic) */
 	if (acc != IV_NONE && any_unknown)
-		line(g, "tr%d = ivl_%s(tr%d, 2);", acc, is_and ? "and" : "or", acc);
+		line(g, "tr%d = sprt_ivl_%s(tr%d, 2);", acc, is_and ? "and" : "or", acc);
 	return acc;
 }
 
@@ -658,7 +657,7 @@ static int truth(struct ivgen *g, const struct ast_expr *e)
 		if (e->op == AST_OP_NOT) {
 			int t = truth(g, e->items[0]);
 			if (t != IV_NONE)
-				line(g, "tr%d = ivl_not(tr%d);", t, t);
+				line(g, "tr%d = sprt_ivl_not(tr%d);", t, t);
 			return t;
 		}
 		break;
@@ -685,166 +684,12 @@ static int truth(struct ivgen *g, const struct ast_expr *e)
 	if (a == IV_NONE) {
 		return undo(g, mark, saved_tmp, saved_top);
 	}
-	line(g, "tr%d = ivl_truth(lo%d, hi%d);", t, a, a);
+	line(g, "tr%d = sprt_ivl_truth(lo%d, hi%d);", t, a, a);
 	close_truth(g);
 	return t;
 }
 
 /* ---- planning -------------------------------------------------------------------- */
-
-static void add_helpers(struct cg *c)
-{
-	if (c->ivl->helpers)
-		return;
-	c->ivl->helpers = true;
-	c->helpers |= CG_H_ITER;
-	sbuf_puts(&c->aux,
-		  "/*\n"
-		  " * Interval pruning (-O2): bounds [lo, hi] of int expressions over the values\n"
-		  " * the inner loops may take.  Each function returns nonzero where a bound\n"
-		  " * would overflow (\"don't know\"); truths are 0, 1 or 2 (don't know).\n"
-		  " */\n"
-		  "static inline int64_t ivl_min2(int64_t a, int64_t b)\n{\n\treturn a < b ? a : b;\n}\n\n"
-		  "static inline int64_t ivl_max2(int64_t a, int64_t b)\n{\n\treturn a > b ? a : b;\n}\n\n"
-		  "static inline int ivl_add(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
-		  "\treturn SPRT_ADD_OVERFLOW(al, bl, l) | SPRT_ADD_OVERFLOW(ah, bh, h);\n}\n\n"
-		  "static inline int ivl_sub(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
-		  "\treturn SPRT_SUB_OVERFLOW(al, bh, l) | SPRT_SUB_OVERFLOW(ah, bl, h);\n}\n\n"
-		  "/* The least and greatest of the four corners of an operation (nonzero: one fails). */\n"
-		  "static inline int ivl_corners(int (*op)(int64_t, int64_t, int64_t *), int64_t al, int64_t ah,\n"
-		  "\t\t\t      int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
-		  "\tint64_t p[4];\n"
-		  "\tif (op(al, bl, &p[0]) || op(al, bh, &p[1]) || op(ah, bl, &p[2]) || op(ah, bh, &p[3]))\n"
-		  "\t\treturn 1;\n"
-		  "\t*l = ivl_min2(ivl_min2(p[0], p[1]), ivl_min2(p[2], p[3]));\n"
-		  "\t*h = ivl_max2(ivl_max2(p[0], p[1]), ivl_max2(p[2], p[3]));\n"
-		  "\treturn 0;\n}\n\n"
-		  "static inline int ivl_mul(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
-		  "\tif (al >= 0 && bl >= 0) /* the common case: sizes */\n"
-		  "\t\treturn SPRT_MUL_OVERFLOW(al, bl, l) | SPRT_MUL_OVERFLOW(ah, bh, h);\n"
-		  "\treturn ivl_corners(sprt_i_mul, al, ah, bl, bh, l, h);\n}\n\n"
-		  "/* Floor division is monotone in each operand where the divisor keeps its sign,\n"
-		  " * so the corners of each sign's part bound it (a zero divisor fails). */\n"
-		  "static inline int ivl_floordiv(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
-		  "\tif (al >= 0 && bl > 0) { /* the common case: C's division is the floor, no corner can fail */\n"
-		  "\t\t*l = al / bh;\n"
-		  "\t\t*h = ah / bl;\n"
-		  "\t\treturn 0;\n"
-		  "\t}\n"
-		  "\tif (bl > 0 || bh < 0)\n"
-		  "\t\treturn ivl_corners(sprt_i_floordiv, al, ah, bl, bh, l, h);\n"
-		  "\tint64_t nl, nh, pl, ph;\n"
-		  "\tif (bl < 0 && bh > 0) {\n"
-		  "\t\tif (ivl_corners(sprt_i_floordiv, al, ah, bl, -1, &nl, &nh) ||\n"
-		  "\t\t    ivl_corners(sprt_i_floordiv, al, ah, 1, bh, &pl, &ph))\n"
-		  "\t\t\treturn 1;\n"
-		  "\t\t*l = ivl_min2(nl, pl);\n"
-		  "\t\t*h = ivl_max2(nh, ph);\n"
-		  "\t\treturn 0;\n"
-		  "\t}\n"
-		  "\tif (bl < 0)\n"
-		  "\t\treturn ivl_corners(sprt_i_floordiv, al, ah, bl, -1, l, h);\n"
-		  "\tif (bh > 0)\n"
-		  "\t\treturn ivl_corners(sprt_i_floordiv, al, ah, 1, bh, l, h);\n"
-		  "\treturn 1; /* always by zero */\n}\n\n"
-		  "/* Python's a % b has b's sign and |a % b| < |b|; it is a itself where a lies in [0, b). */\n"
-		  "static inline int ivl_mod(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)\n{\n"
-		  "\tif (al == ah && bl == bh) { /* both known: exact (0: a domain error) */\n"
-		  "\t\tif (sprt_i_mod(al, bl, l))\n\t\t\treturn 1;\n"
-		  "\t\t*h = *l;\n\t\treturn 0;\n\t}\n"
-		  "\tif (bl > 0) {\n"
-		  "\t\t*l = al >= 0 && ah < bl ? al : 0;\n"
-		  "\t\t*h = al >= 0 ? ivl_min2(ah, bh - 1) : bh - 1;\n"
-		  "\t} else if (bh < 0) {\n"
-		  "\t\t*l = ah <= 0 ? ivl_max2(al, bl + 1) : bl + 1;\n"
-		  "\t\t*h = ah <= 0 && al > bh ? ah : 0;\n"
-		  "\t} else {\n"
-		  "\t\t*l = bl < 0 ? bl + 1 : 0;\n"
-		  "\t\t*h = bh > 0 ? bh - 1 : 0;\n"
-		  "\t}\n"
-		  "\treturn 0;\n}\n\n"
-		  "/* The same where both operands are points (al == ah, bl == bh): the int operation. */\n"
-		  "#define IVL_POINT(name, op) \\\n"
-		  "\tstatic inline int name(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h) \\\n"
-		  "\t{ \\\n"
-		  "\t\t(void)ah; \\\n"
-		  "\t\t(void)bh; \\\n"
-		  "\t\tconst int rc = op(al, bl, l); \\\n"
-		  "\t\t*h = *l; \\\n"
-		  "\t\treturn rc; \\\n"
-		  "\t}\n"
-		  "IVL_POINT(ivl_add_point, sprt_i_add)\n"
-		  "IVL_POINT(ivl_sub_point, sprt_i_sub)\n"
-		  "IVL_POINT(ivl_mul_point, sprt_i_mul)\n"
-		  "IVL_POINT(ivl_floordiv_point, sprt_i_floordiv)\n"
-		  "IVL_POINT(ivl_mod_point, sprt_i_mod)\n\n"
-		  "static inline int ivl_neg(int64_t al, int64_t ah, int64_t *l, int64_t *h)\n{\n"
-		  "\treturn sprt_i_neg(ah, l) | sprt_i_neg(al, h);\n}\n\n"
-		  "static inline int ivl_abs(int64_t al, int64_t ah, int64_t *l, int64_t *h)\n{\n"
-		  "\tif (al >= 0) {\n\t\t*l = al;\n\t\t*h = ah;\n\t\treturn 0;\n\t}\n"
-		  "\tif (ah <= 0)\n\t\treturn ivl_neg(al, ah, l, h);\n"
-		  "\t*l = 0;\n"
-		  "\tif (sprt_i_neg(al, h))\n\t\treturn 1;\n"
-		  "\t*h = ivl_max2(*h, ah);\n"
-		  "\treturn 0;\n}\n\n"
-		  "static inline void ivl_hull(int64_t *l, int64_t *h, int64_t bl, int64_t bh)\n{\n"
-		  "\t*l = ivl_min2(*l, bl);\n\t*h = ivl_max2(*h, bh);\n}\n\n"
-		  "static inline void ivl_min(int64_t *l, int64_t *h, int64_t bl, int64_t bh)\n{\n"
-		  "\t*l = ivl_min2(*l, bl);\n\t*h = ivl_min2(*h, bh);\n}\n\n"
-		  "static inline void ivl_max(int64_t *l, int64_t *h, int64_t bl, int64_t bh)\n{\n"
-		  "\t*l = ivl_max2(*l, bl);\n\t*h = ivl_max2(*h, bh);\n}\n\n"
-		  "/* The elements of range(a, b, s): between a (included) and b (excluded);\n"
-		  " * nonzero where that cannot be bounded or is empty. */\n"
-		  "static inline int ivl_range(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t sl, int64_t sh,\n"
-		  "\t\t\t    int64_t *l, int64_t *h)\n{\n"
-		  "\tif (sl > 0) {\n"
-		  "\t\t*l = al;\n"
-		  "\t\tif (SPRT_SUB_OVERFLOW(bh, 1, h))\n\t\t\treturn 1;\n"
-		  "\t} else if (sh < 0) {\n"
-		  "\t\t*h = ah;\n"
-		  "\t\tif (SPRT_ADD_OVERFLOW(bl, 1, l))\n\t\t\treturn 1;\n"
-		  "\t} else {\n"
-		  "\t\t*l = ivl_min2(al, bl);\n"
-		  "\t\t*h = ivl_max2(ah, bh);\n"
-		  "\t}\n"
-		  "\treturn *l > *h;\n}\n\n"
-		  "/* Whether a op b holds for every a in [al, ah], b in [bl, bh] (1), for none (0),\n"
-		  " * or don't know (2); op: < l(<=) > g(>=) = !. */\n"
-		  "static inline int ivl_cmp(char op, int64_t al, int64_t ah, int64_t bl, int64_t bh)\n{\n"
-		  "\tswitch (op) {\n"
-		  "\tcase '<': return ah < bl ? 1 : al >= bh ? 0 : 2;\n"
-		  "\tcase 'l': return ah <= bl ? 1 : al > bh ? 0 : 2;\n"
-		  "\tcase '>': return al > bh ? 1 : ah <= bl ? 0 : 2;\n"
-		  "\tcase 'g': return al >= bh ? 1 : ah < bl ? 0 : 2;\n"
-		  "\tcase '=': return al == ah && bl == bh && al == bl ? 1 : ah < bl || bh < al ? 0 : 2;\n"
-		  "\tdefault: return al == ah && bl == bh && al == bl ? 0 : ah < bl || bh < al ? 1 : 2;\n"
-		  "\t}\n}\n\n"
-		  "static inline int ivl_and(int a, int b)\n{\n"
-		  "\treturn a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : 2;\n}\n\n"
-		  "static inline int ivl_or(int a, int b)\n{\n"
-		  "\treturn a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : 2;\n}\n\n"
-		  "static inline int ivl_not(int a)\n{\n\treturn a == 2 ? 2 : !a;\n}\n\n"
-		  "static inline int ivl_truth(int64_t l, int64_t h)\n{\n"
-		  "\treturn l == 0 && h == 0 ? 0 : l > 0 || h < 0 ? 1 : 2;\n}\n\n"
-		  "/* The least and greatest element of an iterable of ints (0: none, or not all ints). */\n"
-		  "static inline int64_t ivl_iterable_bounds(sprt_val it, int64_t *l, int64_t *h)\n{\n"
-		  "\tconst uint64_t n = iter_len(it);\n"
-		  "\tif (n == 0)\n\t\treturn 0;\n"
-		  "\tif (it.kind == SPRT_RANGE) {\n"
-		  "\t\tconst int64_t first = it.u.i;\n"
-		  "\t\tconst int64_t last = iter_at(it, n - 1).u.i;\n"
-		  "\t\t*l = ivl_min2(first, last);\n"
-		  "\t\t*h = ivl_max2(first, last);\n"
-		  "\t\treturn 1;\n"
-		  "\t}\n"
-		  "\tfor (uint64_t i = 0; i < n; i++) {\n"
-		  "\t\tconst sprt_val v = iter_at(it, i);\n"
-		  "\t\tif (v.kind != SPRT_INT)\n\t\t\treturn 0;\n"
-		  "\t\t*l = i ? ivl_min2(*l, v.u.i) : v.u.i;\n"
-		  "\t\t*h = i ? ivl_max2(*h, v.u.i) : v.u.i;\n"
-		  "\t}\n"
-		  "\treturn 1;\n}\n\n");
-}
 
 /*
  * The tail check of d at level k, as a function of the state written to
@@ -865,13 +710,11 @@ static int plan_tail(struct cg *c, const struct sema_def *d, const struct ast_ex
 		sbuf_release(&tail);
 		return IV_NONE;
 	}
-	add_helpers(c);
 	int n = ++c->ivl->ntails;
 	sbuf_printf(&c->aux, "/* Interval tail %d: %s's condition over every completion of every value of\n"
 			     " * '%s' from the current one on: 1 true for all, 0 false for all, 2 don't know. */\n",
 		    n, d->cname, c->order[k]->cname);
-	sbuf_puts(&c->aux, "#if defined __GNUC__ && !defined __TINYC__\n__attribute__((noinline, cold))\n#endif\n");
-	sbuf_printf(&c->aux, "static int ivl_tail_%d(const struct space_state *st)\n{\n", n);
+	sbuf_printf(&c->aux, "SPRT_COLD static int ivl_tail_%d(const struct space_state *st)\n{\n", n);
 	sbuf_add(&c->aux, tail.s, tail.len);
 	sbuf_printf(&c->aux, "\treturn tr%d;\n}\n\n", t);
 	sbuf_release(&tail);
@@ -888,7 +731,6 @@ static void add_check(struct cg *c, struct ivl_check ch, bool *bounds)
 		v->checks = xrealloc(v->checks, (size_t)v->cap * sizeof(*v->checks));
 	}
 	v->checks[v->n++] = ch;
-	add_helpers(c);
 }
 
 static void plan_check(struct cg *c, const struct sema_def *d, const struct ast_expr *E, int k)
@@ -1022,7 +864,7 @@ void cg_interval_bounds(struct cg *c)
 		if (!any)
 			cg_line(c, "/* -O2: interval pruning reads the least and greatest value of these iterables */");
 		any = true;
-		cg_line(c, "st->%s[%d] = !once_%s && ivl_iterable_bounds(st->%s, &st->%s[%d], &st->%s[%d]);", a, 3 * k + 2,
+		cg_line(c, "st->%s[%d] = !once_%s && sprt_ivl_iterable_bounds(st->%s, &st->%s[%d], &st->%s[%d]);", a, 3 * k + 2,
 			c->member[x->id], c->iter_member[x->id], a, 3 * k, a, 3 * k + 1);
 	}
 	if (any)
@@ -1181,7 +1023,7 @@ static bool iterable_once(const struct cg *c, const struct sema_def *x)
 static int num_iterable_now(struct ivgen *g, const struct sema_def *x)
 {
 	int n = fresh(g);
-	line(g, "if (def_%s(ctx, st, &st->%s) || !ivl_iterable_bounds(st->%s, &lo%d, &hi%d))",
+	line(g, "if (def_%s(ctx, st, &st->%s) || !sprt_ivl_iterable_bounds(st->%s, &lo%d, &hi%d))",
 	     g->c->member[x->id], g->c->iter_member[x->id], g->c->iter_member[x->id], n, n);
 	line(g, "\tbreak; /* a domain error: its loop reports it */");
 	return n;
@@ -1249,7 +1091,6 @@ void cg_interval_columns(struct cg *c)
 		sbuf_release(&text);
 		return;
 	}
-	add_helpers(c);
 	const char *m = cg_internal_prefix(c, "column_bounds");
 	v->columns = m;
 	cg_line(c, "/* Every value of iterator i lies within [cb[2i], cb[2i + 1]] where ok[i]: the");

@@ -257,7 +257,7 @@ static const char *mono(struct cg *c, const struct ast_expr *e, const struct sem
 	if (is_x(e, x))
 		return "1";
 	if (e->kind == AST_UNARY && e->op == AST_OP_NEG)
-		return cg_fmt(c, "mono_neg(%s)", mono(c, e->items[0], x, k));
+		return cg_fmt(c, "sprt_mono_neg(%s)", mono(c, e->items[0], x, k));
 	if (e->kind != AST_BINARY)
 		return "2";
 	const struct ast_expr *a = e->items[0], *b = e->items[1];
@@ -265,21 +265,21 @@ static const char *mono(struct cg *c, const struct ast_expr *e, const struct sem
 	switch (e->op) {
 	case AST_OP_ADD:
 	case AST_OP_SUB: {
-		const char *da = ua == USE_INV ? cg_fmt(c, "opt_inv(%s)", cg_operand(c, a)) : mono(c, a, x, k);
-		const char *db = ub == USE_INV ? cg_fmt(c, "opt_inv(%s)", cg_operand(c, b)) : mono(c, b, x, k);
+		const char *da = ua == USE_INV ? cg_fmt(c, "sprt_opt_inv(%s)", cg_operand(c, a)) : mono(c, a, x, k);
+		const char *db = ub == USE_INV ? cg_fmt(c, "sprt_opt_inv(%s)", cg_operand(c, b)) : mono(c, b, x, k);
 		if (e->op == AST_OP_SUB)
-			db = cg_fmt(c, "mono_neg(%s)", db);
-		return cg_fmt(c, "mono_add(%s, %s)", da, db);
+			db = cg_fmt(c, "sprt_mono_neg(%s)", db);
+		return cg_fmt(c, "sprt_mono_add(%s, %s)", da, db);
 	}
 	case AST_OP_MUL:
 		if (ua == USE_INV)
-			return cg_fmt(c, "mono_mul(%s, opt_sgn(%s))", mono(c, b, x, k), cg_operand(c, a));
+			return cg_fmt(c, "sprt_mono_mul(%s, sprt_opt_sgn(%s))", mono(c, b, x, k), cg_operand(c, a));
 		if (ub == USE_INV)
-			return cg_fmt(c, "mono_mul(%s, opt_sgn(%s))", mono(c, a, x, k), cg_operand(c, b));
+			return cg_fmt(c, "sprt_mono_mul(%s, sprt_opt_sgn(%s))", mono(c, a, x, k), cg_operand(c, b));
 		return "2";
 	case AST_OP_FLOORDIV:
 		if (ub == USE_INV)
-			return cg_fmt(c, "mono_div(%s, opt_sgn(%s))", mono(c, a, x, k), cg_operand(c, b));
+			return cg_fmt(c, "sprt_mono_div(%s, sprt_opt_sgn(%s))", mono(c, a, x, k), cg_operand(c, b));
 		return "2";
 	default:
 		return "2";
@@ -559,7 +559,7 @@ void cg_opt_state(struct cg *c, struct sbuf *out)
 {
 	if (c->divs_array) {
 		sbuf_puts(out, "\t/* Divisor iteration: each site's divisors of its last c */\n");
-		sbuf_printf(out, "\tstruct opt_divs %s[%d];\n", c->divs_array, c->ndivs);
+		sbuf_printf(out, "\tstruct sprt_opt_divs %s[%d];\n", c->divs_array, c->ndivs);
 	}
 }
 
@@ -621,9 +621,8 @@ void cg_opt_loop_open(struct cg *c, int k)
 	const struct sema_def *x = c->order[k];
 	const struct cg_level_plan *p = &c->plan[k];
 	const char *m = c->member[x->id], *it = c->iter_member[x->id];
-	c->helpers |= CG_H_OPT | CG_H_ITER;
-	cg_line(c, "struct opt_it o_%s;", m);
-	cg_line(c, "opt_plain(&o_%s, st->%s);", m, it);
+	cg_line(c, "struct sprt_opt_it o_%s;", m);
+	cg_line(c, "sprt_opt_plain(&o_%s, st->%s);", m, it);
 	for (int i = 0; i < p->nclip; i++) {
 		const struct sema_def *d = p->clip_con[i];
 		cg_line(c, "/* %s: bound tightening: %s clips the range of '%s' */", level_word(c), d->cname, x->cname);
@@ -631,7 +630,7 @@ void cg_opt_loop_open(struct cg *c, int k)
 		c->indent++;
 		cg_line(c, "sprt_val e_;");
 		cg_line(c, "if (!%s(ctx, st, &e_))", p->clip_fn[i]);
-		cg_line(c, "	opt_clip(&o_%s, e_, %d, %d);", m, p->clip_side[i], p->clip_adj[i]);
+		cg_line(c, "	sprt_opt_clip(&o_%s, e_, %d, %d);", m, p->clip_side[i], p->clip_adj[i]);
 		c->indent--;
 		cg_line(c, "}");
 	}
@@ -653,7 +652,7 @@ void cg_opt_loop_open(struct cg *c, int k)
 		else
 			cg_line(c, "if (!%s(ctx, st, &c_))%s", p->fn_c, open);
 		if (p->src == CG_SRC_PIN) {
-			cg_line(c, "\topt_pin(&o_%s, %d, a_, c_);", m, p->pin_kind);
+			cg_line(c, "\tsprt_opt_pin(&o_%s, %d, a_, c_);", m, p->pin_kind);
 		} else {
 			if (!c->divs_array)
 				c->divs_array = cg_internal_prefix(c, "opt_divs");
@@ -662,9 +661,9 @@ void cg_opt_loop_open(struct cg *c, int k)
 				cg_line(c, "int64_t wlo = 1, whi = 0; /* Y's values: unknown */");
 				cg_interval_partner(c, k);
 				partner_clips(c, k);
-				cg_line(c, "opt_partner(&o_%s, c_, wlo, whi);", m);
+				cg_line(c, "sprt_opt_partner(&o_%s, c_, wlo, whi);", m);
 			}
-			cg_line(c, "opt_divisors(&o_%s, c_, &st->%s[%d]);", m, c->divs_array, c->ndivs++);
+			cg_line(c, "sprt_opt_divisors(&o_%s, c_, &st->%s[%d]);", m, c->divs_array, c->ndivs++);
 			c->indent--;
 			cg_line(c, "}");
 		}
@@ -680,7 +679,7 @@ void cg_opt_loop_open(struct cg *c, int k)
 			d->cname, x->cname);
 		cg_line(c, "int dir_%s = 2;", c->member[d->id]);
 		cg_line(c, "const bool brk_%s = st->%s.kind == SPRT_RANGE && !%s(ctx, st, &dir_%s) && "
-			   "opt_breaks(dir_%s, %d, st->%s.r_step);",
+			   "sprt_opt_breaks(dir_%s, %d, st->%s.r_step);",
 			c->member[d->id], it, c->brk_fn[d->id], c->member[d->id], c->member[d->id],
 			c->brk_up[d->id], it);
 	}
@@ -702,16 +701,15 @@ void cg_opt_filter(struct cg *c)
 		const struct sema_def *x = c->order[k];
 		const char *m = c->member[x->id], *it = c->iter_member[x->id], *dom = c->dom_member[x->id];
 		bool typed = c->ctype[x->id] != CG_T_VAL;
-		c->helpers |= CG_H_ITER;
 		cg_line(c, "/* %s: domain filtering: the values of '%s' its unary constraints keep, once */",
 			level_word(c), x->cname);
-		cg_line(c, "if (!once_%s && iter_len(st->%s) <= UINT64_C(1048576)) {", m, it);
+		cg_line(c, "if (!once_%s && sprt_loop_len(st->%s) <= UINT64_C(1048576)) {", m, it);
 		c->indent++;
 		cg_line(c, "sprt_vec_clear(&st->%s);", dom);
-		cg_line(c, "const uint64_t n_ = iter_len(st->%s);", it);
+		cg_line(c, "const uint64_t n_ = sprt_loop_len(st->%s);", it);
 		cg_line(c, "for (uint64_t i_ = 0; i_ < n_; i_++) {");
 		c->indent++;
-		cg_line(c, "const sprt_val x_ = iter_at(st->%s, i_);", it);
+		cg_line(c, "const sprt_val x_ = sprt_loop_at(st->%s, i_);", it);
 		cg_line(c, "st->%s = x_%s;", m, typed ? ".u.i" : "");
 		/* The unary constraints may read subexpressions shared at this
 		 * level: each value is a new binding, as in the loop itself. */
@@ -722,7 +720,7 @@ void cg_opt_filter(struct cg *c)
 				continue;
 			bool tc = c->ctype[d->id] != CG_T_VAL;
 			cg_line(c, "if ((%s) && (def_%s(ctx, st, &%s) || %s%s))", cg_opt_enabled_test(c, d), c->member[d->id],
-				tc ? "iv" : "v", d->require ? "!" : "", tc ? "iv" : "truthy(ctx, v)");
+				tc ? "iv" : "v", d->require ? "!" : "", tc ? "iv" : "sprt_is_true(ctx, v)");
 			cg_line(c, "\tcontinue; /* %s rejects it */", d->cname);
 		}
 		cg_line(c, "if (sprt_vec_push(&st->%s, x_))", dom);

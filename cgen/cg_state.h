@@ -20,15 +20,6 @@ enum {
 	CG_RANGE = 4,   /* may be a range (iterable; its elements are ints) */
 };
 
-/* Helpers of the generated prelude, emitted only when used. */
-enum {
-	CG_H_RANGE_LEN = 1,
-	CG_H_ITER = 2,
-	CG_H_COPY = 4,
-	CG_H_OWNED = 8,
-	CG_H_OPT = 16,   /* struct opt_it and its helpers (cg_opt.c) */
-};
-
 /* How a definition's value is held (cg_type.c). */
 enum cg_ctype {
 	CG_T_VAL = 0, /* a tagged sprt_val: anything */
@@ -62,8 +53,7 @@ struct cg {
 	const struct cg_options *opt;
 	struct diag *diag;
 	int errors;
-	unsigned helpers;
-	const char *divs_array;  /* the state's struct opt_divs, one per divisor-iteration site, or NULL */
+	const char *divs_array;  /* the state's struct sprt_opt_divs, one per divisor-iteration site, or NULL */
 	int ndivs;               /* divisor-iteration sites so far */
 	const char *src_quoted;  /* the .space name as a C string literal */
 

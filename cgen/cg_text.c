@@ -227,9 +227,7 @@ bool cg_c_reserved(const char *s)
 		"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
 		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool",
 		"true", "false", "asm", "typeof", "alignas", "alignof", "constexpr", "nullptr",
-		"static_assert", "thread_local", "typeof_unqual",
-		/* the generated code's own macros */
-		"TRY", "STEP", "STEP_LIMIT", "OWNED", "IVL_POINT", "OPT_DIVS_MAX", NULL,
+		"static_assert", "thread_local", "typeof_unqual", NULL,
 	};
 	for (int i = 0; kw[i]; i++)
 		if (!strcmp(kw[i], s))

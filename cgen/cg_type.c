@@ -351,7 +351,7 @@ static const char *test_of(struct cg *c, const struct ast_expr *e)
 {
 	if (intlike(cg_type_of(c, e)))
 		return cg_int_operand(c, e);
-	return cg_fmt(c, "truthy(ctx, %s)", cg_operand(c, e));
+	return cg_fmt(c, "sprt_is_true(ctx, %s)", cg_operand(c, e));
 }
 
 static const char *c_cmp(enum ast_op op)
@@ -431,9 +431,9 @@ static const char *quotient_compare(struct cg *c, const struct ast_expr *e)
 	c->indent++;
 	const char *v = cg_temp(c, "sprt_val %s", "sprt_undef()");
 	const char *lt = cg_temp(c, "bool %s", "false"), *gt = cg_temp(c, "bool %s", "false");
-	cg_line(c, "TRY(sprt_op(ctx, '/', sprt_int(%s), sprt_int(%s), &%s, NULL));", x, y, v);
-	cg_line(c, "TRY(sprt_cmp(ctx, '<', %s, sprt_int(%s), &%s));", v, k, lt);
-	cg_line(c, "TRY(sprt_cmp(ctx, '>', %s, sprt_int(%s), &%s));", v, k, gt);
+	cg_line(c, "SPRT_TRY(sprt_op(ctx, '/', sprt_int(%s), sprt_int(%s), &%s, NULL));", x, y, v);
+	cg_line(c, "SPRT_TRY(sprt_cmp(ctx, '<', %s, sprt_int(%s), &%s));", v, k, lt);
+	cg_line(c, "SPRT_TRY(sprt_cmp(ctx, '>', %s, sprt_int(%s), &%s));", v, k, gt);
 	cg_line(c, "%s = %s ? -1 : %s;", r, lt, gt);
 	c->indent--;
 	cg_line(c, "}");
@@ -475,7 +475,7 @@ static const char *typed_compare(struct cg *c, const struct ast_expr *e)
 		} else {
 			if (!bt)
 				bt = cg_temp(c, "bool %s", "false");
-			cg_line(c, "TRY(sprt_cmp(ctx, %s, %s, %s, &%s));", rt_cmp(e->cmp[i - 1]),
+			cg_line(c, "SPRT_TRY(sprt_cmp(ctx, %s, %s, %s, &%s));", rt_cmp(e->cmp[i - 1]),
 				prev_int ? cg_box(c, cg_type_of(c, prev), left) : left,
 				r_int ? cg_box(c, cg_type_of(c, r), right) : right, bt);
 			if (!t)
@@ -498,9 +498,9 @@ static const char *checked(struct cg *c, const char *fn, const char *a, const ch
 {
 	const char *t = itemp(c);
 	if (b)
-		cg_line(c, "TRY(sprt_i_%s(%s, %s, &%s));", fn, a, b, t);
+		cg_line(c, "SPRT_TRY(sprt_i_%s(%s, %s, &%s));", fn, a, b, t);
 	else
-		cg_line(c, "TRY(sprt_i_%s(%s, &%s));", fn, a, t);
+		cg_line(c, "SPRT_TRY(sprt_i_%s(%s, &%s));", fn, a, t);
 	return t;
 }
 

@@ -3,7 +3,8 @@
  * descriptor.
  *
  * The output has five parts, written in this order:
- *   1. a header line, <spacert.h>, and the few helpers the code uses;
+ *   1. a header line and <spacert.h>, whose spacert_gen.h has the fixed
+ *      helpers the code calls (nothing fixed is pasted in);
  *   2. the string table and `struct space_state`, one sprt_val per
  *      definition (plus each iterator's iterable, each closure's yields
  *      and each definition's scratch vectors);
@@ -269,7 +270,7 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 			cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
 			cg_line(c, "\t%s", skip);
 			cg_line(c, "}");
-			cg_line(c, "if (%struthy(ctx, v)) {", d->require ? "!" : "");
+			cg_line(c, "if (%ssprt_is_true(ctx, v)) {", d->require ? "!" : "");
 		}
 		cg_line(c, "\tctx->stats[%d].rejected++;", r);
 		if (cg_opt_break(c, d) && cg_level(c, d) >= 0)
@@ -340,9 +341,9 @@ static void gen_loops(struct cg *c, int k)
 		cg_opt_loop_open(c, k);
 		if (typed) {
 			cg_line(c, "sprt_val x_%s;", m);
-			cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && opt_next(&o_%s, &x_%s); i_%s++) {", m, m, m, m);
+			cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && sprt_opt_next(&o_%s, &x_%s); i_%s++) {", m, m, m, m);
 		} else {
-			cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && opt_next(&o_%s, &st->%s); i_%s++) {", m, m, m,
+			cg_line(c, "for (uint64_t i_%s = 0; !ctx->stop && sprt_opt_next(&o_%s, &st->%s); i_%s++) {", m, m, m,
 				m);
 		}
 		c->indent++;
@@ -355,9 +356,8 @@ static void gen_loops(struct cg *c, int k)
 	} else if (is_range_iter(d) && !c->plan[k].filter) {
 		/* A plain counted loop: the length is computed once, without
 		 * overflow, and every value start + i*step is in range. */
-		c->helpers |= CG_H_RANGE_LEN;
 		cg_line(c, "const int64_t start_%s = st->%s.u.i, step_%s = st->%s.r_step;", m, it, m, it);
-		cg_line(c, "const uint64_t n_%s = range_len(start_%s, st->%s.r_stop, step_%s);", m, m, it, m);
+		cg_line(c, "const uint64_t n_%s = sprt_range_len(start_%s, st->%s.r_stop, step_%s);", m, m, it, m);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
 		cg_par_iteration(c, k);
@@ -368,13 +368,12 @@ static void gen_loops(struct cg *c, int k)
 			cg_line(c, "st->%s = sprt_int((int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s));", m,
 				m, m, m);
 	} else {
-		c->helpers |= CG_H_ITER;
-		cg_line(c, "const uint64_t n_%s = iter_len(st->%s);", m, it);
+		cg_line(c, "const uint64_t n_%s = sprt_loop_len(st->%s);", m, it);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
 		cg_par_iteration(c, k);
 		cg_line(c, "ctx->candidates++;");
-		cg_line(c, "st->%s = iter_at(st->%s, i_%s)%s;", m, it, m, typed ? ".u.i" : "");
+		cg_line(c, "st->%s = sprt_loop_at(st->%s, i_%s)%s;", m, it, m, typed ? ".u.i" : "");
 	}
 	if (c->block >= 0) {
 		/* no progress ticks inside a sub-nest */
@@ -634,305 +633,6 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 			       "\treturn sprt_main(&spacec_space, argc, argv);\n}\n#endif\n");
 }
 
-static void gen_prelude(struct cg *c, struct sbuf *out, bool any_body)
-{
-	unsigned h = c->helpers;
-	if (h & CG_H_OPT)
-		h |= CG_H_ITER;
-	if (h & CG_H_ITER)
-		h |= CG_H_RANGE_LEN;
-	sbuf_puts(out, "/* A failed operation is a domain error of the definition being computed. */\n");
-	sbuf_puts(out, "#define TRY(e) do { int rc_ = (e); if (rc_) return rc_; } while (0)\n");
-	if (any_body) {
-		sbuf_puts(out, "/* Def bodies count statements, so that no loop runs forever. */\n");
-		sbuf_puts(out, "#define STEP_LIMIT UINT64_C(100000000)\n");
-		sbuf_puts(out, "#define STEP() do { if (++steps > limit) return SPRT_ESTEPS; } while (0)\n");
-	}
-	if (h & CG_H_OWNED) {
-		sbuf_puts(out, "/* Whether a list is one of this definition's own (not another's value). */\n");
-		sbuf_puts(out, "#define OWNED(arr, p) ((uintptr_t)(const void *)(p) - (uintptr_t)(const void *)(arr) "
-			       "< sizeof(arr))\n");
-	}
-	sbuf_puts(out, "\n");
-	sbuf_puts(out,
-		  "/* Python truthiness; ints and bools inline, strings need the context. */\n"
-		  "static inline bool truthy(const struct sprt_ctx *ctx, sprt_val v)\n{\n"
-		  "\tif (v.kind == SPRT_BOOL || v.kind == SPRT_INT)\n"
-		  "\t\treturn v.u.i != 0;\n"
-		  "\treturn sprt_truthy_ctx(ctx, v);\n}\n\n");
-	if (h & CG_H_RANGE_LEN)
-		sbuf_puts(out,
-			  "/* The length of range(start, stop, step), step != 0, without overflow. */\n"
-			  "static inline uint64_t range_len(int64_t start, int64_t stop, int64_t step)\n{\n"
-			  "\tif (step > 0 && start < stop)\n"
-			  "\t\treturn ((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1;\n"
-			  "\tif (step < 0 && start > stop)\n"
-			  "\t\treturn ((uint64_t)start - (uint64_t)stop - 1) / (0 - (uint64_t)step) + 1;\n"
-			  "\treturn 0;\n}\n\n");
-	if (h & CG_H_ITER)
-		sbuf_puts(out,
-			  "/* Iterating a value: a range or a list element by element, anything else once. */\n"
-			  "static inline uint64_t iter_len(sprt_val v)\n{\n"
-			  "\tif (v.kind == SPRT_RANGE)\n"
-			  "\t\treturn range_len(v.u.i, v.r_stop, v.r_step);\n"
-			  "\treturn v.kind == SPRT_VEC ? (uint64_t)v.u.p->n : 1;\n}\n\n"
-			  "/* Always inlined: called by value, the 32-byte value and its result\n"
-			  " * would go through memory (a tenth of gemm_beast's dim_vec loop). */\n"
-			  "#if defined __GNUC__ && !defined __TINYC__\n"
-			  "__attribute__((always_inline))\n"
-			  "#endif\n"
-			  "static inline sprt_val iter_at(sprt_val v, uint64_t i)\n{\n"
-			  "\tif (v.kind == SPRT_RANGE)\n"
-			  "\t\treturn sprt_int((int64_t)((uint64_t)v.u.i + i * (uint64_t)v.r_step));\n"
-			  "\treturn v.kind == SPRT_VEC ? v.u.p->v[i] : v;\n}\n\n");
-	if (h & CG_H_OPT)
-		sbuf_puts(out,
-			  "/*\n"
-			  " * Constraint-driven loops (-O1, -O2): where a loop's values come from.\n"
-			  " * Every mode visits a subsequence of the iterable, in its order, that\n"
-			  " * keeps every value the plain loop could accept.\n"
-			  " */\n"
-			  "struct opt_it {\n"
-			  "\tint mode;      /* 0 plain, 1 one value c (n: 0 or 1), 2 list scan for c,\n"
-			  "\t                  3 divisors of c in a positive range, 4 scan for X | c,\n"
-			  "\t                  5 start + c + i * s, n of them: a range (c 0, s its step), or\n"
-			  "\t                    congruence stepping (c the first offset, s the modulus),\n"
-			  "\t                  6 divisors of c in a positive range, from dv */\n"
-			  "\tint phase;\n"
-			  "\tuint64_t i, n;\n"
-			  "\tsprt_val it;\n"
-			  "\tint64_t c, s, d;\n"
-			  "\tconst struct opt_divs *dv;\n"
-			  "};\n\n"
-			  "/*\n"
-			  " * The divisors of the last c one divisor-iteration site saw, ascending\n"
-			  " * (in the state: one per thread).  Sites see the same c again and again\n"
-			  " * (gemm_beast: the thread count, for every tile shape), and trial\n"
-			  " * division up to sqrt(c) on each visit was most of their time.\n"
-			  " */\n"
-			  "#define OPT_DIVS_MAX 128\n"
-			  "struct opt_divs {\n"
-			  "\tint64_t c;     /* 0: nothing yet */\n"
-			  "\tint64_t root;  /* floor(sqrt(c)) */\n"
-			  "\tint n;         /* -1: more than OPT_DIVS_MAX divisors */\n"
-			  "\tint64_t d[OPT_DIVS_MAX];\n"
-			  "};\n\n"
-			  "static inline void opt_plain(struct opt_it *o, sprt_val it)\n{\n"
-			  "\to->mode = 0;\n\to->phase = 0;\n\to->i = 0;\n\to->n = iter_len(it);\n"
-			  "\t/* Field by field: the iterable was just stored that way, and a\n"
-			  "\t * wider load of it would wait for the stores to drain. */\n"
-			  "\to->it.kind = it.kind;\n\to->it.pad_ = 0;\n\to->it.u.i = it.u.i;\n"
-			  "\to->it.r_stop = it.r_stop;\n\to->it.r_step = it.r_step;\n"
-			  "\to->c = o->s = o->d = 0;\n\to->dv = NULL;\n"
-			  "\tif (it.kind == SPRT_RANGE) { /* start + i * step, as mode 5 from index 0 */\n"
-			  "\t\to->mode = 5;\n\t\to->s = it.r_step;\n\t}\n}\n\n"
-			  "/* Whether v is an element of the range it. */\n"
-			  "static inline bool opt_member(sprt_val it, int64_t v)\n{\n"
-			  "\tint64_t a = it.u.i, b = it.r_stop, s = it.r_step;\n"
-			  "\tif (s > 0)\n"
-			  "\t\treturn v >= a && v < b && ((uint64_t)v - (uint64_t)a) % (uint64_t)s == 0;\n"
-			  "\treturn s < 0 && v <= a && v > b && ((uint64_t)a - (uint64_t)v) % (0 - (uint64_t)s) == 0;\n}\n\n"
-			  "/*\n"
-			  " * Equality solving: only X with f(X) == c can survive, f by kind: 0 X,\n"
-			  " * 1 X + a, 2 X - a, 3 a - X, 4 a * X.  Non-int operands keep the plain loop.\n"
-			  " */\n"
-			  "static inline void opt_pin(struct opt_it *o, int kind, sprt_val a, sprt_val c)\n{\n"
-			  "\tint64_t x = 0;\n"
-			  "\tbool none = false;\n"
-			  "\tif (a.kind != SPRT_INT || c.kind != SPRT_INT)\n"
-			  "\t\treturn;\n"
-			  "\tif (kind == 5) { /* X % a == c, a > 0, over a range of step 1: every a-th value */\n"
-			  "\t\tif (o->it.kind != SPRT_RANGE || o->it.r_step != 1 || a.u.i <= 0)\n"
-			  "\t\t\treturn;\n"
-			  "\t\tint64_t first = 0, sm = o->it.u.i % a.u.i;\n"
-			  "\t\tif (c.u.i >= 0 && c.u.i < a.u.i) {\n"
-			  "\t\t\tfirst = c.u.i - (sm < 0 ? sm + a.u.i : sm);\n"
-			  "\t\t\tfirst += first < 0 ? a.u.i : 0;\n"
-			  "\t\t}\n"
-			  "\t\to->mode = 5;\n"
-			  "\t\to->c = first; /* index of the first value */\n"
-			  "\t\to->s = a.u.i;\n"
-			  "\t\to->n = c.u.i >= 0 && c.u.i < a.u.i && (uint64_t)first < o->n ?\n"
-			  "\t\t\t(o->n - (uint64_t)first - 1) / (uint64_t)a.u.i + 1 : 0;\n"
-			  "\t\treturn;\n"
-			  "\t}\n"
-			  "\tswitch (kind) {\n"
-			  "\tcase 0: x = c.u.i; break;\n"
-			  "\tcase 1: none = SPRT_SUB_OVERFLOW(c.u.i, a.u.i, &x); break;\n"
-			  "\tcase 2: none = SPRT_ADD_OVERFLOW(c.u.i, a.u.i, &x); break;\n"
-			  "\tcase 3: none = SPRT_SUB_OVERFLOW(a.u.i, c.u.i, &x); break;\n"
-			  "\tdefault:\n"
-			  "\t\tif (a.u.i == 0) {\n"
-			  "\t\t\tif (c.u.i == 0)\n"
-			  "\t\t\t\treturn; /* every X */\n"
-			  "\t\t\tnone = true;\n"
-			  "\t\t} else if (a.u.i == -1) {\n"
-			  "\t\t\tnone = c.u.i == INT64_MIN;\n"
-			  "\t\t\tx = none ? 0 : -c.u.i;\n"
-			  "\t\t} else {\n"
-			  "\t\t\tnone = c.u.i % a.u.i != 0;\n"
-			  "\t\t\tx = c.u.i / a.u.i;\n"
-			  "\t\t}\n"
-			  "\t}\n"
-			  "\to->c = x;\n"
-			  "\tif (none || (o->it.kind == SPRT_RANGE && !opt_member(o->it, x))) {\n"
-			  "\t\to->mode = 1;\n\t\to->n = 0;\n"
-			  "\t} else if (o->it.kind == SPRT_RANGE) {\n"
-			  "\t\to->mode = 1;\n\t\to->n = 1;\n"
-			  "\t} else {\n"
-			  "\t\to->mode = 2;\n"
-			  "\t}\n}\n\n"
-			  "static inline bool opt_divides(int64_t x, int64_t c)\n{\n"
-			  "\treturn x != 0 && (x == -1 || c % x == 0);\n}\n\n"
-			  "/* Fills dv with c's square root and, if there are few enough, its divisors. */\n"
-			  "static void opt_divs_fill(struct opt_divs *dv, int64_t c)\n{\n"
-			  "\tuint64_t lo = 1, hi = UINT64_C(3037000499);\n"
-			  "\twhile (lo < hi) { /* the integer square root of c */\n"
-			  "\t\tuint64_t mid = lo + (hi - lo + 1) / 2;\n"
-			  "\t\tif (mid * mid <= (uint64_t)c)\n\t\t\tlo = mid;\n\t\telse\n\t\t\thi = mid - 1;\n"
-			  "\t}\n"
-			  "\tdv->c = c;\n\tdv->root = (int64_t)lo;\n\tdv->n = 0;\n"
-			  "\tint small = 0;\n"
-			  "\tfor (int64_t d = 1; d <= dv->root; d++) /* d <= sqrt(c), ascending */\n"
-			  "\t\tif (c % d == 0) {\n"
-			  "\t\t\tif (small == OPT_DIVS_MAX / 2) {\n\t\t\t\tdv->n = -1;\n\t\t\t\treturn;\n\t\t\t}\n"
-			  "\t\t\tdv->d[small++] = d;\n"
-			  "\t\t}\n"
-			  "\tdv->n = small;\n"
-			  "\tfor (int i = small - 1; i >= 0; i--) /* c / d > sqrt(c), ascending */\n"
-			  "\t\tif (c / dv->d[i] != dv->d[i])\n\t\t\tdv->d[dv->n++] = c / dv->d[i];\n"
-			  "}\n\n"
-			  "/*\n"
-			  " * Divisor iteration from X * Y == c: where c > 0 and every Y lies in\n"
-			  " * [ylo, yhi], ylo >= 1, X = c / Y lies in [ceil(c / yhi), c / ylo].\n"
-			  " * A positive range of X is narrowed to that.\n"
-			  " */\n"
-			  "static inline void opt_narrow(struct opt_it *o, int64_t lo, int64_t hi);\n\n"
-			  "static inline void opt_partner(struct opt_it *o, sprt_val c, int64_t ylo, int64_t yhi)\n{\n"
-			  "\tif (c.kind != SPRT_INT || c.u.i <= 0 || ylo < 1 || ylo > yhi)\n"
-			  "\t\treturn;\n"
-			  "\topt_narrow(o, (c.u.i - 1) / yhi + 1, c.u.i / ylo);\n"
-			  "}\n\n"
-			  "/*\n"
-			  " * Range clipping: only X <= e + adj (side 1) or X >= e + adj (side -1)\n"
-			  " * can survive (an int e; anything else keeps the range).\n"
-			  " */\n"
-			  "static inline void opt_clip(struct opt_it *o, sprt_val e, int side, int adj)\n{\n"
-			  "\tint64_t b;\n"
-			  "\tif (e.kind != SPRT_INT || SPRT_ADD_OVERFLOW(e.u.i, (int64_t)adj, &b))\n"
-			  "\t\treturn;\n"
-			  "\tif (side > 0)\n"
-			  "\t\topt_narrow(o, INT64_MIN, b);\n"
-			  "\telse\n"
-			  "\t\topt_narrow(o, b, INT64_MAX);\n"
-			  "}\n\n"
-			  "/* An ascending range of X narrowed to [lo, hi]. */\n"
-			  "static inline void opt_narrow(struct opt_it *o, int64_t lo, int64_t hi)\n{\n"
-			  "\tif (o->it.kind != SPRT_RANGE || o->it.r_step <= 0 || o->n == 0 || o->mode != 5 || o->c != 0)\n"
-			  "\t\treturn;\n"
-			  "\tconst uint64_t s = (uint64_t)o->it.r_step;\n"
-			  "\tuint64_t first = 0; /* index of the first value >= lo */\n"
-			  "\tif (lo > o->it.u.i) {\n"
-			  "\t\tconst uint64_t d = (uint64_t)lo - (uint64_t)o->it.u.i;\n"
-			  "\t\tfirst = d / s + (d % s != 0);\n"
-			  "\t}\n"
-			  "\tconst int64_t a = first < o->n ? (int64_t)((uint64_t)o->it.u.i + first * s) : 0;\n"
-			  "\tif (first >= o->n || hi < a) {\n"
-			  "\t\to->n = 0;\n"
-			  "\t\to->it.r_stop = o->it.u.i; /* empty for the sources too */\n"
-			  "\t\treturn;\n"
-			  "\t}\n"
-			  "\tconst uint64_t span = ((uint64_t)hi - (uint64_t)a) / s; /* values after a, up to hi */\n"
-			  "\to->it.u.i = a;\n"
-			  "\tif (hi < o->it.r_stop - 1)\n"
-			  "\t\to->it.r_stop = hi + 1;\n"
-			  "\to->n = span < o->n - first - 1 ? span + 1 : o->n - first;\n"
-			  "}\n\n"
-			  "/* Divisor iteration: only X dividing c (c != 0) can survive. */\n"
-			  "static inline void opt_divisors(struct opt_it *o, sprt_val c, struct opt_divs *dv)\n{\n"
-			  "\tif (c.kind != SPRT_INT || c.u.i == 0 || c.u.i == INT64_MIN)\n"
-			  "\t\treturn;\n"
-			  "\to->c = c.u.i < 0 ? -c.u.i : c.u.i;\n"
-			  "\to->mode = 4;\n"
-			  "\tif (o->it.kind == SPRT_RANGE && o->it.u.i >= 1 && o->it.r_step > 0) {\n"
-			  "\t\tif (dv->c != o->c)\n\t\t\topt_divs_fill(dv, o->c);\n"
-			  "\t\t/* the listed divisors where there are fewer than values to scan,\n"
-			  "\t\t * else trial division where it is shorter than the scan */\n"
-			  "\t\tif (dv->n >= 0 ? (uint64_t)dv->n < o->n : 2 * (uint64_t)dv->root < o->n) {\n"
-			  "\t\t\to->mode = dv->n >= 0 ? 6 : 3;\n\t\t\to->dv = dv;\n"
-			  "\t\t\to->s = dv->root;\n\t\t\to->d = 0;\n\t\t\to->phase = 0;\n\t\t\to->i = 0;\n"
-			  "\t\t\twhile (o->mode == 6 && o->i < (uint64_t)dv->n && dv->d[o->i] < o->it.u.i)\n"
-			  "\t\t\t\to->i++; /* below the range */\n"
-			  "\t\t}\n"
-			  "\t}\n}\n\n"
-			  "static inline bool opt_next(struct opt_it *o, sprt_val *x)\n{\n"
-			  "\tfor (;;) {\n"
-			  "\t\tswitch (o->mode) {\n"
-			  "\t\tcase 1:\n"
-			  "\t\t\tif (o->i >= o->n)\n\t\t\t\treturn false;\n"
-			  "\t\t\to->i++;\n\t\t\t*x = sprt_int(o->c);\n\t\t\treturn true;\n"
-			  "\t\tcase 5:\n"
-			  "\t\t\tif (o->i >= o->n)\n\t\t\t\treturn false;\n"
-			  "\t\t\t*x = sprt_int((int64_t)((uint64_t)o->it.u.i + (uint64_t)o->c + o->i++ * (uint64_t)o->s));\n"
-			  "\t\t\treturn true;\n"
-			  "\t\tcase 6:\n"
-			  "\t\t\twhile (o->i < (uint64_t)o->dv->n) {\n"
-			  "\t\t\t\tint64_t d = o->dv->d[o->i++];\n"
-			  "\t\t\t\tif (d >= o->it.r_stop)\n\t\t\t\t\treturn false;\n"
-			  "\t\t\t\tif (opt_member(o->it, d)) {\n"
-			  "\t\t\t\t\t*x = sprt_int(d);\n\t\t\t\t\treturn true;\n\t\t\t\t}\n"
-			  "\t\t\t}\n"
-			  "\t\t\treturn false;\n"
-			  "\t\tcase 3:\n"
-			  "\t\t\tif (o->phase == 0) { /* d <= sqrt(c), ascending */\n"
-			  "\t\t\t\twhile (++o->d <= o->s && o->d < o->it.r_stop)\n"
-			  "\t\t\t\t\tif (o->c % o->d == 0 && opt_member(o->it, o->d)) {\n"
-			  "\t\t\t\t\t\t*x = sprt_int(o->d);\n\t\t\t\t\t\treturn true;\n\t\t\t\t\t}\n"
-			  "\t\t\t\to->phase = 1;\n\t\t\t\to->d = o->s + 1;\n"
-			  "\t\t\t}\n"
-			  "\t\t\twhile (--o->d >= 1) { /* c / d > sqrt(c), ascending */\n"
-			  "\t\t\t\tif (o->c % o->d)\n\t\t\t\t\tcontinue;\n"
-			  "\t\t\t\tint64_t q = o->c / o->d;\n"
-			  "\t\t\t\tif (q >= o->it.r_stop)\n\t\t\t\t\treturn false;\n"
-			  "\t\t\t\tif (q != o->d && opt_member(o->it, q)) {\n"
-			  "\t\t\t\t\t*x = sprt_int(q);\n\t\t\t\t\treturn true;\n\t\t\t\t}\n"
-			  "\t\t\t}\n"
-			  "\t\t\treturn false;\n"
-			  "\t\tdefault:\n"
-			  "\t\t\tif (o->i >= o->n)\n\t\t\t\treturn false;\n"
-			  "\t\t\t*x = iter_at(o->it, o->i++);\n"
-			  "\t\t\tif (o->mode == 2 && (x->kind == SPRT_INT || x->kind == SPRT_BOOL) && x->u.i != o->c)\n"
-			  "\t\t\t\tcontinue;\n"
-			  "\t\t\tif (o->mode == 4 && (x->kind == SPRT_INT || x->kind == SPRT_BOOL) && !opt_divides(x->u.i, o->c))\n"
-			  "\t\t\t\tcontinue;\n"
-			  "\t\t\treturn true;\n"
-			  "\t\t}\n"
-			  "\t}\n}\n\n"
-			  "/* Directions of f as X grows: -1, 0, 1; 2 is unknown. */\n"
-			  "static inline int opt_sgn(sprt_val v)\n{\n"
-			  "\treturn v.kind == SPRT_INT ? (v.u.i > 0) - (v.u.i < 0) : 2;\n}\n\n"
-			  "static inline int opt_inv(sprt_val v)\n{\n"
-			  "\treturn v.kind == SPRT_INT ? 0 : 2;\n}\n\n"
-			  "static inline int mono_neg(int a)\n{\n\treturn a == 2 ? 2 : -a;\n}\n\n"
-			  "static inline int mono_add(int a, int b)\n{\n"
-			  "\tif (a == 2 || b == 2)\n\t\treturn 2;\n"
-			  "\treturn a == 0 ? b : b == 0 || a == b ? a : 2;\n}\n\n"
-			  "static inline int mono_mul(int a, int s)\n{\n\treturn a == 2 || s == 2 ? 2 : a * s;\n}\n\n"
-			  "static inline int mono_div(int a, int s)\n{\n\treturn a == 2 || s == 2 || s == 0 ? 2 : a * s;\n}\n\n"
-			  "/* Whether a rejection set that is an up-set (up = 1) or a down-set (-1)\n"
-			  " * of f, with f's direction dir, stays rejected along a range of step `step`. */\n"
-			  "static inline bool opt_breaks(int dir, int up, int64_t step)\n{\n"
-			  "\treturn dir != 2 && dir * up * (step > 0 ? 1 : -1) >= 0;\n}\n\n");
-	if (h & CG_H_COPY)
-		sbuf_puts(out,
-			  "/* A private copy of a list a def body changes but did not build. */\n"
-			  "static int vec_copy(struct sprt_vec *dst, const struct sprt_vec *src)\n{\n"
-			  "\tsprt_vec_clear(dst);\n"
-			  "\tfor (size_t i = 0; i < src->n; i++)\n"
-			  "\t\tTRY(sprt_vec_push(dst, src->v[i]));\n"
-			  "\treturn 0;\n}\n\n");
-}
-
 /* Writes `b` to `out`, turning each CG_LINE_BACK line into a #line back. */
 static void write_out(struct cg *c, const struct sbuf *b, FILE *out)
 {
@@ -1001,11 +701,8 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	for (int p = 0; p < CG_NPASSES; p++)
 		if (cg_pass(p)->plan)
 			cg_pass(p)->plan(c);
-	bool any_body = false;
-	for (int i = 0; i < prog->ndefs; i++) {
+	for (int i = 0; i < prog->ndefs; i++)
 		gen_def(c, &defs, prog->defs[i]);
-		any_body |= prog->defs[i]->form != SEMA_FORM_EXPR;
-	}
 	gen_run(c, &nest);
 	cg_factor_functions(c, &subnests, gen_loops);
 
@@ -1016,7 +713,6 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 				        " cc -O2 THIS.c $(pkg-config --cflags --libs spacert) */\n"
 				      : "; do not edit. */\n");
 	sbuf_puts(&head, "#include <spacert.h>\n\n");
-	gen_prelude(c, &head, any_body);
 	if (c->nstrs) {
 		sbuf_puts(&head, "/* String literals; a string value is an index into this table. */\n");
 		sbuf_puts(&head, "static const char *const strings[] = {\n");

@@ -22,9 +22,6 @@ void sprt_float_repr_(char *buf, double d);
 /* A string as Python's repr ('text') or as a JSON string ("text"). */
 void sprt_print_str_(FILE *out, const char *s, bool json);
 
-/* The number of elements of a range (always fits: at most 2**64 - 1). */
-uint64_t sprt_range_len_(int64_t start, int64_t stop, int64_t step);
-
 /* Seconds on a monotonic clock. */
 double sprt_now_(void);
 

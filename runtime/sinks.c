@@ -299,7 +299,7 @@ static int jsonl_point(void *user, const sprt_val *pt, int n)
 	 * that the output would grow without bound (a yielded
 	 * range(0, 2**62)).  CSV writes it as a range. */
 	for (int i = 0; i < n; i++)
-		if (pt[i].kind == SPRT_RANGE && sprt_range_len_(pt[i].u.i, pt[i].r_stop, pt[i].r_step) > SPRT_MAX_VEC)
+		if (pt[i].kind == SPRT_RANGE && sprt_range_len(pt[i].u.i, pt[i].r_stop, pt[i].r_step) > SPRT_MAX_VEC)
 			return fail(s, E2BIG);
 	fputc('{', s->out);
 	for (int i = 0; i < n; i++) {

@@ -8,7 +8,9 @@
  *     iterator algebra results);
  *   - the descriptor a generated file exports (struct sprt_space);
  *   - the context an enumeration runs in: bindings, options, per-definition
- *     statistics and the point sink.
+ *     statistics and the point sink;
+ *   - the fixed helpers of generated loops (spacert_gen.h): everything a
+ *     generated file needs that does not depend on its space.
  *
  * Error model.  An operation that would overflow, divide by zero or mix
  * types returns nonzero and leaves its output unspecified; the generated
@@ -30,7 +32,8 @@
 extern "C" {
 #endif
 
-#define SPRT_ABI_VERSION 4
+/* 5: generated code calls spacert_gen.h's helpers rather than carrying them */
+#define SPRT_ABI_VERSION 5
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -723,5 +726,8 @@ int sprt_main(const struct sprt_space *space, int argc, char **argv);
 #ifdef __cplusplus
 }
 #endif
+
+/* Last: its helpers use everything above. */
+#include "spacert_gen.h"
 
 #endif

@@ -70,6 +70,19 @@ int sprt_vec_push(struct sprt_vec *v, sprt_val x)
 	return SPRT_OK;
 }
 
+int sprt_vec_copy(struct sprt_vec *dst, const struct sprt_vec *src)
+{
+	if (dst == src)
+		return SPRT_OK;
+	sprt_vec_clear(dst);
+	for (size_t i = 0; i < src->n; i++) {
+		const int err = sprt_vec_push(dst, src->v[i]);
+		if (err)
+			return err;
+	}
+	return SPRT_OK;
+}
+
 static int vec_reserve(struct sprt_vec *v, size_t n)
 {
 	if (n > SPRT_MAX_VEC)
@@ -98,17 +111,6 @@ void sprt_vec_free(struct sprt_vec *v)
 
 /* ---- ranges and iterables ---------------------------------------------------- */
 
-uint64_t sprt_range_len_(int64_t start, int64_t stop, int64_t step)
-{
-	if (step > 0 ? start >= stop : start <= stop)
-		return 0;
-	/* Spans and steps in unsigned arithmetic: they fit, the signed
-	 * differences might not. */
-	uint64_t span = step > 0 ? (uint64_t)stop - (uint64_t)start : (uint64_t)start - (uint64_t)stop;
-	uint64_t st = step > 0 ? (uint64_t)step : -(uint64_t)step;
-	return (span - 1) / st + 1;
-}
-
 static int64_t range_at(sprt_val r, uint64_t i)
 {
 	return (int64_t)((uint64_t)r.u.i + i * (uint64_t)r.r_step);
@@ -119,7 +121,7 @@ int64_t sprt_iter_len(sprt_val it)
 	if (it.kind == SPRT_VEC)
 		return (int64_t)it.u.p->n;
 	if (it.kind == SPRT_RANGE) {
-		uint64_t n = sprt_range_len_(it.u.i, it.r_stop, it.r_step);
+		uint64_t n = sprt_range_len(it.u.i, it.r_stop, it.r_step);
 		return n > INT64_MAX ? INT64_MAX : (int64_t)n;
 	}
 	return -1;
@@ -131,6 +133,36 @@ sprt_val sprt_iter_at(sprt_val it, int64_t i)
 		return it.u.p->v[i];
 	return sprt_int(range_at(it, (uint64_t)i));
 }
+
+/* Divisor iteration's list of the divisors of c (spacert_gen.h). */
+void sprt_opt_divs_fill(struct sprt_opt_divs *dv, int64_t c)
+{
+	uint64_t lo = 1, hi = UINT64_C(3037000499);
+	while (lo < hi) { /* the integer square root of c */
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		if (mid * mid <= (uint64_t)c)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	dv->c = c;
+	dv->root = (int64_t)lo;
+	dv->n = 0;
+	int small = 0;
+	for (int64_t d = 1; d <= dv->root; d++) /* d <= sqrt(c), ascending */
+		if (c % d == 0) {
+			if (small == SPRT_OPT_DIVS_MAX / 2) {
+				dv->n = -1;
+				return;
+			}
+			dv->d[small++] = d;
+		}
+	dv->n = small;
+	for (int i = small - 1; i >= 0; i--) /* c / d > sqrt(c), ascending */
+		if (c / dv->d[i] != dv->d[i])
+			dv->d[dv->n++] = c / dv->d[i];
+}
+
 
 /* Python's `x in range`: arithmetic for ints, equality for the rest. */
 static bool range_contains_int(sprt_val r, int64_t x)
@@ -226,8 +258,8 @@ static int values_eq(const struct sprt_ctx *ctx, const sprt_val *a, const sprt_v
 /* Python's range equality: same sequence of values. */
 static bool range_eq(sprt_val a, sprt_val b)
 {
-	uint64_t na = sprt_range_len_(a.u.i, a.r_stop, a.r_step);
-	uint64_t nb = sprt_range_len_(b.u.i, b.r_stop, b.r_step);
+	uint64_t na = sprt_range_len(a.u.i, a.r_stop, a.r_step);
+	uint64_t nb = sprt_range_len(b.u.i, b.r_stop, b.r_step);
 	if (na != nb)
 		return false;
 	if (na == 0)
@@ -399,7 +431,7 @@ bool sprt_truthy(sprt_val a)
 	case SPRT_VEC:
 		return a.u.p->n != 0;
 	case SPRT_RANGE:
-		return sprt_range_len_(a.u.i, a.r_stop, a.r_step) != 0;
+		return sprt_range_len(a.u.i, a.r_stop, a.r_step) != 0;
 	default:
 		return false;
 	}
@@ -697,7 +729,7 @@ static int append_iter(struct sprt_vec *dst, sprt_val it)
 		dst->n += v->n;
 		return SPRT_OK;
 	}
-	uint64_t n = sprt_range_len_(it.u.i, it.r_stop, it.r_step);
+	uint64_t n = sprt_range_len(it.u.i, it.r_stop, it.r_step);
 	if (n > SPRT_MAX_VEC - dst->n)
 		return SPRT_ENOMEM;
 	int err = vec_reserve(dst, dst->n + (size_t)n);
@@ -780,7 +812,7 @@ static int sorted_set(const struct sprt_ctx *ctx, struct sprt_vec *dst, sprt_val
 	dst->n = 0;
 	if (it.kind == SPRT_RANGE && it.r_step < 0) {
 		/* Already distinct: reverse it rather than sort it. */
-		uint64_t n = sprt_range_len_(it.u.i, it.r_stop, it.r_step);
+		uint64_t n = sprt_range_len(it.u.i, it.r_stop, it.r_step);
 		if (n > SPRT_MAX_VEC)
 			return SPRT_ENOMEM;
 		int err = vec_reserve(dst, (size_t)n);
@@ -1043,7 +1075,7 @@ int sprt_builtin_minmax(const struct sprt_ctx *ctx, bool is_max, const sprt_val 
 		if (it.kind == SPRT_UNDEF)
 			return SPRT_EUNDEF;
 		if (it.kind == SPRT_RANGE) {
-			uint64_t len = sprt_range_len_(it.u.i, it.r_stop, it.r_step);
+			uint64_t len = sprt_range_len(it.u.i, it.r_stop, it.r_step);
 			if (len == 0)
 				return SPRT_EVALUE;
 			int64_t first = it.u.i, last = range_at(it, len - 1);
@@ -1255,7 +1287,7 @@ int sprt_builtin_len(const struct sprt_ctx *ctx, sprt_val a, sprt_val *out)
 		*out = sprt_int((int64_t)a.u.p->n);
 		return SPRT_OK;
 	case SPRT_RANGE: {
-		uint64_t len = sprt_range_len_(a.u.i, a.r_stop, a.r_step);
+		uint64_t len = sprt_range_len(a.u.i, a.r_stop, a.r_step);
 		if (len > INT64_MAX)
 			return SPRT_EOVERFLOW; /* Python: "too large to convert to C ssize_t" */
 		*out = sprt_int((int64_t)len);
@@ -1298,7 +1330,7 @@ int sprt_builtin_sum(sprt_val a, sprt_val *out)
 		return SPRT_EUNDEF;
 	if (a.kind == SPRT_RANGE) {
 		/* n * (first + last) / 2 without overflow: __int128 holds it. */
-		uint64_t n = sprt_range_len_(a.u.i, a.r_stop, a.r_step);
+		uint64_t n = sprt_range_len(a.u.i, a.r_stop, a.r_step);
 		if (n == 0) {
 			*out = sprt_int(0);
 			return SPRT_OK;
@@ -1525,7 +1557,7 @@ void sprt_print_value(const struct sprt_ctx *ctx, FILE *out, sprt_val v, bool js
 			return;
 		}
 		/* JSON has no ranges: write the elements. */
-		uint64_t n = sprt_range_len_(a, b, s);
+		uint64_t n = sprt_range_len(a, b, s);
 		fputc('[', out);
 		for (uint64_t i = 0; i < n; i++)
 			fprintf(out, i ? ", %" PRId64 : "%" PRId64, range_at(v, i));
@@ -1633,7 +1665,7 @@ int sprt_builtin_anyall(const struct sprt_ctx *ctx, bool is_all, sprt_val a, spr
 		return SPRT_EUNDEF;
 	if (a.kind == SPRT_RANGE) {
 		/* 0 is the only false element; a range holds it at most once. */
-		uint64_t len = sprt_range_len_(a.u.i, a.r_stop, a.r_step);
+		uint64_t len = sprt_range_len(a.u.i, a.r_stop, a.r_step);
 		bool zero = false;
 		if (len) {
 			int64_t first = a.u.i, last = range_at(a, len - 1);

@@ -29,7 +29,8 @@ fprintf malloc calloc realloc free exit abort memcpy memset memcmp strlen strcmp
 floor ceil fmod fabs isfinite isnan INFINITY NAN HUGE_VAL signal raise time clock environ st ctx
 sp space v val out in p q x y z n k i j e err rc ok tmp buf len s t steps limit run emit init
 state sprt_val sprt_ctx sprt_space spacec_space SPRT_INT SPRT_OK SPRT_EVALUE SPRT_ABI_VERSION
-TRY STEP OWNED STEP_LIMIT line_1 near_0 memo_0 cse_ok_1 column_bounds __func__ __LINE__ __FILE__
+TRY STEP OWNED STEP_LIMIT SPRT_TRY SPRT_STEP sprt_is_true sprt_loop_at sprt_loop_len sprt_opt_next
+sprt_opt_it sprt_ivl_hull ivl_tail_1 line_1 near_0 memo_0 cse_ok_1 column_bounds __func__ __LINE__ __FILE__
 I _X __x""".split()
 
 
