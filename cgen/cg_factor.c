@@ -16,9 +16,11 @@
  * bound), the one whose binding leaves the most components, ties broken
  * by sema's loop order, until the component splits (those iterators join
  * the main chain, and the pieces are planned in turn) or is used up (the
- * component becomes a sub-nest).  The loop order becomes: the main chain,
- * then the sub-nests, each contiguous and in sema's order inside.  If
- * nothing splits, nothing changes.
+ * component becomes a sub-nest).  The loop order emitted becomes: the
+ * main chain, then the sub-nests, each contiguous and in sema's order
+ * inside (the generator's copy, c->order; sema's stays as it was).  If
+ * nothing splits, nothing changes.  The supports and the components are
+ * dag/'s (dag_supp, dag_components).
  *
  * The code.  Each sub-nest j gets count_j(), its loops as usual (the
  * other -O1 transformations included) with "count, and record the point
