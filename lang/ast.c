@@ -155,7 +155,7 @@ const char *ast_cclass_name(enum ast_cclass c)
 /* ORDER AST_TUNE_KIND */
 static const char *const tune_kind_names[] = {
 	"kernel", "options", "define", "define", "global", "local", "arg", "arg", "arg",
-	"reference", "reference", "tolerance", "compare", "metric",
+	"reference", "reference", "tolerance", "compare", "metric", "arg",
 };
 
 const char *ast_tune_kind_name(enum ast_tune_kind k)
@@ -356,6 +356,9 @@ static void dump_tune(const struct ast_tune *tune, FILE *out)
 			break;
 		case AST_T_ARG_LOCAL:
 			fprintf(out, " local %s", t->type.text);
+			break;
+		case AST_T_ARG_USE:
+			fprintf(out, " buffer %s", t->name.text);
 			break;
 		case AST_T_REF_KERNEL:
 		case AST_T_REF_C:

@@ -171,6 +171,7 @@ enum ast_tune_kind {
 	AST_T_TOLERANCE,    /* tolerance rel E abs E (either or both) */
 	AST_T_COMPARE,      /* compare NAME, ... */
 	AST_T_METRIC,       /* metric NAME = EXPR (flop|byte) */
+	AST_T_ARG_USE,      /* arg NAME: a buffer of an earlier kernel line, passed again */
 };
 
 enum ast_tune_access { AST_ACCESS_IN, AST_ACCESS_OUT, AST_ACCESS_INOUT };
@@ -199,7 +200,10 @@ struct ast_tune_line {
 	struct ast_expr *global, *local;
 	struct ast_expr *rel, *abs; /* TOLERANCE: either may be NULL */
 	/* KERNEL: every kernel named, run in this order on the same arguments
-	 * and sizes (kernels[0] is `name`); nkernels >= 1. */
+	 * and sizes (kernels[0] is `name`); nkernels >= 1.  Several KERNEL
+	 * lines, one name each, are a code of several kernels with sizes and
+	 * arguments of their own: the global/local/arg lines after each belong
+	 * to it (docs/TUNING.md, Several kernels). */
 	int nkernels;
 	struct ast_word *kernels;
 };

@@ -465,6 +465,12 @@ tune_line:
 	}
 	| GLOBAL sizes { $$ = mkt(ctx, AST_T_GLOBAL, @1); $$->global = $2; }
 	| LOCAL sizes { $$ = mkt(ctx, AST_T_LOCAL, @1); $$->local = $2; }
+	| ARG NAME {
+		/* a buffer declared on an earlier kernel's line, passed again:
+		 * the dependency of a multi-kernel code (docs/TUNING.md) */
+		$$ = mkt(ctx, AST_T_ARG_USE, @1);
+		$$->name = word($2, @2);
+	}
 	| ARG NAME expr {
 		$$ = mkt(ctx, AST_T_ARG_SCALAR, @1);
 		$$->type = word($2, @2);

@@ -1893,12 +1893,60 @@ static void tune_named_type(struct sema_ctx *c, const struct ast_word *type)
 			   "\"char\", ..., \"float\", \"double\"", type->text);
 }
 
+static int tune_kernel_lines(const struct ast_tune *t)
+{
+	int n = 0;
+	for (int i = 0; i < t->n; i++)
+		n += t->lines[i]->kind == AST_T_KERNEL;
+	return n;
+}
+
 static const struct ast_tune_line *tune_buffer(const struct ast_tune *t, const char *name)
 {
 	for (int i = 0; i < t->n; i++)
 		if (t->lines[i]->kind == AST_T_ARG_BUFFER && t->lines[i]->name.text == name)
 			return t->lines[i];
 	return NULL;
+}
+
+/* The global and local lines of one kernel (of the whole section, or of
+ * one kernel line of a multi-kernel code). */
+static void tune_stage_sizes(struct sema_ctx *c, const struct ast_tune *t, const struct ast_tune_line *kernel,
+			     const struct ast_tune_line *g, const struct ast_tune_line *lo)
+{
+	if (!g && kernel && tune_kernel_lines(t) > 1)
+		diag_error(c->diag, kernel->loc, "this kernel has no 'global' line (each kernel line of a code "
+			   "with several needs one, after it)");
+	else if (!g)
+		diag_error(c->diag, t->loc, "the tune section has no 'global' line");
+	if (g && lo && g->global->nitems != lo->local->nitems) {
+		diag_error(c->diag, lo->local->loc, "'local' has %d sizes but 'global' has %d",
+			   lo->local->nitems, g->global->nitems);
+		diag_note(c->diag, g->global->loc, "'global' is given here");
+	}
+}
+
+/*
+ * A second `kernel` line: a code of several kernels, each with its own
+ * sizes and arguments.  One build of one program holds them all, so each
+ * line names one kernel and the first line's source files.
+ */
+static void multi_kernel_line(struct sema_ctx *c, const struct ast_tune_line *l, const struct ast_tune_line *first)
+{
+	const struct ast_tune_line *many = first->nkernels > 1 ? first : l->nkernels > 1 ? l : NULL;
+	if (many) {
+		diag_error(c->diag, many->kernels[1].loc, "a kernel line of a code with several kernel lines names "
+			   "one kernel");
+		return;
+	}
+	bool same = l->nwords == first->nwords;
+	for (int w = 0; same && w < l->nwords; w++)
+		same = strcmp(l->words[w].text, first->words[w].text) == 0;
+	if (!same) {
+		diag_error(c->diag, l->nwords ? l->words[0].loc : l->loc, "the kernels of one code are built as one "
+			   "program: name the same source files as the first kernel line");
+		diag_note(c->diag, first->loc, "the first kernel line is here");
+	}
 }
 
 /*
@@ -1908,12 +1956,22 @@ static const struct ast_tune_line *tune_buffer(const struct ast_tune *t, const c
  */
 static void tune_check(struct sema_ctx *c, struct ast_tune *t)
 {
-	const struct ast_tune_line *first[AST_T_METRIC + 1] = { 0 };
+	const struct ast_tune_line *first[AST_T_ARG_USE + 1] = { 0 };
+	const struct ast_tune_line *stage = NULL;   /* the kernel line of the sizes in first[] */
 	struct ptrvec defines = PTRVEC_INIT, buffers = PTRVEC_INIT, metrics = PTRVEC_INIT;
 	for (int i = 0; i < t->n; i++) {
 		struct ast_tune_line *l = t->lines[i];
 		enum ast_tune_kind k = l->kind == AST_T_REF_C ? AST_T_REF_KERNEL : l->kind;
-		bool single = k == AST_T_KERNEL || k == AST_T_OPTIONS || k == AST_T_GLOBAL ||
+		if (k == AST_T_KERNEL && first[AST_T_KERNEL]) {
+			/* A code of several kernels (multi_kernel_line): the global
+			 * and local lines after this one are the new kernel's. */
+			multi_kernel_line(c, l, first[AST_T_KERNEL]);
+			tune_stage_sizes(c, t, stage ? stage : first[AST_T_KERNEL], first[AST_T_GLOBAL], first[AST_T_LOCAL]);
+			first[AST_T_GLOBAL] = first[AST_T_LOCAL] = NULL;
+			stage = l;
+			continue;
+		}
+		bool single = k == AST_T_OPTIONS || k == AST_T_GLOBAL || k == AST_T_KERNEL ||
 			      k == AST_T_LOCAL || k == AST_T_REF_KERNEL || k == AST_T_TOLERANCE;
 		if (single && first[k])
 			duplicate_line(c, l, first[k]);
@@ -1954,6 +2012,14 @@ static void tune_check(struct sema_ctx *c, struct ast_tune *t)
 			if (l->init)
 				tune_init(c, l);
 			break;
+		case AST_T_ARG_USE: {
+			const struct ast_tune_line *b = tune_buffer(t, l->name.text);
+			if (!b || b->loc.line > l->loc.line)
+				diag_error(c->diag, l->name.loc, "'%s' is no buffer of an earlier line; 'arg NAME' passes a "
+					   "buffer declared before it again (write 'arg TYPE VALUE' for a scalar)",
+					   l->name.text);
+			break;
+		}
 		case AST_T_METRIC:
 			tune_twice(c, &metrics, &l->name, "metric");
 			if (l->unit.text && strcmp(l->unit.text, "flop") && strcmp(l->unit.text, "byte"))
@@ -1973,14 +2039,7 @@ static void tune_check(struct sema_ctx *c, struct ast_tune *t)
 	}
 	if (!first[AST_T_KERNEL])
 		diag_error(c->diag, t->loc, "the tune section has no 'kernel' line");
-	if (!first[AST_T_GLOBAL])
-		diag_error(c->diag, t->loc, "the tune section has no 'global' line");
-	const struct ast_tune_line *g = first[AST_T_GLOBAL], *lo = first[AST_T_LOCAL];
-	if (g && lo && g->global->nitems != lo->local->nitems) {
-		diag_error(c->diag, lo->local->loc, "'local' has %d sizes but 'global' has %d",
-			   lo->local->nitems, g->global->nitems);
-		diag_note(c->diag, g->global->loc, "'global' is given here");
-	}
+	tune_stage_sizes(c, t, stage ? stage : first[AST_T_KERNEL], first[AST_T_GLOBAL], first[AST_T_LOCAL]);
 	for (int i = 0; i < t->n; i++) {
 		const struct ast_tune_line *l = t->lines[i];
 		for (int w = 0; l->kind == AST_T_COMPARE && w < l->nwords; w++) {

@@ -75,11 +75,13 @@ struct pragma {
 	double tolerance;
 	int number;
 	int target;             /* the ForStmt, or the FunctionDecl */
-	char *array;            /* KOPT_LOCAL */
+	char *array;            /* KOPT_LOCAL; KOPT_TILE: "A,B" */
 	/* loops */
 	int var;                /* the loop variable's VarDecl */
 	int init, bound, body;  /* nodes */
 	bool le;                /* condition `<=` rather than `<` */
+	bool jam;               /* KOPT_COARSEN `jam`: the items' copies of the body's loop fused */
+	int loop;               /* KOPT_COARSEN `jam`: the body's one top-level for loop */
 	long long step, trip;   /* trip < 0: unknown */
 	int inner;              /* KOPT_UNROLL_JAM: the inner loop */
 	char *elem;             /* KOPT_VECTOR / KOPT_LOCAL: the element type */
@@ -90,6 +92,16 @@ struct pragma {
 	int pitch;              /* 2-D: the row pitch parameter's ParmDecl */
 	struct access *acc;     /* the cached array's accesses */
 	int nacc;
+	/* KOPT_TILE: per array (names split from `array`), its kernel
+	 * argument, element type, the dimension of the NDRange its rows
+	 * follow (1: A[gid1 * K + k], a row per work-group row; 0: a column
+	 * per work-group column; -1: neither, one tile for all), and the
+	 * first access in the loop (the index whose text the load uses) */
+	int ntiles;
+	struct tile {
+		char *name, *elem;
+		int dim, index;
+	} *tiles;
 };
 
 struct kopt {
@@ -104,6 +116,7 @@ struct kopt {
 	char *space;
 	char *kernel;           /* the kernel's name */
 	int func;               /* the kernel's FunctionDecl, -1 if none */
+	int tile_var;           /* while checking a tile: its loop variable, an atom of poly_of */
 };
 
 static int kid(const struct kopt *k, int n, int i)
@@ -557,7 +570,7 @@ static void add_val(struct pragma *p, long long v)
 
 static const char *kind_name(enum kopt_kind k)
 {
-	static const char *const names[] = { "unroll", "unroll_jam", "vector", "coarsen", "local" };
+	static const char *const names[] = { "unroll", "unroll_jam", "vector", "coarsen", "local", "tile" };
 	return (unsigned)k < sizeof(names) / sizeof(*names) ? names[k] : "?";
 }
 
@@ -591,21 +604,21 @@ static int parse_pragma(struct kopt *k, unsigned b, unsigned e, struct pragma *p
 		i = 1;
 	i += 2; /* pragma spacetune */
 	if (i >= nw)
-		return err_off(k, b, e, "'#pragma spacetune' needs a transformation: unroll, unroll_jam, vector, coarsen or local");
+		return err_off(k, b, e, "'#pragma spacetune' needs a transformation: unroll, unroll_jam, vector, coarsen, local or tile");
 	p->target = p->var = p->init = p->bound = p->body = p->inner = p->pitch = -1;
 	p->tolerance = -1;
 	p->b = b;
 	struct srcloc l = loc_of(k, b, b + 1);
 	p->line = l.line;
 	p->col = l.col;
-	const char *kinds[] = { "unroll", "unroll_jam", "vector", "coarsen", "local" };
+	const char *kinds[] = { "unroll", "unroll_jam", "vector", "coarsen", "local", "tile" };
 	int kind = -1;
-	for (int j = 0; j < 5; j++)
+	for (int j = 0; j < 6; j++)
 		if (!strcmp(w[i].text, kinds[j]))
 			kind = j;
 	if (kind < 0)
 		return err_off(k, w[i].b, w[i].e,
-			       "unknown transformation '%s'; expected unroll, unroll_jam, vector, coarsen or local",
+			       "unknown transformation '%s'; expected unroll, unroll_jam, vector, coarsen, local or tile",
 			       w[i].text);
 	p->kind = (enum kopt_kind)kind;
 	i++;
@@ -614,8 +627,23 @@ static int parse_pragma(struct kopt *k, unsigned b, unsigned e, struct pragma *p
 			return err_off(k, w[i - 1].b, w[i - 1].e, "'local' needs the name of the array to cache");
 		p->array = xstrdup(w[i++].text);
 	}
+	if (p->kind == KOPT_TILE) {
+		/* tile A,B: the arrays, comma-separated without blanks */
+		bool names = i < nw;
+		for (char *t = i < nw ? w[i].text : NULL, *c; names && t; t = c ? c + 1 : NULL) {
+			c = strchr(t, ',');
+			char one[64];
+			snprintf(one, sizeof(one), "%.*s", (int)(c ? c - t : (long)strlen(t)), t);
+			names = is_ident(one);
+		}
+		if (!names)
+			return err_off(k, w[i - (i < nw ? 0 : 1)].b, w[i - (i < nw ? 0 : 1)].e,
+				       "'tile' needs the arrays to stage, separated by commas: tile A,B");
+		p->array = xstrdup(w[i++].text);
+	}
 	int maxnames = p->kind == KOPT_COARSEN || p->kind == KOPT_LOCAL ? 2 : 1;
-	while (i < nw && is_ident(w[i].text) && strcmp(w[i].text, "tolerance") && strcmp(w[i].text, "number")) {
+	while (i < nw && is_ident(w[i].text) && strcmp(w[i].text, "tolerance") && strcmp(w[i].text, "number") &&
+	       strcmp(w[i].text, "jam")) {
 		if (p->nparams == maxnames)
 			return err_off(k, w[i].b, w[i].e, "'%s' takes at most %d parameter name%s", kind_name(p->kind),
 				       maxnames, maxnames > 1 ? "s" : "");
@@ -624,7 +652,8 @@ static int parse_pragma(struct kopt *k, unsigned b, unsigned e, struct pragma *p
 	long long r[3];
 	bool mul = false;
 	int nr = 0;
-	while (i < nw && nr < 3 && strcmp(w[i].text, "tolerance") && strcmp(w[i].text, "number")) {
+	while (i < nw && nr < 3 && strcmp(w[i].text, "tolerance") && strcmp(w[i].text, "number") &&
+	       strcmp(w[i].text, "jam")) {
 		const char *t = w[i].text;
 		if (nr == 2 && t[0] == '*') {
 			mul = true;
@@ -646,6 +675,13 @@ static int parse_pragma(struct kopt *k, unsigned b, unsigned e, struct pragma *p
 			add_val(p, v);
 	}
 	while (i < nw) {
+		if (!strcmp(w[i].text, "jam")) {
+			if (p->kind != KOPT_COARSEN)
+				return err_off(k, w[i].b, w[i].e, "'jam' is an option of 'coarsen'");
+			p->jam = true;
+			i++;
+			continue;
+		}
 		if (i + 1 >= nw)
 			return err_off(k, w[i].b, w[i].e, "'%s' needs a value", w[i].text);
 		long long v;
@@ -864,6 +900,8 @@ static int last_kid(const struct kopt *k, int n) { return kid(k, n, k->n[n].nkid
 
 /* Work per item: the kernel body becomes a function of the global index,
  * called F times per work-item; so no work-item may depend on another. */
+static int check_coarsen_jam(struct kopt *k, struct pragma *p);
+
 static int check_coarsen(struct kopt *k, struct pragma *p)
 {
 	int f = p->target;
@@ -904,6 +942,8 @@ static int check_coarsen(struct kopt *k, struct pragma *p)
 					      x->name);
 		}
 	}
+	if (p->jam && check_coarsen_jam(k, p))
+		return 1;
 	if (!p->nvals)
 		for (long long v = 1; v <= 8; v *= 2)
 			add_val(p, v);
@@ -1332,6 +1372,10 @@ static bool poly_of(const struct kopt *k, int e, int f, struct poly *P, int dept
 		long long lo, hi;
 		if (d < 0 || X->macro)
 			return false;
+		if (d == k->tile_var) {             /* the tiled loop's variable (check_tile) */
+			poly_add_term(P, 1, d, -1, &ok);
+			return true;
+		}
 		if (loop_range(k, d, &lo, &hi)) {   /* its own loop writes it: checked there */
 			poly_add_term(P, 1, d, -1, &ok);
 			return true;
@@ -1526,6 +1570,259 @@ static int check_local(struct kopt *k, struct pragma *p)
 	return 0;
 }
 
+/*
+ * tile A,B on `for (T k = INIT; k < BOUND; k++) BODY`: each array is read
+ * in BODY at one index `R + k * S` whose rest R follows one dimension of
+ * the NDRange at most (A[row * K + k] with row = get_global_id(1): the
+ * same for a whole row of the work-group).  The loop then runs over tiles
+ * of T iterations: the work-group copies each array's tile into __local
+ * memory (its rows, its columns, or one shared strip), waits at a
+ * barrier, and BODY reads the tile.  Every work-item of a work-group must
+ * reach both barriers equally often, so the loop is a statement of the
+ * kernel's body itself (no return before it, no coarsening, bounds the
+ * same for every work-item), and the arrays are never written.
+ */
+static int tile_array(struct kopt *k, struct pragma *p, const char *name, unsigned b, unsigned e)
+{
+	int f = func_of(k, p->target), parm = -1;
+	for (int c = k->n[f].first; c >= 0; c = k->n[c].next)
+		if (k->n[c].kind == CXCursor_ParmDecl && !strcmp(k->n[c].name, name))
+			parm = c;
+	if (parm < 0)
+		return err_off(k, b, e, "'%s' is not an argument of kernel '%s'", name, k->n[f].name);
+	const char *t = k->n[parm].type;
+	size_t tl = strlen(t);
+	char *elem = tl >= 3 ? xstrndup_local(t, tl - 2) : xstrdup("?");
+	if (tl < 3 || strcmp(t + tl - 2, " *") || strchr(t, '*') != t + tl - 1 || !elem_size(elem)) {
+		free(elem);
+		return err_at(k, parm, "'tile' stages arrays of scalars; '%s' is not one", name);
+	}
+	struct tile T = { .name = xstrdup(name), .elem = elem, .dim = -2, .index = -1 };
+	p->tiles = xrealloc(p->tiles, (size_t)(p->ntiles + 1) * sizeof(*p->tiles));
+	p->tiles[p->ntiles++] = T;
+	struct tile *tp = &p->tiles[p->ntiles - 1];
+	int body = last_kid(k, f);
+	struct poly first;
+	memset(&first, 0, sizeof(first));
+	for (int i = body; i < k->nn && k->n[i].b < k->n[body].e; i++) {
+		const struct node *x = &k->n[i];
+		if (!within(k, i, body) || x->kind != CXCursor_DeclRefExpr || x->decl != k->n[parm].at + 1)
+			continue;
+		int sub = x->parent;
+		while (sub >= 0 && k->n[sub].kind == CXCursor_UnexposedExpr)
+			sub = k->n[sub].parent;
+		bool indexed = sub >= 0 && k->n[sub].kind == CXCursor_ArraySubscriptExpr && within(k, i, k->n[sub].first);
+		if (!indexed)
+			return err_at(k, i, "'%s' is used other than as '%s[index]'", name, name);
+		if (writes(k, sub) || (k->n[sub].parent >= 0 &&
+				       ((k->n[k->n[sub].parent].kind == CXCursor_BinaryOperator &&
+					 !strcmp(k->n[k->n[sub].parent].op, "=")) ||
+					k->n[k->n[sub].parent].kind == CXCursor_CompoundAssignOperator) &&
+				       k->n[k->n[sub].parent].first == sub))
+			return err_at(k, sub, "'%s' is written; 'tile' stages read-only arrays", name);
+		if (!within(k, sub, p->body))
+			continue;   /* reads outside the loop stay as they are */
+		if (x->macro)
+			return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
+				      name);
+		int idx = kid(k, sub, 1);
+		struct poly P;
+		k->tile_var = p->var;
+		bool ok = poly_of(k, idx, p->target, &P, 0);
+		k->tile_var = -1;
+		if (!ok)
+			return err_at(k, idx, "the index of '%s' is not an affine function of the loop variable, "
+				      "get_global_id and the kernel's arguments", name);
+		/* R: the terms without the loop variable; they follow at most one dimension */
+		int dim = -1;
+		bool stride = false;
+		for (int j = 0; j < P.n; j++) {
+			struct term u = P.t[j];
+			if (!u.c)
+				continue;
+			bool var = u.a == p->var || u.b == p->var;
+			int atoms[2] = { u.a, u.b };
+			for (int q = 0; q < 2; q++) {
+				int a = atoms[q];
+				if (a == -1 || a == p->var)
+					continue;
+				if (a == ATOM_GID + 0 || a == ATOM_GID + 1) {
+					if (var)
+						return err_at(k, idx, "the index of '%s' multiplies the loop variable by "
+							      "get_global_id; 'tile' needs the same stride for every work-item",
+							      name);
+					if (dim >= 0 && dim != a - ATOM_GID)
+						return err_at(k, idx, "the index of '%s' follows both get_global_id(0) and "
+							      "get_global_id(1); 'tile' stages a row or a column of a "
+							      "work-group, not a block", name);
+					dim = a - ATOM_GID;
+				} else if (a < 0 || k->n[a].kind != CXCursor_ParmDecl) {
+					return err_at(k, idx, "the index of '%s' depends on '%s', which is not a kernel "
+						      "argument; 'tile' needs it the same for a row of work-items", name,
+						      a >= 0 ? k->n[a].name : "?");
+				}
+			}
+			stride |= var;
+		}
+		if (!stride)
+			return err_at(k, idx, "the index of '%s' does not follow the loop variable '%s'", name,
+				      k->n[p->var].name);
+		/* the load evaluates this index's text: its names must be in scope there */
+		for (int j = idx; j < k->nn && k->n[j].b < k->n[idx].e; j++)
+			if (within(k, j, idx) && k->n[j].kind == CXCursor_DeclRefExpr && k->n[j].decl &&
+			    k->n[j].decl != k->n[p->var].at + 1) {
+				int d = find_decl(k, k->n[j].decl);
+				if (d >= 0 && within(k, d, p->target))
+					return err_at(k, j, "the index of '%s' uses '%s', declared inside the loop; "
+						      "'tile' loads the tile before the loop body runs", name, k->n[j].name);
+			}
+		if (tp->index < 0) {
+			tp->index = idx;
+			tp->dim = dim;
+			first = P;
+		} else {
+			bool same = first.n == P.n;
+			for (int j = 0; same && j < P.n; j++)
+				same = first.t[j].c == P.t[j].c && first.t[j].a == P.t[j].a && first.t[j].b == P.t[j].b;
+			if (!same)
+				return err_at(k, idx, "'%s' is read at two different indices in the loop; 'tile' stages "
+					      "one", name);
+		}
+	}
+	if (tp->index < 0)
+		return err_off(k, b, e, "'%s' is not read in the loop", name);
+	return 0;
+}
+
+/* The loop's bounds read only kernel arguments, constants and sizes: the
+ * same for every work-item (tile) or every item of one (coarsen jam). */
+static int uniform_bounds(struct kopt *k, const struct pragma *p, const char *loop, const char *who)
+{
+	int ends[2] = { p->init, p->bound };
+	for (int j = 0; j < 2; j++)
+		for (int i = ends[j]; i < k->nn && k->n[i].b < k->n[ends[j]].e; i++) {
+			const struct node *x = &k->n[i];
+			if (!within(k, i, ends[j]))
+				continue;
+			if (x->kind == CXCursor_CallExpr && strncmp(x->name, "get_num_groups", 14) &&
+			    strncmp(x->name, "get_global_size", 15) && strncmp(x->name, "get_local_size", 14) &&
+			    strncmp(x->name, "get_work_dim", 12))
+				return err_at(k, i, "the bounds of a %s must be the same for every %s; '%s' may differ",
+					      loop, who, x->name);
+			if (x->kind == CXCursor_DeclRefExpr && x->decl) {
+				int d = find_decl(k, x->decl);
+				if (d >= 0 && k->n[d].kind != CXCursor_ParmDecl)
+					return err_at(k, i, "the bounds of a %s must be the same for every %s: use kernel "
+						      "arguments and constants, not '%s'", loop, who, x->name);
+			}
+		}
+	return 0;
+}
+
+/*
+ * coarsen ... jam: the kernel's body is statements, one for loop, and
+ * statements; each work-item runs the statements before the loop for its
+ * F items (their variables renamed), one loop whose body holds the F
+ * items' copies (HPL's register tiling: the items share what they load),
+ * and the statements after it.  Where the factors do not divide the
+ * NDRange, the items past it compute on clamped indices and skip the
+ * statements after the loop, so nothing before them may store.
+ * Work-items do not order their memory
+ * accesses among themselves, so interleaving F of them is one of the
+ * schedules the kernel already allows; the loop must run the same
+ * iterations for each item, and no item may leave early.
+ */
+static int check_coarsen_jam(struct kopt *k, struct pragma *p)
+{
+	int body = last_kid(k, p->target);
+	p->loop = -1;
+	for (int st = k->n[body].first; st >= 0; st = k->n[st].next)
+		if (k->n[st].kind == CXCursor_ForStmt) {
+			if (p->loop >= 0)
+				return err_at(k, st, "'coarsen ... jam' fuses the one for loop of the kernel's body; this "
+					      "is a second");
+			p->loop = st;
+		}
+	if (p->loop < 0)
+		return err_off(k, p->b, p->e - 1, "'coarsen ... jam' needs a for loop among the statements of the "
+			       "kernel's body");
+	for (int i = body; i < k->nn && k->n[i].b < k->n[body].e; i++)
+		if (within(k, i, body) && k->n[i].kind == CXCursor_ReturnStmt)
+			return err_at(k, i, "a 'return' in a kernel with 'coarsen ... jam': one item would end the "
+				      "others");
+	/* An item past the NDRange (the global size rounded up) runs on
+	 * clamped indices, a copy of a real item: it may compute, not store
+	 * before the statements after the loop, which kopt_apply guards. */
+	for (int i = body; i < k->nn && k->n[i].b < k->n[p->loop].e; i++) {
+		const struct node *x = &k->n[i];
+		if (!within(k, i, body))
+			continue;
+		bool store = (x->kind == CXCursor_ArraySubscriptExpr ||
+			      (x->kind == CXCursor_UnaryOperator && !strcmp(x->op, "*"))) && writes(k, i);
+		if (store || (x->kind == CXCursor_CallExpr && (writes_memory_call(x->name) || collective(x->name) ||
+								calls_file_function(k, i))))
+			return err_at(k, i, "'coarsen ... jam' runs the loop for items past the NDRange too: the "
+				      "statements before it and its body may not write memory (store after the loop)");
+	}
+	struct pragma q;
+	memset(&q, 0, sizeof(q));
+	q.target = q.var = q.init = q.bound = q.body = q.inner = q.pitch = -1;
+	q.b = p->b;
+	q.e = p->e;
+	int rc = analyse_loop(k, &q, p->loop) || uniform_bounds(k, &q, "jammed loop", "item");
+	return rc;
+}
+
+static int check_tile(struct kopt *k, struct pragma *p)
+{
+	int f = func_of(k, p->target);
+	if (analyse_loop(k, p, p->target))
+		return 1;
+	if (f != k->func)
+		return err_off(k, p->b, p->e - 1, "'tile' must be in the tuned kernel '%s'", k->kernel ? k->kernel : "?");
+	if (p->step != 1)
+		return err_at(k, p->target, "'tile' needs a loop that steps by 1");
+	if (k->n[p->target].parent != last_kid(k, f))
+		return err_at(k, p->target, "'tile' puts barriers in this loop, so every work-item must run it: "
+			      "it must be a statement of the kernel's body, not inside an if or another loop");
+	for (int i = 0; i < k->np; i++) {
+		const struct pragma *q = &k->p[i];
+		if (q->kind == KOPT_LOCAL && q->target == f)
+			return err_off(k, p->b, p->e - 1, "'tile' and 'local' cannot share a kernel");
+		/* with coarsen, a point uses one of them (space_text's require) */
+		if (q < p && q->kind == KOPT_TILE && func_of(k, q->target) == f)
+			return err_off(k, p->b, p->e - 1, "a kernel has one 'tile' (line %d has it)", q->line);
+		if (q != p && q->target >= 0 && q->target != p->target && within(k, q->target, p->target))
+			return err_off(k, q->b, q->e - 1, "a loop inside a tiled loop cannot carry an annotation");
+	}
+	for (int i = last_kid(k, f); i < k->nn && k->n[i].b < k->n[p->target].e; i++)
+		if (within(k, i, last_kid(k, f)) && k->n[i].kind == CXCursor_ReturnStmt)
+			return err_at(k, i, "a 'return' before the end of a tiled loop: the work-items that leave "
+				      "would miss its barriers");
+	/* the bounds: the same for every work-item of a work-group */
+	if (uniform_bounds(k, p, "tiled loop", "work-item"))
+		return 1;
+	/* the arrays */
+	unsigned b = p->b;
+	const char *a0 = strstr(k->src + p->b, p->array);
+	if (a0 && a0 < k->src + p->e)
+		b = (unsigned)(a0 - k->src);
+	for (char *t = p->array, *c; t; t = c ? c + 1 : NULL) {
+		c = strchr(t, ',');
+		char one[64];
+		snprintf(one, sizeof(one), "%.*s", (int)(c ? c - t : (long)strlen(t)), t);
+		for (int j = 0; j < p->ntiles; j++)
+			if (!strcmp(p->tiles[j].name, one))
+				return err_off(k, b, b + (unsigned)strlen(p->array), "'%s' is named twice", one);
+		if (tile_array(k, p, one, b, b + (unsigned)strlen(p->array)))
+			return 1;
+	}
+	if (!p->nvals)
+		for (long long v = 1; v <= 64; v *= 2)
+			add_val(p, v);
+	return 0;
+}
+
 /* ---- loading ---------------------------------------------------------------------- */
 
 static int check_pragma(struct kopt *k, struct pragma *p)
@@ -1541,6 +1838,8 @@ static int check_pragma(struct kopt *k, struct pragma *p)
 		return check_vector(k, p);
 	case KOPT_LOCAL:
 		return check_local(k, p);
+	case KOPT_TILE:
+		return check_tile(k, p);
 	default:
 		return err_off(k, p->b, p->e - 1, "'%s' is not implemented yet", kind_name(p->kind));
 	}
@@ -1565,6 +1864,14 @@ static void space_text(struct kopt *k)
 		}
 		if ((p->kind == KOPT_UNROLL || p->kind == KOPT_UNROLL_JAM || p->kind == KOPT_VECTOR) && p->trip > 0)
 			fprintf(f, "require %s <= %lld\n", p->params[0], p->trip);
+		for (int j = 0; p->kind == KOPT_TILE && j < k->np; j++)
+			if (k->p[j].kind == KOPT_COARSEN && k->p[j].target == func_of(k, p->target)) {
+				/* a point tiles or coarsens, not both (check_tile) */
+				fprintf(f, "require %s == 1 or (%s == 1", p->params[0], k->p[j].params[0]);
+				if (k->p[j].nparams > 1)
+					fprintf(f, " and %s == 1", k->p[j].params[1]);
+				fputs(")\n", f);
+			}
 		if (p->kind == KOPT_LOCAL) {
 			/* the work-group and the tile must fit the device */
 			if (!devices++)
@@ -1641,6 +1948,11 @@ static void pragma_release(struct pragma *p)
 	free(p->array);
 	free(p->elem);
 	free(p->acc);
+	for (int t = 0; t < p->ntiles; t++) {
+		free(p->tiles[t].name);
+		free(p->tiles[t].elem);
+	}
+	free(p->tiles);
 }
 
 static int find_pragmas(struct kopt *k)
@@ -1685,15 +1997,19 @@ static int check_all(struct kopt *k)
 						rc |= err_off(k, p->b, p->e - 1, "parameter '%s' is already used at line %d",
 							      p->params[a], k->p[j].line);
 					}
-		if (p->kind == KOPT_UNROLL || p->kind == KOPT_UNROLL_JAM || p->kind == KOPT_VECTOR) {
+		if (p->kind == KOPT_UNROLL || p->kind == KOPT_UNROLL_JAM || p->kind == KOPT_VECTOR ||
+		    p->kind == KOPT_TILE) {
 			p->target = loop_after(k, p->e);
 			if (p->target < 0) {
 				rc |= err_off(k, p->b, p->e - 1, "'#pragma spacetune %s' must stand right before a for loop",
 					      kind_name(p->kind));
 				continue;
 			}
+			/* a tiled loop may also be unrolled: its loop over one tile is */
 			for (int j = 0; j < i; j++)
-				if (k->p[j].target == p->target)
+				if (k->p[j].target == p->target &&
+				    !((p->kind == KOPT_TILE && k->p[j].kind == KOPT_UNROLL) ||
+				      (p->kind == KOPT_UNROLL && k->p[j].kind == KOPT_TILE)))
 					rc |= err_off(k, p->b, p->e - 1, "this loop already has an annotation at line %d",
 						      k->p[j].line);
 		} else {
@@ -1726,6 +2042,7 @@ int kopt_load(const struct kopt_input *in, struct kopt **out)
 	k->filename = xstrdup(in->filename);
 	k->kernel = in->kernel ? xstrdup(in->kernel) : NULL;
 	k->func = -1;
+	k->tile_var = -1;
 	diag_init(&k->diag, in->filename, k->src, k->len, in->diag ? in->diag : stderr);
 	k->diag.program = "spacetune";
 	int rc = parse_tu(k);
@@ -1795,6 +2112,12 @@ struct emit {
 	const struct pragma *coarsen; /* inside the coarsened kernel's body */
 	const struct pragma *vector;  /* inside a vectorised loop: loads become vloadN */
 	const struct pragma *local;   /* the kernel's locally cached array */
+	const struct pragma *tile;    /* inside a tiled loop's body: its arrays read the tiles */
+	const struct pragma *cjam;    /* in a kernel coarsened with `jam`: its loop's body is copied */
+	long long cf[2];              /* ... its factors, and the copy (item) being emitted */
+	long long copy[2];
+	bool copying;                 /* emitting the copies of the jammed loop's body */
+	bool ragged;                  /* ... and some items fall past the NDRange */
 	int local_index;
 	long long width;
 	size_t orig_global[3];
@@ -1911,8 +2234,9 @@ static void emit_block(struct emit *E, int body, int extra)
 	E->out = open_memstream(&text, &n);
 	if (!E->out)
 		abort();
-	if (k->n[body].kind == CXCursor_CompoundStmt)
-		emit_node(E, body);
+	if (k->n[body].kind == CXCursor_CompoundStmt ||
+	    (E->cjam && !E->copying && body == last_kid(k, E->cjam->loop)))
+		emit_node(E, body);   /* a block, or a jammed body: emit_jam_body's block */
 	else {
 		fputs("{ ", E->out);
 		emit_node(E, body);
@@ -2065,6 +2389,102 @@ static void emit_coarsen(struct emit *E, const struct pragma *p, int pi)
 	for (int d = 0; d < p->nparams; d++)
 		fprintf(E->out, ", spt_g%d", d);
 	fprintf(E->out, ");\n%s}\n}", ind);
+}
+
+static void emit_stmt(struct emit *E, int st, const char *ind);
+
+/* Item c of a jammed coarsening: its indices, its own variables. */
+static void push_item(struct emit *E, long long c)
+{
+	const struct kopt *k = E->k;
+	E->copy[0] = c % E->cf[0];
+	E->copy[1] = c / E->cf[0];
+	if (!c)
+		return;
+	for (int st = k->n[last_kid(k, E->cjam->target)].first; st >= 0; st = k->n[st].next)
+		if (k->n[st].kind == CXCursor_DeclStmt)
+			for (int d = k->n[st].first; d >= 0; d = k->n[d].next)
+				if (k->n[d].kind == CXCursor_VarDecl)
+					push_sub(E, k->n[d].at + 1, fmt("%s_spt%lld", k->n[d].name, c), true);
+}
+
+/* The jammed loop's body (check_coarsen_jam): one copy per item, each in braces. */
+static void emit_jam_body(struct emit *E, int body)
+{
+	const struct kopt *k = E->k;
+	const struct pragma *p = E->cjam;
+	char ind[64];   /* laid out as a block of the loop's: its lines one deeper */
+	indent_of(k, k->n[p->loop].b, ind, sizeof(ind));
+	E->copying = true;
+	fputs("{\n", E->out);
+	for (long long c = 0; c < E->cf[0] * E->cf[1]; c++) {
+		int mark = E->nsubs;
+		push_item(E, c);
+		fprintf(E->out, "%s\t", ind);
+		emit_block(E, body, 1);
+		fputs("\n", E->out);
+		pop_subs(E, mark);
+	}
+	fprintf(E->out, "%s}", ind);
+	E->copying = false;
+	E->resume = stmt_end(k, body);
+}
+
+/* The kernel with its items jammed (check_coarsen_jam): their indices,
+ * the statements before the loop per item, the loop once with every
+ * item's copy of its body, the statements after it per item. */
+static void emit_coarsen_jam(struct emit *E, const struct pragma *p, int pi)
+{
+	const struct kopt *k = E->k;
+	int f = p->target, body = last_kid(k, f);
+	emit_gap(E, k->n[f].b, k->n[body].b);
+	fprintf(E->out, "{\n\t/* spacetune: coarsen");
+	for (int d = 0; d < p->nparams; d++)
+		fprintf(E->out, " %s = %lld", p->params[d], E->val[pi][d]);
+	fprintf(E->out, ", jam: each work-item computes %lld items, one loop */\n",
+		E->val[pi][0] * (p->nparams > 1 ? E->val[pi][1] : 1));
+	E->cf[0] = E->val[pi][0];
+	E->cf[1] = p->nparams > 1 ? E->val[pi][1] : 1;
+	for (int d = 0; d < p->nparams; d++)
+		for (long long c = 0; c < E->cf[d]; c++)
+			if (E->ragged)   /* an item past the NDRange computes on the last index */
+				fprintf(E->out, "\tconst size_t spt_gid%d_%lld = min(get_global_id(%d) + %lld * get_global_size(%d), "
+					"(size_t)%zu);\n", d, c, d, c, d, E->orig_global[d] - 1);
+			else
+				fprintf(E->out, "\tconst size_t spt_gid%d_%lld = get_global_id(%d) + %lld * get_global_size(%d);\n",
+					d, c, d, c, d);
+	E->coarsen = p;
+	E->cjam = p;
+	for (int pass = 0; pass < 3; pass++) {
+		if (pass == 1) {
+			E->copy[0] = E->copy[1] = 0;
+			emit_stmt(E, p->loop, "\t");
+			continue;
+		}
+		for (long long c = 0; c < E->cf[0] * E->cf[1]; c++) {
+			int mark = E->nsubs;
+			push_item(E, c);
+			const char *ind = "\t";
+			if (pass == 2 && E->ragged) {
+				/* the item's stores: only if it is inside the NDRange */
+				fputs("\tif (", E->out);
+				for (int d = 0; d < p->nparams; d++)
+					fprintf(E->out, "%sget_global_id(%d) + %lld * get_global_size(%d) < %zu", d ? " && " : "",
+						d, E->copy[d], d, E->orig_global[d]);
+				fputs(") {\n", E->out);
+				ind = "\t\t";
+			}
+			for (int st = k->n[body].first; st >= 0; st = k->n[st].next)
+				if (st != p->loop && (k->n[st].b < k->n[p->loop].b) == (pass == 0))
+					emit_stmt(E, st, ind);
+			if (pass == 2 && E->ragged)
+				fputs("\t}\n", E->out);
+			pop_subs(E, mark);
+		}
+	}
+	E->coarsen = NULL;
+	E->cjam = NULL;
+	fputs("}", E->out);
 }
 
 /* One statement of the outer body, as written (its ';' included). */
@@ -2281,14 +2701,161 @@ static void emit_local_access(struct emit *E, const struct pragma *p, int n)
 	}
 }
 
+/* The annotation of node n (a tile aside: tile_on), or NULL. */
 static const struct pragma *pragma_on(const struct emit *E, int n, int *index)
 {
 	for (int i = 0; i < E->k->np; i++)
-		if (E->k->p[i].target == n) {
+		if (E->k->p[i].target == n && E->k->p[i].kind != KOPT_TILE) {
 			*index = i;
 			return &E->k->p[i];
 		}
 	return NULL;
+}
+
+static const struct pragma *tile_on(const struct emit *E, int n, int *index)
+{
+	for (int i = 0; i < E->k->np; i++)
+		if (E->k->p[i].target == n && E->k->p[i].kind == KOPT_TILE) {
+			*index = i;
+			return &E->k->p[i];
+		}
+	return NULL;
+}
+
+/* spt_A[...] of a tile (check_tile): its row, its column or its strip,
+ * at `pos` along the loop (from the tile's first iteration). */
+static void emit_tile_index(struct emit *E, const struct tile *t, const char *pos)
+{
+	if (t->dim == 1)
+		fprintf(E->out, "spt_%s[get_local_id(1)][%s]", t->name, pos);
+	else if (t->dim == 0)
+		fprintf(E->out, "spt_%s[%s][get_local_id(0)]", t->name, pos);
+	else
+		fprintf(E->out, "spt_%s[%s]", t->name, pos);
+}
+
+/* `for (V = FROM; V OP BOUND and V < spt_k0 + T; V++) BODY` at ind, the
+ * loop over one tile (OP the loop's own < or <=; no BOUND test when the
+ * tile is known full), unrolled by U. */
+static void emit_tile_loop(struct emit *E, const struct pragma *p, long long T, long long U, bool full,
+			   const char *ind, int depth)
+{
+	const struct kopt *k = E->k;
+	const struct node *V = &k->n[p->var];
+	if (U > 1)
+		fprintf(E->out, "%sfor (%s %s = spt_k0; %s + %lld < spt_k0 + %lld", ind, V->type, V->name, V->name,
+			U - 1, T);
+	else
+		fprintf(E->out, "%sfor (%s %s = spt_k0; %s < spt_k0 + %lld", ind, V->type, V->name, V->name, T);
+	if (!full) {
+		fputs(" && ", E->out);
+		emit_test(E, p, U - 1);
+	}
+	if (U > 1)
+		fprintf(E->out, "; %s += %lld) {\n", V->name, U);
+	else
+		fprintf(E->out, "; %s++) {\n", V->name);
+	for (long long j = 0; j < U; j++) {
+		int mark = E->nsubs;
+		if (j)
+			push_sub(E, V->at + 1, fmt("(%s + %lld)", V->name, j), false);
+		fprintf(E->out, "%s\t", ind);
+		emit_block(E, p->body, depth);
+		fputs("\n", E->out);
+		pop_subs(E, mark);
+	}
+	fprintf(E->out, "%s}\n", ind);
+}
+
+/*
+ * A tiled loop (check_tile): for each tile of T iterations, every array's
+ * tile copied into __local memory by the work-group (each work-item a
+ * share, only elements the loop reads), a barrier, the loop over the tile
+ * reading __local memory (unrolled by the loop's `unroll` factor, with
+ * a test of the bound only in the last, partial tile), and a barrier
+ * before the next tile overwrites this one.
+ */
+static void emit_tile(struct emit *E, const struct pragma *p, int pi)
+{
+	const struct kopt *k = E->k;
+	const struct node *V = &k->n[p->var];
+	long long T = E->val[pi][0], U = 1;
+	size_t lx = E->v->local[0], ly = E->v->work_dim > 1 ? E->v->local[1] : 1;
+	int ui;
+	const struct pragma *u = pragma_on(E, p->target, &ui);
+	if (u && u->kind == KOPT_UNROLL)
+		U = E->val[ui][0];
+	char ind[64];
+	indent_of(k, k->n[p->target].b, ind, sizeof(ind));
+	/* __local variables belong to the kernel's outermost block: the
+	 * tiles are declared there, before the loop (check_tile) */
+	fprintf(E->out, "/* spacetune: tile %s = %lld: %s in __local memory, work-group %zu x %zu", p->params[0],
+		T, p->array, lx, ly);
+	if (U > 1)
+		fprintf(E->out, "; unroll %s = %lld", u->params[0], U);
+	fputs(" */\n", E->out);
+	for (int i = 0; i < p->ntiles; i++) {
+		const struct tile *t = &p->tiles[i];
+		fprintf(E->out, "%s__local %s spt_%s", ind, t->elem, t->name);
+		if (t->dim == 1)
+			fprintf(E->out, "[%zu][%lld];\n", ly, T);
+		else if (t->dim == 0)
+			fprintf(E->out, "[%lld][%zu];\n", T, lx);
+		else
+			fprintf(E->out, "[%lld];\n", T);
+	}
+	fprintf(E->out, "%sfor (%s spt_k0 = ", ind, V->type);
+	emit_node(E, p->init);
+	fprintf(E->out, "; spt_k0 %s ", p->le ? "<=" : "<");
+	emit_node(E, p->bound);
+	fprintf(E->out, "; spt_k0 += %lld) {\n", T);
+	for (int i = 0; i < p->ntiles; i++) {
+		const struct tile *t = &p->tiles[i];
+		/* a row: its work-items share out the T elements; a column:
+		 * likewise down the work-group; a strip: all of them */
+		const char *from = t->dim == 1 ? "get_local_id(0)" : t->dim == 0 ? "get_local_id(1)"
+				   : "get_local_id(1) * get_local_size(0) + get_local_id(0)";
+		size_t by = t->dim == 1 ? lx : t->dim == 0 ? ly : lx * ly;
+		fprintf(E->out, "%s\tfor (int spt_kk = (int)(%s); spt_kk < %lld; spt_kk += %zu)\n%s\t\tif (",
+			ind, from, T, by, ind);
+		int mark = E->nsubs;
+		push_sub(E, V->at + 1, xstrdup("(spt_k0 + spt_kk)"), false);
+		fprintf(E->out, "spt_k0 + spt_kk %s ", p->le ? "<=" : "<");
+		emit_node(E, p->bound);
+		fprintf(E->out, ")\n%s\t\t\t", ind);
+		emit_tile_index(E, t, "spt_kk");
+		fprintf(E->out, " = %s[", t->name);
+		emit_node(E, t->index);
+		fputs("];\n", E->out);
+		pop_subs(E, mark);
+	}
+	fprintf(E->out, "%s\tbarrier(CLK_LOCAL_MEM_FENCE);\n", ind);
+	E->tile = p;
+	char ind2[80], ind3[80];
+	snprintf(ind2, sizeof(ind2), "%s\t", ind);
+	snprintf(ind3, sizeof(ind3), "%s\t\t", ind);
+	if (U > 1) {
+		/* a full tile: T iterations, no bound to test */
+		fprintf(E->out, "%sif (spt_k0 + %lld %s ", ind2, T - 1, p->le ? "<=" : "<");
+		emit_node(E, p->bound);
+		fputs(") {\n", E->out);
+		emit_tile_loop(E, p, T, U, true, ind3, 3);
+		if (T % U) {
+			E->tile = p;
+			fprintf(E->out, "%sfor (%s %s = spt_k0 + %lld; %s < spt_k0 + %lld; %s++) ", ind3, V->type, V->name,
+				T - T % U, V->name, T, V->name);
+			emit_block(E, p->body, 2);
+			fputs("\n", E->out);
+		}
+		fprintf(E->out, "%s} else {\n", ind2);
+		emit_tile_loop(E, p, T, 1, false, ind3, 3);
+		fprintf(E->out, "%s}\n", ind2);
+	} else {
+		emit_tile_loop(E, p, T, 1, false, ind2, 2);
+	}
+	E->tile = NULL;
+	fprintf(E->out, "%s\tbarrier(CLK_LOCAL_MEM_FENCE);\n%s}", ind, ind);
+	E->resume = stmt_end(k, p->body);
 }
 
 static void emit_node(struct emit *E, int n)
@@ -2297,7 +2864,24 @@ static void emit_node(struct emit *E, int n)
 	const struct node *x = &k->n[n];
 	int pi;
 	long long d;
-	const struct pragma *p = x->kind == CXCursor_ForStmt ? pragma_on(E, n, &pi) : NULL;
+	const struct pragma *p = x->kind == CXCursor_ForStmt ? tile_on(E, n, &pi) : NULL;
+	if (p && E->val[pi][0] > 1) {
+		emit_tile(E, p, pi);
+		return;
+	}
+	if (E->tile && x->kind == CXCursor_ArraySubscriptExpr) {
+		int base = strip(k, x->first);
+		for (int i = 0; k->n[base].kind == CXCursor_DeclRefExpr && i < E->tile->ntiles; i++)
+			if (!strcmp(k->n[base].name, E->tile->tiles[i].name) && within(k, n, E->tile->body)) {
+				const struct node *V = &k->n[E->tile->var];
+				const struct sub *s = sub_of(E, V->at + 1);
+				char *pos = fmt("%s - spt_k0", s ? s->text : V->name);
+				emit_tile_index(E, &E->tile->tiles[i], pos);
+				free(pos);
+				return;
+			}
+	}
+	p = x->kind == CXCursor_ForStmt ? pragma_on(E, n, &pi) : NULL;
 	if (p && p->kind == KOPT_UNROLL && E->val[pi][0] > 1) {
 		emit_unroll(E, p, E->val[pi][0]);
 		return;
@@ -2341,13 +2925,23 @@ static void emit_node(struct emit *E, int n)
 	}
 	if (x->kind == CXCursor_FunctionDecl && (p = pragma_on(E, n, &pi)) && p->kind == KOPT_COARSEN &&
 	    (E->val[pi][0] > 1 || E->val[pi][1] > 1)) {
-		emit_coarsen(E, p, pi);
+		if (p->jam)
+			emit_coarsen_jam(E, p, pi);
+		else
+			emit_coarsen(E, p, pi);
+		return;
+	}
+	if (E->cjam && !E->copying && n == last_kid(k, E->cjam->loop)) {
+		emit_jam_body(E, n);
 		return;
 	}
 	if (E->coarsen && x->kind == CXCursor_CallExpr && x->nkids == 2 && const_eval(k, last_kid(k, n), &d) &&
 	    d < E->coarsen->nparams) {
 		if (!strcmp(x->name, "get_global_id")) {
-			fprintf(E->out, "spt_gid%lld", d);
+			if (E->cjam)
+				fprintf(E->out, "spt_gid%lld_%lld", d, E->copy[d]);
+			else
+				fprintf(E->out, "spt_gid%lld", d);
 			return;
 		}
 		if (!strcmp(x->name, "get_global_size")) {
@@ -2400,6 +2994,12 @@ int kopt_apply(const struct kopt *k, struct kopt_variant *v, char **source, char
 		}
 		if (p->nparams == 1)
 			E.val[i][1] = 1;
+		/* jam: guards only where the items do not tile the NDRange exactly */
+		for (int d = 0; p->jam && d < p->nparams; d++) {
+			size_t F = (size_t)E.val[i][d];
+			if (v->global[d] % F || (v->local[d] && v->global[d] / F % v->local[d]))
+				E.ragged = true;
+		}
 		for (int d = 0; d < p->nparams; d++) {
 			size_t g = (v->global[d] + (size_t)E.val[i][d] - 1) / (size_t)E.val[i][d];
 			if (v->local[d])
@@ -2428,6 +3028,28 @@ int kopt_apply(const struct kopt *k, struct kopt_variant *v, char **source, char
 		for (int d = p->dims; d < v->work_dim; d++) {
 			/* the other dimensions: work-groups of one */
 			v->local[d] = 1;
+		}
+	}
+	for (int i = 0; i < k->np; i++) {
+		const struct pragma *p = &k->p[i];
+		if (p->kind != KOPT_TILE || E.val[i][0] < 2)
+			continue;
+		/* the tiles' shapes are the work-group's: the space must give it */
+		bool rows = false;
+		long long bytes = 0;
+		for (int t = 0; t < p->ntiles; t++) {
+			rows |= p->tiles[t].dim == 1;
+			long long cells = p->tiles[t].dim == 1 ? (long long)(v->work_dim > 1 ? v->local[1] : 1)
+					  : p->tiles[t].dim == 0 ? (long long)v->local[0] : 1;
+			bytes += cells * E.val[i][0] * elem_size(p->tiles[t].elem);
+		}
+		const char *bad = !v->local[0] ? "needs the work-group size (a 'local' line)"
+				  : rows && v->work_dim < 2 ? "stages rows of a 2-D NDRange, and this one is 1-D"
+				  : bytes > 32768 ? "would use more than 32 KiB of __local memory" : NULL;
+		if (bad) {
+			snprintf(why, whylen, "%s:%d: 'tile' %s", k->filename, p->line, bad);
+			free(E.val);
+			return 1;
 		}
 	}
 	size_t n = 0;

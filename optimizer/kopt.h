@@ -85,7 +85,9 @@ enum kopt_kind {
 	KOPT_UNROLL_JAM,  /* on an outer for loop: unroll it, fuse the copies of its inner loop */
 	KOPT_VECTOR,      /* on a for loop over contiguous elements: vloadN/vstoreN of width W */
 	KOPT_COARSEN,     /* on a kernel: each work-item does F (Fx x Fy) items of the NDRange */
-	KOPT_LOCAL        /* on a kernel: a read-only __global array tiled into __local memory */
+	KOPT_LOCAL,       /* on a kernel: a read-only __global array tiled into __local memory */
+	KOPT_TILE         /* on a reduction loop: its read-only arrays' rows or columns staged
+	                     in __local memory, T iterations at a time */
 };
 int kopt_npragmas(const struct kopt *k);
 enum kopt_kind kopt_pragma_kind(const struct kopt *k, int i);

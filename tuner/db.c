@@ -633,6 +633,19 @@ static struct json_object *line_of(const struct tune_db *db, const struct tune_d
 	json_object_object_add(o, "defines", string_or_null(v->build_options));
 	json_object_object_add(o, "global", sizes(v->work_dim, v->global));
 	json_object_object_add(o, "local", v->local[0] ? sizes(v->work_dim, v->local) : NULL);
+	/* kernels with sizes of their own (several kernel lines): each
+	 * one's, in order; "global"/"local" above are the first's */
+	if (v->nsteps) {
+		struct json_object *ks = json_object_new_array();
+		for (int k = 0; ks && k < v->nsteps; k++) {
+			const struct tune_step *st = &v->steps[k];
+			struct json_object *e = json_object_new_object();
+			json_object_object_add(e, "global", sizes(st->work_dim, st->global));
+			json_object_object_add(e, "local", st->local[0] ? sizes(st->work_dim, st->local) : NULL);
+			json_object_array_add(ks, e);
+		}
+		json_object_object_add(o, "kernel_sizes", ks);
+	}
 	json_object_object_add(o, "status", json_object_new_string(tune_status_name(r->status)));
 	struct json_object *times = NULL;
 	if (timed || partial) {

@@ -594,32 +594,39 @@ static char *layout_mismatch(const struct exec_shared *sh, const struct tune_var
 struct launch {
 	struct dev_kernel *k;
 	/* A sequence (variant.h: "a,b,c"): the kernels after k, run in
-	 * order with the same arguments and sizes. */
+	 * order, with the same arguments and sizes, or with those of
+	 * steps[j] where the variant gives each kernel its own. */
 	struct dev_kernel *const *more;
 	int nmore;
+	struct launch *steps;
 	struct dev_launch l;
 	struct dev_arg *args;
 	union scalar *scalars;
 };
 
+/* `index`: which of the job's arguments the kernel takes, in its order
+ * (n of them; a tune_step's), or NULL for all of them. */
 static int launch_init(struct launch *la, const struct exec_worker *w, struct dev_kernel *k,
-                       const struct tune_arg *args, int dim, const size_t *global, const size_t *local)
+                       const struct tune_arg *args, int dim, const size_t *global, const size_t *local,
+                       int n, const int *index)
 {
-	int n = w->sh->nargs;
+	if (!index)
+		n = w->sh->nargs;
 	la->k = k;
 	la->args = calloc((size_t)n + 1, sizeof *la->args);
 	la->scalars = calloc((size_t)n + 1, sizeof *la->scalars);
 	la->l = (struct dev_launch){dim, global, local, n, la->args};
 	if (!la->args || !la->scalars)
 		return DEV_E_NOMEM;
-	for (int i = 0; i < n; i++) {
+	for (int j = 0; j < n; j++) {
+		int i = index ? index[j] : j;
 		const struct tune_arg *a = &args[i];
-		struct dev_arg *d = &la->args[i];
+		struct dev_arg *d = &la->args[j];
 		d->kind = a->kind;
 		d->size = tune_type_size(a->type);
 		if (a->kind == TUNE_ARG_SCALAR) {
-			scalar_value(a, &la->scalars[i]);
-			d->value = &la->scalars[i];
+			scalar_value(a, &la->scalars[j]);
+			d->value = &la->scalars[j];
 		} else if (a->kind == TUNE_ARG_BUFFER) {
 			d->buf = w->mems[i];
 		} else {
@@ -631,8 +638,38 @@ static int launch_init(struct launch *la, const struct exec_worker *w, struct de
 
 static void launch_release(struct launch *la)
 {
+	for (int j = 0; la->steps && j < la->nmore; j++)
+		launch_release(&la->steps[j]);
+	free(la->steps);
 	free(la->args);
 	free(la->scalars);
+}
+
+/* The launch of kernel j of a sequence (0: the first). */
+static const struct dev_launch *step_launch(const struct launch *la, int j)
+{
+	return j > 0 && la->steps ? &la->steps[j - 1].l : &la->l;
+}
+
+/* Every kernel's launch, each with the sizes and arguments of its step
+ * where the variant has steps. */
+static int launch_init_all(struct launch *la, const struct exec_worker *w, struct dev_kernel **ks, int nk,
+                           const struct tune_variant *v)
+{
+	const struct tune_step *st = v->nsteps == nk ? v->steps : NULL;
+	int rc = st ? launch_init(la, w, ks[0], v->args, st[0].work_dim, st[0].global, st[0].local, st[0].nargs,
+	                          st[0].arg_index)
+	         : launch_init(la, w, ks[0], v->args, v->work_dim, v->global, v->local, 0, NULL);
+	la->more = ks + 1;
+	la->nmore = nk - 1;
+	if (rc != 0 || !st || nk < 2)
+		return rc;
+	if (!(la->steps = calloc((size_t)nk, sizeof *la->steps)))
+		return DEV_E_NOMEM;
+	for (int j = 1; j < nk && rc == 0; j++)
+		rc = launch_init(&la->steps[j - 1], w, ks[j], v->args, st[j].work_dim, st[j].global, st[j].local,
+		                 st[j].nargs, st[j].arg_index);
+	return rc;
 }
 
 /*
@@ -660,7 +697,7 @@ static int launch(struct exec_worker *w, const struct launch *la, bool last, dou
 	 * time is the sum of theirs, each by the API's events. */
 	for (int j = 0; j < la->nmore && rc == 0; j++) {
 		double more_ms = 0;
-		rc = w->ops->launch(w->dev, la->more[j], &la->l, &w->hooks, &more_ms);
+		rc = w->ops->launch(w->dev, la->more[j], step_launch(la, j + 1), &w->hooks, &more_ms);
 		*ms += more_ms;
 	}
 	return rc;
@@ -827,13 +864,14 @@ void exec_worker_eval(struct exec_worker *w, const struct tune_variant *v, struc
 	struct launch la = {0};
 	if ((rc = ensure_buffers(w)) != 0) {
 		set_launch_error(w, r, rc, tune_strfmt("cannot allocate the job's buffers"));
-	} else if ((rc = launch_init(&la, w, ks[0], v->args, v->work_dim, v->global, v->local)) != 0) {
+	} else if (v->nsteps && v->nsteps != nk) {
+		r->status = TUNE_SKIPPED;
+		r->error = tune_strfmt("%d kernels but sizes and arguments for %d", nk, v->nsteps);
+	} else if ((rc = launch_init_all(&la, w, ks, nk, v)) != 0) {
 		set_launch_error(w, r, rc, NULL);
 	} else {
-		la.more = ks + 1;
-		la.nmore = nk - 1;
 		for (int j = 0; j < nk && rc == 0; j++)
-			if ((rc = w->ops->check(w->dev, ks[j], &la.l, &detail)) != 0)
+			if ((rc = w->ops->check(w->dev, ks[j], step_launch(&la, j), &detail)) != 0)
 				set_launch_error(w, r, rc, detail);
 		if (rc == 0) {
 			time_runs(w, &la, r);
@@ -872,7 +910,7 @@ static int kernel_reference(struct exec_worker *w, char **err)
 	else if (!args)
 		*err = tune_strfmt("out of memory");
 	else if ((rc = ensure_buffers(w)) != 0 ||
-	         (rc = launch_init(&la, w, k, args, ref->work_dim, ref->global, ref->local)) != 0 ||
+	         (rc = launch_init(&la, w, k, args, ref->work_dim, ref->global, ref->local, 0, NULL)) != 0 ||
 	         (rc = w->ops->check(w->dev, k, &la.l, &detail)) != 0)
 		*err = tune_strfmt("the reference kernel '%s' cannot be launched: %s%s%s", ref->name,
 		                   dev_error_name(w->ops, rc), detail ? ": " : "", detail ? detail : "");

@@ -391,26 +391,37 @@ static void emit_build(struct prog *p)
 	      "\treturn -1;\n}\n\n", f);
 }
 
+/* clSetKernelArg of argument i of the variant, as the kernel's j-th. */
+static void emit_set_arg(struct prog *p, const char *ind, const char *kernel, int j, int i)
+{
+	const struct tune_arg *a = &p->v->args[i];
+	if (a->kind == TUNE_ARG_LOCAL)
+		fprintf(p->f, "%sCHECK(clSetKernelArg(%s, %d, %" PRIu64 " * sizeof(%s), NULL)); /* __local */\n", ind,
+		        kernel, j, a->count, cl_type(a->type));
+	else
+		fprintf(p->f, "%sCHECK(clSetKernelArg(%s, %d, sizeof %s, &%s));\n", ind, kernel, j, p->names[i],
+		        p->names[i]);
+}
+
+/* The comment, then `int NAME_launch(queue, kernels, the arguments, runs)` and its `{`. */
+static void emit_launch_head(struct prog *p, const char *comment)
+{
+	fprintf(p->f, "%sint %s_launch(cl_command_queue queue, const cl_kernel kernels[%s_NKERNELS]", comment, p->fn,
+	        p->up);
+	param_list(p, true);
+	fprintf(p->f, ",\n\tcl_event runs[%s_NKERNELS])\n{\n", p->up);
+}
+
 static void emit_launch(struct prog *p)
 {
 	FILE *f = p->f;
 	const struct tune_variant *v = p->v;
-	fprintf(f, "/* Sets the arguments of each kernel, in the kernel's order, and enqueues\n"
-	           " * one run of each with the tuned sizes; runs (may be NULL) gets the\n"
-	           " * runs' events. */\n"
-	           "int %s_launch(cl_command_queue queue, const cl_kernel kernels[%s_NKERNELS]", p->fn, p->up);
-	param_list(p, true);
-	fprintf(f, ",\n\tcl_event runs[%s_NKERNELS])\n{\n", p->up);
+	emit_launch_head(p, "/* Sets the arguments of each kernel, in the kernel's order, and enqueues\n"
+	                    " * one run of each with the tuned sizes; runs (may be NULL) gets the\n"
+	                    " * runs' events. */\n");
 	fprintf(f, "\tfor (int k = 0; k < %s_NKERNELS; k++) {\n", p->up);
-	for (int i = 0; i < v->nargs; i++) {
-		const struct tune_arg *a = &v->args[i];
-		if (a->kind == TUNE_ARG_LOCAL)
-			fprintf(f, "\t\tCHECK(clSetKernelArg(kernels[k], %d, %" PRIu64 " * sizeof(%s), NULL));"
-			           " /* __local */\n", i, a->count, cl_type(a->type));
-		else
-			fprintf(f, "\t\tCHECK(clSetKernelArg(kernels[k], %d, sizeof %s, &%s));\n", i, p->names[i],
-			        p->names[i]);
-	}
+	for (int i = 0; i < v->nargs; i++)
+		emit_set_arg(p, "\t\t", "kernels[k]", i, i);
 	char local[112] = "NULL";
 	if (v->local[0])
 		snprintf(local, sizeof local, "%s_LOCAL", p->up);
@@ -418,6 +429,81 @@ static void emit_launch(struct prog *p)
 	           "\t\t                             0, NULL, runs ? &runs[k] : NULL));\n\t}\n",
 	        v->work_dim, p->up, local);
 	fputs("\treturn 0;\nfail:\n\treturn -1;\n}\n\n", f);
+}
+
+/* The same for kernels with sizes and arguments of their own (variant.h,
+ * tune_step): each kernel gets its arguments and its sizes, in order. */
+static void emit_launch_steps(struct prog *p)
+{
+	FILE *f = p->f;
+	const struct tune_variant *v = p->v;
+	emit_launch_head(p, "/* Sets the arguments of each kernel, in the kernel's order, and enqueues\n"
+	                    " * one run of each with its tuned sizes, in order: a buffer passed to two\n"
+	                    " * kernels carries what the first wrote to the second.  runs (may be\n"
+	                    " * NULL) gets the runs' events. */\n");
+	const char *name = v->kernel_name;
+	for (int k = 0; k < v->nsteps; k++) {
+		const struct tune_step *st = &v->steps[k];
+		size_t nl = strcspn(name, ",");
+		fprintf(f, "\t/* %.*s */\n", (int)nl, name);
+		name += name[nl] ? nl + 1 : nl;
+		char kernel[32];
+		snprintf(kernel, sizeof kernel, "kernels[%d]", k);
+		for (int j = 0; j < st->nargs; j++)
+			emit_set_arg(p, "\t", kernel, j, st->arg_index[j]);
+		char local[136] = "NULL";
+		if (st->local[0])
+			snprintf(local, sizeof local, "%s_LOCAL_%d", p->up, k);
+		fprintf(f, "\tCHECK(clEnqueueNDRangeKernel(queue, kernels[%d], %d, NULL, %s_GLOBAL_%d, %s,\n"
+		           "\t                             0, NULL, runs ? &runs[%d] : NULL));\n",
+		        k, st->work_dim, p->up, k, local, k);
+	}
+	fputs("\treturn 0;\nfail:\n\treturn -1;\n}\n\n", f);
+}
+
+/* NAME_GLOBAL[SUFFIX] and NAME_LOCAL[SUFFIX] (none without a work-group size). */
+static void emit_sizes(struct prog *p, const char *suffix, int dim, const size_t *global, const size_t *local)
+{
+	FILE *f = p->f;
+	fprintf(f, "static const size_t %s_GLOBAL%s[%d] = {", p->up, suffix, dim);
+	for (int d = 0; d < dim; d++)
+		fprintf(f, "%s%zu", d ? ", " : " ", global[d]);
+	fputs(" };\n", f);
+	if (local[0]) {
+		fprintf(f, "static const size_t %s_LOCAL%s[%d] = {", p->up, suffix, dim);
+		for (int d = 0; d < dim; d++)
+			fprintf(f, "%s%zu", d ? ", " : " ", local[d]);
+		fputs(" };\n", f);
+	} else {
+		fputs("/* No work-group size: the driver chooses. */\n", f);
+	}
+}
+
+/*
+ * Names for the arguments of a code whose kernels take arguments of their
+ * own: each scalar after its kernel's parameter, each buffer after the
+ * first kernel that takes it (else the .space file's names).  False when
+ * a kernel's declaration is not found.
+ */
+static bool step_param_names(const struct tune_variant *v, char (*names)[64])
+{
+	const char *name = v->kernel_name;
+	bool found = true;
+	for (int k = 0; k < v->nsteps; k++) {
+		const struct tune_step *st = &v->steps[k];
+		char fn[96];
+		size_t nl = strcspn(name, ",");
+		snprintf(fn, sizeof fn, "%.*s", (int)nl, name);
+		name += name[nl] ? nl + 1 : nl;
+		char (*mine)[64] = calloc((size_t)st->nargs + 1, sizeof *mine);
+		bool ok = mine && kernel_param_names(v->source, fn, st->nargs, mine);
+		for (int j = 0; ok && j < st->nargs; j++)
+			if (!names[st->arg_index[j]][0])
+				snprintf(names[st->arg_index[j]], 64, "%s", mine[j]);
+		found = found && ok;
+		free(mine);
+	}
+	return found;
 }
 
 static const char *init_comment(const struct tune_arg *a, char *buf, size_t n)
@@ -620,7 +706,8 @@ int tune_host_program_text(const struct tune_variant *v, const char *about, cons
 	upper(p.up, sizeof p.up, p.fn);
 	/* the kernel's own parameter names, else the buffers' names in the
 	 * .space file and argN */
-	bool from_kernel = kernel_param_names(v->source, p.fn, v->nargs, p.names);
+	bool from_kernel = v->nsteps ? step_param_names(v, p.names)
+	                   : kernel_param_names(v->source, p.fn, v->nargs, p.names);
 	for (int i = 0; i < v->nargs; i++) {
 		if (!from_kernel)
 			arg_name(p.names[i], sizeof p.names[i], &v->args[i], i);
@@ -673,31 +760,30 @@ int tune_host_program_text(const struct tune_variant *v, const char *about, cons
 			fputc(*c, f);
 	fputs("\"\n", f);
 	free(rest);
-	fprintf(f, "/* The tuned NDRange: %d dimension%s. */\n", v->work_dim, v->work_dim > 1 ? "s" : "");
+	if (!v->nsteps)
+		fprintf(f, "/* The tuned NDRange: %d dimension%s. */\n", v->work_dim, v->work_dim > 1 ? "s" : "");
 	int nk = 1;
 	for (const char *c = v->kernel_name; *c; c++)
 		nk += *c == ',';
-	fprintf(f, "/* The kernels, run in this order on the same arguments. */\n"
+	fprintf(f, "/* The kernels, run in this order%s. */\n"
 	           "#define %s_NKERNELS %d\nstatic const char *const %s_KERNELS[%s_NKERNELS] = { \"",
-	        p.up, nk, p.up, p.up);
+	        v->nsteps ? "" : " on the same arguments", p.up, nk, p.up, p.up);
 	for (const char *c = v->kernel_name; *c; c++)
 		if (*c == ',')
 			fputs("\", \"", f);
 		else
 			fputc(*c, f);
 	fputs("\" };\n", f);
-	fprintf(f, "static const size_t %s_GLOBAL[%d] = {", p.up, v->work_dim);
-	for (int d = 0; d < v->work_dim; d++)
-		fprintf(f, "%s%zu", d ? ", " : " ", v->global[d]);
-	fputs(" };\n", f);
-	if (v->local[0]) {
-		fprintf(f, "static const size_t %s_LOCAL[%d] = {", p.up, v->work_dim);
-		for (int d = 0; d < v->work_dim; d++)
-			fprintf(f, "%s%zu", d ? ", " : " ", v->local[d]);
-		fputs(" };\n\n", f);
-	} else {
-		fputs("/* No work-group size: the driver chooses. */\n\n", f);
+	if (!v->nsteps)
+		emit_sizes(&p, "", v->work_dim, v->global, v->local);
+	for (int k = 0; k < v->nsteps; k++) {
+		char suffix[16];
+		snprintf(suffix, sizeof suffix, "_%d", k);
+		fprintf(f, "/* The tuned NDRange of kernel %d: %d dimension%s. */\n", k, v->steps[k].work_dim,
+		        v->steps[k].work_dim > 1 ? "s" : "");
+		emit_sizes(&p, suffix, v->steps[k].work_dim, v->steps[k].global, v->steps[k].local);
 	}
+	fputc('\n', f);
 	/* prototypes, for -Wmissing-prototypes in a user's build */
 	fprintf(f, "int %s_build(cl_context context, cl_device_id device, cl_kernel kernels[%s_NKERNELS]);\n",
 	        p.fn, p.up);
@@ -705,7 +791,10 @@ int tune_host_program_text(const struct tune_variant *v, const char *about, cons
 	param_list(&p, true);
 	fprintf(f, ",\n\tcl_event runs[%s_NKERNELS]);\n\n", p.up);
 	emit_build(&p);
-	emit_launch(&p);
+	if (v->nsteps)
+		emit_launch_steps(&p);
+	else
+		emit_launch(&p);
 	emit_main(&p);
 	free(p.names);
 	if (fclose(f) != 0) {

@@ -94,6 +94,14 @@ struct tune_job {
 	size_t options_cap;
 	char why[256];
 	const char *enumerator;
+	/* A code of several kernel lines, each with its own sizes and
+	 * arguments (variant.h, tune_step); nstages == 0 for one kernel line. */
+	int nstages;
+	struct job_stage {
+		const struct ast_tune_line *global, *local;
+	} *stages;
+	struct tune_step *steps;
+	int *step_args;                      /* every step's argument indices */
 	/* The kernel optimizer, when the kernel carries #pragma spacetune lines. */
 	struct kopt *kopt;
 	char *variant_source;
@@ -889,16 +897,67 @@ static int named_type(struct tune_job *job, const struct ast_word *w)
 	return type;
 }
 
+/*
+ * A code of several kernel lines (sema checked it): the global, local and
+ * arg lines after each kernel line are that kernel's, an `arg NAME` line
+ * passes the buffer of that name again, and job->args holds every other
+ * arg line once, in order (the C reference's argument list).
+ */
+static void setup_stages(struct tune_job *job)
+{
+	const struct ast_tune *t = job->tune;
+	job->stages = xcalloc((size_t)job->nstages, sizeof(*job->stages));
+	job->steps = xcalloc((size_t)job->nstages, sizeof(*job->steps));
+	int nuses = 0;
+	for (int i = 0; i < t->n; i++)
+		nuses += t->lines[i]->kind == AST_T_ARG_USE;
+	job->step_args = xcalloc((size_t)(job->nargs + nuses) + 1, sizeof(*job->step_args));
+	int st = 0, k = 0, used = 0;
+	job->steps[0].arg_index = job->step_args;
+	for (int i = 0; i < t->n; i++) {
+		const struct ast_tune_line *l = t->lines[i];
+		if (l->kind == AST_T_KERNEL && l != job->kernel) {
+			st++;
+			job->steps[st].arg_index = job->step_args + used;
+		}
+		struct job_stage *s = &job->stages[st];
+		struct tune_step *step = &job->steps[st];
+		if (l->kind == AST_T_GLOBAL)
+			s->global = l;
+		else if (l->kind == AST_T_LOCAL)
+			s->local = l;
+		else if (l->kind == AST_T_ARG_SCALAR || l->kind == AST_T_ARG_BUFFER || l->kind == AST_T_ARG_LOCAL)
+			job->step_args[used++] = k++, step->nargs++;
+		else if (l->kind == AST_T_ARG_USE)
+			for (int a = 0; a < k; a++)
+				if (job->args[a].kind == TUNE_ARG_BUFFER && job->args[a].name == l->name.text) {
+					job->step_args[used++] = a;
+					step->nargs++;
+					break;
+				}
+	}
+}
+
 static int setup_fixed(struct tune_job *job)
 {
 	const struct ast_tune *t = job->tune;
 	for (int i = 0; i < t->n; i++) {
 		const struct ast_tune_line *l = t->lines[i];
 		switch (l->kind) {
-		case AST_T_KERNEL: job->kernel = l; break;
+		case AST_T_KERNEL:
+			job->nstages++;
+			if (!job->kernel)
+				job->kernel = l;
+			break;
 		case AST_T_OPTIONS: job->options = l; break;
-		case AST_T_GLOBAL: job->global = l; break;
-		case AST_T_LOCAL: job->local = l; break;
+		case AST_T_GLOBAL:
+			if (!job->global)
+				job->global = l;
+			break;
+		case AST_T_LOCAL:
+			if (job->nstages <= 1)
+				job->local = l;
+			break;
 		case AST_T_REF_KERNEL:
 		case AST_T_REF_C: job->reference = l; break;
 		case AST_T_TOLERANCE: job->tolerance = l; break;
@@ -937,6 +996,10 @@ static int setup_fixed(struct tune_job *job)
 		}
 		k++;
 	}
+	if (job->nstages < 2)
+		job->nstages = 0;
+	else
+		setup_stages(job);
 	return setup_reference(job);
 }
 
@@ -987,7 +1050,7 @@ static void compute_hash(struct tune_job *job)
 static int optimizer_params(struct tune_job *job, const struct tune_job_opts *o)
 {
 	const struct ast_tune_line *kernel = NULL;
-	for (int i = 0; job->mod.tune && i < job->mod.tune->n; i++)
+	for (int i = 0; job->mod.tune && i < job->mod.tune->n && !kernel; i++)
 		if (job->mod.tune->lines[i]->kind == AST_T_KERNEL)
 			kernel = job->mod.tune->lines[i];
 	if (!kernel)
@@ -1069,17 +1132,20 @@ static int load(struct tune_job *job, const struct tune_job_opts *o)
 	}
 	if (setup_fixed(job) || !(job->source = read_sources(job, job->kernel)))
 		return 1;
-	/* A sequence of kernels travels as one comma-separated name. */
+	/* A sequence of kernels, of one kernel line or several, travels as
+	 * one comma-separated name. */
 	size_t len = 1;
-	for (int k = 0; k < job->kernel->nkernels; k++)
-		len += strlen(job->kernel->kernels[k].text) + 1;
+	for (int i = 0; i < job->tune->n; i++)
+		for (int k = 0; job->tune->lines[i]->kind == AST_T_KERNEL && k < job->tune->lines[i]->nkernels; k++)
+			len += strlen(job->tune->lines[i]->kernels[k].text) + 1;
 	if (!(job->kernel_names = calloc(len, 1)))
 		return -1;
-	for (int k = 0; k < job->kernel->nkernels; k++) {
-		if (k)
-			strcat(job->kernel_names, ",");
-		strcat(job->kernel_names, job->kernel->kernels[k].text);
-	}
+	for (int i = 0; i < job->tune->n; i++)
+		for (int k = 0; job->tune->lines[i]->kind == AST_T_KERNEL && k < job->tune->lines[i]->nkernels; k++) {
+			if (*job->kernel_names)
+				strcat(job->kernel_names, ",");
+			strcat(job->kernel_names, job->tune->lines[i]->kernels[k].text);
+		}
 	rc = enumerate(job, o->interpret);
 	if (rc)
 		return rc;
@@ -1124,6 +1190,9 @@ void tune_job_free(struct tune_job *job)
 	free(job->variant_source);
 	free(job->arg_counts);
 	free(job->kernel_names);
+	free(job->stages);
+	free(job->steps);
+	free(job->step_args);
 	for (int p = 0; p < job->nparams; p++) {
 		struct param *pr = &job->params[p];
 		for (int i = 0; pr->text && i < pr->n; i++)
@@ -1545,31 +1614,44 @@ static int size_at(struct tune_job *job, const struct ast_tune_line *l, const st
 	return 0;
 }
 
-static int geometry(struct tune_job *job, struct tune_variant *v, const char **why)
+/* The sizes of one global line and its local line (or none) at this point. */
+static int sizes_at(struct tune_job *job, const struct ast_tune_line *gl, const struct ast_tune_line *ll,
+		    int *work_dim, size_t *global, size_t *local, const char **why)
 {
-	const struct ast_expr *g = job->global->global;
-	const struct ast_expr *lo = job->local ? job->local->local : NULL;
-	v->work_dim = g->nitems;
+	const struct ast_expr *g = gl->global;
+	const struct ast_expr *lo = ll ? ll->local : NULL;
+	*work_dim = g->nitems;
 	for (int d = 0; d < 3; d++)
-		v->global[d] = v->local[d] = 0;
+		global[d] = local[d] = 0;
 	for (int d = 0; d < g->nitems; d++) {
 		int64_t gs, ls = 0;
 		char what[48];
 		snprintf(what, sizeof(what), "global size %d", d);
-		if (size_at(job, job->global, g->items[d], what, &gs, why))
+		if (size_at(job, gl, g->items[d], what, &gs, why))
 			return 1;
-		v->global[d] = (size_t)gs;
+		global[d] = (size_t)gs;
 		if (!lo)
 			continue;
 		snprintf(what, sizeof(what), "local size %d", d);
-		if (size_at(job, job->local, lo->items[d], what, &ls, why))
+		if (size_at(job, ll, lo->items[d], what, &ls, why))
 			return 1;
 		if (gs % ls)
 			return unlaunchable(job, why, "global size %" PRId64 " is not a multiple of local size %" PRId64
 					    " in dimension %d", gs, ls, d);
-		v->local[d] = (size_t)ls;
+		local[d] = (size_t)ls;
 	}
 	return 0;
+}
+
+static int geometry(struct tune_job *job, struct tune_variant *v, const char **why)
+{
+	for (int s = 0; s < job->nstages; s++) {
+		struct tune_step *st = &job->steps[s];
+		if (sizes_at(job, job->stages[s].global, job->stages[s].local, &st->work_dim, st->global, st->local,
+			     why))
+			return 1;
+	}
+	return sizes_at(job, job->global, job->local, &v->work_dim, v->global, v->local, why);
 }
 
 static int scalar_at(struct tune_job *job, const struct ast_tune_line *l, struct tune_arg *a, const char **why)
@@ -1657,6 +1739,12 @@ static int optimize(struct tune_job *job, struct tune_variant *v, const char **w
 	v->work_dim = kv.work_dim;
 	memcpy(v->global, kv.global, sizeof(v->global));
 	memcpy(v->local, kv.local, sizeof(v->local));
+	/* kernel-level annotations are the first kernel's */
+	if (job->nstages) {
+		job->steps[0].work_dim = kv.work_dim;
+		memcpy(job->steps[0].global, kv.global, sizeof(kv.global));
+		memcpy(job->steps[0].local, kv.local, sizeof(kv.local));
+	}
 	return 0;
 }
 
@@ -1706,5 +1794,7 @@ int tune_job_variant(struct tune_job *job, size_t i, struct tune_variant *v, con
 	v->args = job->args;
 	v->nmetrics = job->nmetrics;
 	v->metrics = job->metrics;
+	v->nsteps = job->nstages;
+	v->steps = job->steps;
 	return job->kopt ? optimize(job, v, why) : 0;
 }

@@ -1066,6 +1066,21 @@ static int cmd_variant(int argc, char **argv)
 	printf("\n * local:");
 	for (int d = 0; d < v.work_dim; d++)
 		printf(" %zu", v.local[d]);
+	/* kernels with sizes and arguments of their own: each one's */
+	const char *kn = v.kernel_name;
+	for (int k = 0; k < v.nsteps; k++) {
+		size_t len = strcspn(kn, ",");
+		printf("\n * kernel %d %.*s: global", k, (int)len, kn);
+		kn += kn[len] ? len + 1 : len;
+		for (int d = 0; d < v.steps[k].work_dim; d++)
+			printf(" %zu", v.steps[k].global[d]);
+		printf(", local");
+		for (int d = 0; d < v.steps[k].work_dim; d++)
+			printf(" %zu", v.steps[k].local[d]);
+		printf(", arguments");
+		for (int j = 0; j < v.steps[k].nargs; j++)
+			printf(" %d", v.steps[k].arg_index[j]);
+	}
 	printf("\n */\n%s", v.source);
 	tune_job_free(job);
 	rc = fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK;

@@ -93,6 +93,20 @@ struct tune_metric {
 	enum { TUNE_METRIC_FLOP, TUNE_METRIC_BYTE, TUNE_METRIC_OTHER } unit;
 };
 
+/*
+ * One kernel of a code of several kernels with sizes and arguments of
+ * their own (several `kernel` lines, docs/TUNING.md): its launch geometry
+ * and which of the variant's arguments it takes, in its parameter order.
+ * A buffer in two steps' lists is one buffer: what the first writes the
+ * second reads (the dependency).
+ */
+struct tune_step {
+	int work_dim;
+	size_t global[3], local[3]; /* local[0] == 0: let the driver choose */
+	int nargs;
+	const int *arg_index;       /* nargs indices into tune_variant.args */
+};
+
 struct tune_variant {
 	/* Identity. */
 	size_t point_index;         /* index in the job's list of valid points */
@@ -112,6 +126,12 @@ struct tune_variant {
 	/* Arguments in kernel order. */
 	int nargs;
 	const struct tune_arg *args;
+	/* A code of several kernels with sizes and arguments of their own:
+	 * one step per name of kernel_name, and `args` is every argument of
+	 * every step, each buffer once (the C reference's list).  0: every
+	 * kernel takes all of `args` and the sizes above. */
+	int nsteps;
+	const struct tune_step *steps;
 	/* Derived throughput metrics. */
 	int nmetrics;
 	const struct tune_metric *metrics;

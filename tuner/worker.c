@@ -192,10 +192,67 @@ static void encode_variant(struct wbuf *b, const struct tune_variant *v)
 		wb_str(b, a->init.path);
 		wb_u64(b, a->compare);
 	}
+	uint64_t nidx = 0;
+	for (int k = 0; k < v->nsteps; k++)
+		nidx += (uint64_t)v->steps[k].nargs;
+	wb_u64(b, (uint64_t)v->nsteps);
+	wb_u64(b, nidx);
+	for (int k = 0; k < v->nsteps; k++) {
+		const struct tune_step *st = &v->steps[k];
+		wb_u64(b, (uint64_t)st->work_dim);
+		for (int d = 0; d < 3; d++) {
+			wb_u64(b, st->global[d]);
+			wb_u64(b, st->local[d]);
+		}
+		wb_u64(b, (uint64_t)st->nargs);
+		for (int i = 0; i < st->nargs; i++)
+			wb_u64(b, (uint64_t)st->arg_index[i]);
+	}
+}
+
+/* The steps of a multi-kernel variant into one malloc'd block (*mem):
+ * the step array, then every step's argument indices. */
+static int decode_steps(struct rbuf *b, struct tune_variant *v, void **mem)
+{
+	uint64_t ns = rb_u64(b), nidx = rb_u64(b);
+	if (b->bad || ns > b->len / 8 || nidx > b->len / 8)
+		return -1;
+	if (ns == 0)
+		return 0;
+	struct tune_step *steps = calloc(1, ns * sizeof *steps + nidx * sizeof(int));
+	if (!steps)
+		return -1;
+	*mem = steps;
+	int *idx = (int *)(steps + ns);
+	uint64_t used = 0;
+	for (uint64_t k = 0; k < ns && !b->bad; k++) {
+		struct tune_step *st = &steps[k];
+		st->work_dim = (int)rb_u64(b);
+		for (int d = 0; d < 3; d++) {
+			st->global[d] = (size_t)rb_u64(b);
+			st->local[d] = (size_t)rb_u64(b);
+		}
+		uint64_t n = rb_u64(b);
+		if (n > nidx - used) {
+			b->bad = true;
+			break;
+		}
+		st->nargs = (int)n;
+		st->arg_index = idx + used;
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t a = rb_u64(b);
+			if (a >= (uint64_t)v->nargs)
+				b->bad = true;
+			idx[used++] = (int)a;
+		}
+	}
+	v->nsteps = (int)ns;
+	v->steps = steps;
+	return b->bad ? -1 : 0;
 }
 
 /* Strings point into the message; *args is malloc'd.  0, or -1 if malformed. */
-static int decode_variant(struct rbuf *b, struct tune_variant *v, struct tune_arg **args)
+static int decode_variant(struct rbuf *b, struct tune_variant *v, struct tune_arg **args, void **steps)
 {
 	memset(v, 0, sizeof *v);
 	v->source = rb_str(b);
@@ -233,7 +290,7 @@ static int decode_variant(struct rbuf *b, struct tune_variant *v, struct tune_ar
 	}
 	v->nargs = (int)n;
 	v->args = *args;
-	return b->bad ? -1 : 0;
+	return b->bad || decode_steps(b, v, steps) ? -1 : 0;
 }
 
 static void encode_result(struct wbuf *b, const struct tune_result *r)
@@ -450,8 +507,9 @@ static void worker_eval_message(struct exec_worker *w, int fd, const char *paylo
 	struct rbuf b = {payload, len, 0, false};
 	struct tune_variant v;
 	struct tune_arg *args = NULL;
+	void *steps = NULL;
 	struct tune_result r;
-	if (decode_variant(&b, &v, &args) != 0) {
+	if (decode_variant(&b, &v, &args, &steps) != 0) {
 		memset(&r, 0, sizeof r);
 		r.status = TUNE_SKIPPED;
 		r.error = tune_strfmt("malformed variant message");
@@ -459,6 +517,7 @@ static void worker_eval_message(struct exec_worker *w, int fd, const char *paylo
 		exec_worker_eval(w, &v, &r);
 	}
 	free(args);
+	free(steps);
 	if (w->lost_parent) {
 		tune_result_release(&r);
 		return;

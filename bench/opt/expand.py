@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 ANNOT = {
-    "matmul": ([("c_x", [1, 2, 4]), ("c_y", [1, 2, 4]), ("u_k", [1, 2, 4, 8, 16])], ["c_x", "c_y"]),
+    "matmul": ([("t_k", [1, 2, 4, 8, 16, 32, 64]), ("u_k", [1, 2, 4, 8, 16])], []),
     "stencil": ([("u_j", [1, 2, 3, 4, 5]), ("u_i", [1, 2, 3, 4, 5])], []),
     "nbody": ([("c_i", [1, 2, 4]), ("u_j", [1, 2, 4, 8, 16])], ["c_i"]),
     "dcs": ([("c_x", [1, 2, 4]), ("u_a", [1, 2, 4, 8, 16])], ["c_x"]),
@@ -34,6 +34,11 @@ def main():
     root = os.environ.get("ROOT", top)  # where the device finds kernels/opt
     space = os.path.join(top, "spaces", "opt", k + ".space")
     params, coarsen = ANNOT[k]
+    if k == "matmul":
+        # its tile's __local arrays are sized by the work-group (lx, ly),
+        # which this expansion leaves to the device's search: a version
+        # per work-group shape is not written yet
+        sys.exit("expand.py: matmul's 'tile' depends on the work-group size; not expandable yet")
     names = [n for n, _ in params]
     blocks = []
     for combo in itertools.product(*[v for _, v in params]):

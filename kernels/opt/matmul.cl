@@ -3,16 +3,25 @@
  * naive way: one work-item per element of C, every operand read from
  * global memory.  The optimizer's benchmark (spaces/opt/matmul.space),
  * following the matrix products of the HPL and OCLoptimizer papers.  The
- * annotations (work per item, unrolling) are the optimizer's to apply,
- * the work-group shape the space's.
+ * annotations are the optimizer's to apply, the work-group shape the
+ * space's:
+ * - `coarsen ... jam`: each work-item computes c_x x c_y elements of C
+ *   in one loop over k (HPL's register tiling: the items of one row share
+ *   A's element, those of one column B's);
+ * - `tile`: the rows of A and the columns of B that a work-group shares
+ *   staged in __local memory, t_k iterations of k at a time (HPL's
+ *   local-memory tiling); a point tiles or coarsens, not both;
+ * - `unroll` of the loop over k (over one tile when tiled).
+ * Every factor 1 is the kernel as written.
  */
-#pragma spacetune coarsen c_x c_y 1 4 *2
+#pragma spacetune coarsen c_x c_y 1 4 *2 jam
 __kernel void matmul(const int M, const int N, const int K, __global const float *A,
                      __global const float *B, __global float *C)
 {
 	const int col = get_global_id(0);
 	const int row = get_global_id(1);
 	float acc = 0.0f;
+#pragma spacetune tile A,B t_k 1 64 *2
 #pragma spacetune unroll u_k 1 16 *2
 	for (int k = 0; k < K; k++)
 		acc += A[row * K + k] * B[k * N + col];

@@ -41,7 +41,8 @@ done
 need_opencl
 # Every sampled variant verified against the naive kernel.
 for s in $D/*.space; do
-	case $s in */bad_*) continue ;; esac
+	# multi.space: multi.sh
+	case $s in */bad_* | */multi*) continue ;; esac
 	n=$(sed -n 's/^# sample: //p' "$s")
 	"$SPACETUNE" run "$s" --db "$T/db.jsonl" --strategy random --seed 1 --budget "${n:-12}" --jobs 2 \
 		--repeat 1 --warmup 0 --no-progress >"$T/out" 2>"$T/err"

@@ -62,6 +62,16 @@ none_left() { # pattern
 	done
 	! pgrep -f -- "$1" >/dev/null
 }
+# host_run_check NAME PROG REF_C REF_FN REL ABS: runs a program of
+# `spacetune best --host` with -o $T/NAME.d and compares what it wrote
+# with the C reference run on the same inputs (host_check.c, the oracle)
+host_run_check() {
+	mkdir -p "$T/$1.d"
+	expect_status "$1: the program runs" 0 "$2" -o "$T/$1.d"
+	check "$1: the checker builds" ${CC:-cc} -std=c11 -O1 -DREF="$4" -o "$T/$1.check" \
+		"$top_srcdir/tests/tuner/host_check.c" "$3" -lm
+	expect_status "$1: its output matches the reference" 0 "$T/$1.check" "$T/$1.d" "$5" "$6"
+}
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]

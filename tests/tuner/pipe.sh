@@ -37,9 +37,5 @@ expect_status "best --host" 0 "$SPACETUNE" best --db "$T/pipe.jsonl" --host "$T/
 check "the program compiles with -Wall -Wextra -Werror" \
 	${CC:-cc} -std=c11 -O1 -Wall -Wextra -Werror -o "$T/pipe" "$T/pipe.c" -lOpenCL
 check "the program names both kernels" grep -q '"smooth", "spread"' "$T/pipe.c"
-mkdir "$T/d"
-expect_status "the program runs" 0 "$T/pipe" -o "$T/d"
-check "the checker builds" ${CC:-cc} -std=c11 -O1 -DREF=pipe_ref -o "$T/check" \
-	"$top_srcdir/tests/tuner/host_check.c" "$TD/pipe_ref.c" -lm
-expect_status "its output matches the reference" 0 "$T/check" "$T/d" 1e-5 1e-6
+host_run_check pipe "$T/pipe" "$TD/pipe_ref.c" pipe_ref 1e-5 1e-6
 finish

@@ -930,11 +930,28 @@ ParameterizedTestParameters(sema, tune_errors)
 		  "t.space:1:5: error: 'query(...)' is only allowed as the whole value of a 'device' line\n" },
 		{ "device w = 2 * query(\"warp_size\", 32)\n",
 		  "t.space:1:16: error: 'query(...)' is only allowed as the whole value of a 'device' line\n" },
-		{ TUNE_HEAD "    global [M]\n    kernel j from \"j.cl\"\n",
-		  "t.space:8:5: error: duplicate 'kernel' line\n"
+		/* several kernel lines: a code whose kernels have sizes and
+		 * arguments of their own (docs/TUNING.md) */
+		{ TUNE_HEAD "    global [M]\n    kernel j from \"j.cl\"\n    global [M]\n",
+		  "t.space:8:19: error: the kernels of one code are built as one program: name the same source "
+		  "files as the first kernel line\n"
 		  "    8 |     kernel j from \"j.cl\"\n"
-		  "      |     ^~~~~~\n"
-		  "t.space:6:5: note: the first 'kernel' line is here\n" },
+		  "      |                   ^~~~~~\n"
+		  "t.space:6:5: note: the first kernel line is here\n" },
+		{ TUNE_HEAD "    global [M]\n    kernel j, i from \"k.cl\"\n    global [M]\n",
+		  "t.space:8:15: error: a kernel line of a code with several kernel lines names one kernel\n" },
+		{ TUNE_HEAD "    global [M]\n    kernel j from \"k.cl\"\n    local [a]\n",
+		  "t.space:8:5: error: this kernel has no 'global' line (each kernel line of a code with several "
+		  "needs one, after it)\n" },
+		{ TUNE_HEAD "    kernel j from \"k.cl\"\n    global [M]\n",
+		  "t.space:6:5: error: this kernel has no 'global' line" },
+		{ TUNE_HEAD "    global [M]\n    arg out float t[M]\n    kernel j from \"k.cl\"\n    global [M]\n"
+		  "    arg u\n",
+		  "t.space:11:9: error: 'u' is no buffer of an earlier line; 'arg NAME' passes a buffer declared "
+		  "before it again (write 'arg TYPE VALUE' for a scalar)\n" },
+		{ TUNE_HEAD "    global [M]\n    kernel j from \"k.cl\"\n    global [M]\n    arg u\n"
+		  "    arg out float u[M]\n",
+		  "t.space:10:9: error: 'u' is no buffer of an earlier line" },
 		{ TUNE_HEAD "    global [M]\n    global [a]\n", "t.space:8:5: error: duplicate 'global' line\n" },
 		{ TUNE_HEAD "    global [M]\n    reference c r from \"r.c\"\n    reference c s from \"s.c\"\n",
 		  "t.space:9:5: error: duplicate 'reference' line\n" },
