@@ -268,7 +268,7 @@ void cg_collect_strings_block(struct cg *c, const struct ast_block *b)
 
 /* ---- expressions --------------------------------------------------------------- */
 
-static const char *op_char(enum ast_op op)
+const char *cg_op_char(enum ast_op op)
 {
 	switch (op) {
 	case AST_OP_ADD: return "'+'";
@@ -553,8 +553,8 @@ static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst)
 		const char *q = cg_temp(c, "sprt_val %s", "sprt_undef()");
 		const char *r = cg_temp(c, "sprt_val %s", "sprt_undef()");
 		const char *s = scratch_ref(c, cg_scratch(c));
-		cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, NULL));", op_char(AST_OP_FLOORDIV), a, b, q);
-		cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, NULL));", op_char(AST_OP_MOD), a, b, r);
+		cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, NULL));", cg_op_char(AST_OP_FLOORDIV), a, b, q);
+		cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, NULL));", cg_op_char(AST_OP_MOD), a, b, r);
 		cg_line(c, "sprt_vec_clear(&%s);", s);
 		cg_line(c, "SPRT_TRY(sprt_vec_push(&%s, %s));", s, q);
 		cg_line(c, "SPRT_TRY(sprt_vec_push(&%s, %s));", s, r);
@@ -639,7 +639,7 @@ static void gen_compare(struct cg *c, const struct ast_expr *e, const char *dst)
 	cg_open_chain(c, chain);
 	for (int i = 1; i < e->nitems; i++) {
 		const char *right = cg_operand(c, e->items[i]);
-		cg_line(c, "SPRT_TRY(sprt_cmp(ctx, %s, %s, %s, &%s));", op_char(e->cmp[i - 1]), left, right, b);
+		cg_line(c, "SPRT_TRY(sprt_cmp(ctx, %s, %s, %s, &%s));", cg_op_char(e->cmp[i - 1]), left, right, b);
 		left = right;
 		if (i + 1 < e->nitems)
 			cg_line(c, "if (!%s)", b); /* later operands run only while the chain holds */
@@ -734,7 +734,7 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 		const char *s = "NULL";
 		if (list_op(e->op) && !(scalar_expr(c, e->items[0]) && scalar_expr(c, e->items[1])))
 			s = cg_fmt(c, "&%s", scratch_ref(c, cg_scratch(c)));
-		cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, %s));", op_char(e->op), a, b, dst, s);
+		cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, %s));", cg_op_char(e->op), a, b, dst, s);
 		return;
 	}
 	case AST_AND:
@@ -983,7 +983,7 @@ static void gen_augassign(struct cg *c, const struct ast_stmt *s)
 			refuse(c, t->loc, "an operator that builds a list inside a loop of a def body");
 		sc = cg_fmt(c, "&%s", scratch_ref(c, cg_scratch(c)));
 	}
-	cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, %s));", op_char(s->op), l, v, l, sc);
+	cg_line(c, "SPRT_TRY(sprt_op(ctx, %s, %s, %s, &%s, %s));", cg_op_char(s->op), l, v, l, sc);
 	if (extend) {
 		c->indent--;
 		cg_line(c, "}");

@@ -376,21 +376,6 @@ static const char *int_cmp(struct cg *c, const char *a, enum ast_op op, const ch
 	return cg_fmt(c, "(%s %s %s)", a, c_cmp(op), b);
 }
 
-static const char *rt_cmp(enum ast_op op)
-{
-	switch (op) {
-	case AST_OP_LT: return "'<'";
-	case AST_OP_LE: return "'l'";
-	case AST_OP_GT: return "'>'";
-	case AST_OP_GE: return "'g'";
-	case AST_OP_EQ: return "'='";
-	case AST_OP_NE: return "'!'";
-	case AST_OP_IN: return "'i'";
-	case AST_OP_NOT_IN: return "'n'";
-	default: return "0";
-	}
-}
-
 /* The C test of `r op 0` for a three-way result r. */
 static const char *sign_cmp(struct cg *c, const char *r, enum ast_op op)
 {
@@ -475,7 +460,7 @@ static const char *typed_compare(struct cg *c, const struct ast_expr *e)
 		} else {
 			if (!bt)
 				bt = cg_temp(c, "bool %s", "false");
-			cg_line(c, "SPRT_TRY(sprt_cmp(ctx, %s, %s, %s, &%s));", rt_cmp(e->cmp[i - 1]),
+			cg_line(c, "SPRT_TRY(sprt_cmp(ctx, %s, %s, %s, &%s));", cg_op_char(e->cmp[i - 1]),
 				prev_int ? cg_box(c, cg_type_of(c, prev), left) : left,
 				r_int ? cg_box(c, cg_type_of(c, r), right) : right, bt);
 			if (!t)
