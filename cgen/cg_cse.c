@@ -63,13 +63,9 @@ static bool pure_builtin(const struct ast_expr *callee)
 /* Whether e may be shared, and its level (the deepest input's). */
 static bool pure(const struct cg *c, const struct ast_expr *e, int *level)
 {
-	switch (e->kind) {
-	case AST_INT:
-	case AST_FLOAT:
-	case AST_STR:
-	case AST_BOOL:
-	case AST_NONE:
+	if (ast_expr_is_literal(e))
 		return true;
+	switch (e->kind) {
 	case AST_NAME:
 		if (e->local >= 0 || !e->ref || e->ref->kind == SEMA_CONSTRAINT)
 			return false;

@@ -79,6 +79,12 @@ void ast_expr_set_items(struct ast_module *m, struct ast_expr *e,
 	e->items = arena_memdup(&m->arena, items, sizeof(*items) * (size_t)n);
 }
 
+bool ast_expr_is_literal(const struct ast_expr *e)
+{
+	return e->kind == AST_INT || e->kind == AST_FLOAT || e->kind == AST_STR || e->kind == AST_BOOL ||
+	       e->kind == AST_NONE;
+}
+
 struct ast_expr *ast_expr_copy_node(struct ast_module *m, const struct ast_expr *e)
 {
 	struct ast_expr *r = ast_expr_new(m, e->kind, e->loc);

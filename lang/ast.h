@@ -242,6 +242,8 @@ void ast_expr_set_items(struct ast_module *m, struct ast_expr *e,
 			struct ast_expr **items, int n);
 /* A copy of one node (its item array copied, the items shared). */
 struct ast_expr *ast_expr_copy_node(struct ast_module *m, const struct ast_expr *e);
+/* Whether e is a literal constant: an int, float, string, bool or None. */
+bool ast_expr_is_literal(const struct ast_expr *e);
 struct ast_stmt *ast_stmt_new(struct ast_module *m, enum ast_stmt_kind kind,
 			      struct srcloc loc);
 

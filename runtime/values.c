@@ -983,41 +983,36 @@ int sprt_binop(struct sprt_ctx *ctx, int op, sprt_val a, sprt_val b, sprt_val *o
 
 /* ---- unary operations ---------------------------------------------------------------- */
 
-int sprt_neg(sprt_val a, sprt_val *out)
+/* -a, +a and ~a as Python has them: on ints and bools (a bool gives an
+ * int), and - and + on floats too. */
+static int unary(char op, sprt_val a, sprt_val *out)
 {
 	if (is_intlike(&a)) {
-		if (a.u.i == INT64_MIN)
+		if (op == '-' && a.u.i == INT64_MIN)
 			return SPRT_EOVERFLOW;
-		*out = sprt_int(-a.u.i);
+		*out = sprt_int(op == '-' ? -a.u.i : op == '~' ? ~a.u.i : a.u.i);
 		return SPRT_OK;
 	}
-	if (a.kind == SPRT_FLOAT) {
-		*out = sprt_float(-a.u.f);
+	if (a.kind == SPRT_FLOAT && op != '~') {
+		*out = op == '-' ? sprt_float(-a.u.f) : a;
 		return SPRT_OK;
 	}
 	return a.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;
+}
+
+int sprt_neg(sprt_val a, sprt_val *out)
+{
+	return unary('-', a, out);
 }
 
 int sprt_pos(sprt_val a, sprt_val *out)
 {
-	if (is_intlike(&a)) {
-		*out = sprt_int(a.u.i);
-		return SPRT_OK;
-	}
-	if (a.kind == SPRT_FLOAT) {
-		*out = a;
-		return SPRT_OK;
-	}
-	return a.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;
+	return unary('+', a, out);
 }
 
 int sprt_invert(sprt_val a, sprt_val *out)
 {
-	if (is_intlike(&a)) {
-		*out = sprt_int(~a.u.i);
-		return SPRT_OK;
-	}
-	return a.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;
+	return unary('~', a, out);
 }
 
 /* ---- indexing -------------------------------------------------------------------------- */
@@ -1109,17 +1104,15 @@ int sprt_builtin_minmax(const struct sprt_ctx *ctx, bool is_max, const sprt_val 
 
 int sprt_builtin_abs(sprt_val a, sprt_val *out)
 {
-	if (is_intlike(&a)) {
-		if (a.u.i == INT64_MIN)
-			return SPRT_EOVERFLOW;
-		*out = sprt_int(a.u.i < 0 ? -a.u.i : a.u.i);
-		return SPRT_OK;
-	}
 	if (a.kind == SPRT_FLOAT) {
-		*out = sprt_float(fabs(a.u.f));
+		*out = sprt_float(fabs(a.u.f)); /* -0.0 and -nan lose their sign too */
 		return SPRT_OK;
 	}
-	return a.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;
+	if (is_intlike(&a) && a.u.i >= 0) {
+		*out = sprt_int(a.u.i); /* abs(True) is the int 1 */
+		return SPRT_OK;
+	}
+	return sprt_neg(a, out); /* a negative int (INT64_MIN overflows), or a type error */
 }
 
 static bool py_space(char c)
@@ -1137,7 +1130,7 @@ static void trim(const char **s, const char **e)
 }
 
 /* Python's int(str) in base 10. */
-static int parse_py_int(const char *text, int64_t *out)
+static int parse_py_int(const char *text, sprt_val *out)
 {
 	const char *s = text, *e = text + strlen(text);
 	trim(&s, &e);
@@ -1163,7 +1156,7 @@ static int parse_py_int(const char *text, int64_t *out)
 	}
 	if (big || acc > (uint64_t)INT64_MAX + neg)
 		return SPRT_EOVERFLOW;
-	*out = neg ? (int64_t)(0 - acc) : (int64_t)acc;
+	*out = sprt_int(neg ? (int64_t)(0 - acc) : (int64_t)acc);
 	return SPRT_OK;
 }
 
@@ -1172,7 +1165,7 @@ static int parse_py_int(const char *text, int64_t *out)
  * hex floats and nan(...).  Python also takes "1_000"; the interpreter
  * does not, and this must agree with it.
  */
-static int parse_py_float(const char *text, double *out)
+static int parse_py_float(const char *text, sprt_val *out)
 {
 	const char *s = text, *e = text + strlen(text);
 	trim(&s, &e);
@@ -1188,18 +1181,24 @@ static int parse_py_float(const char *text, double *out)
 	double d = strtod(buf, &end);
 	if (end == buf || *end)
 		return SPRT_EVALUE;
-	*out = d;
+	*out = sprt_float(d);
+	return SPRT_OK;
+}
+
+/* int(), float() and bool() without their one argument: `zero` for none,
+ * a TypeError for more. */
+static int no_arg(int n, sprt_val zero, sprt_val *out)
+{
+	if (n != 0)
+		return SPRT_ETYPE;
+	*out = zero;
 	return SPRT_OK;
 }
 
 int sprt_builtin_int(const struct sprt_ctx *ctx, const sprt_val *args, int n, sprt_val *out)
 {
-	if (n == 0) {
-		*out = sprt_int(0);
-		return SPRT_OK;
-	}
 	if (n != 1)
-		return SPRT_ETYPE;
+		return no_arg(n, sprt_int(0), out);
 	sprt_val a = args[0];
 	switch (a.kind) {
 	case SPRT_BOOL:
@@ -1213,59 +1212,37 @@ int sprt_builtin_int(const struct sprt_ctx *ctx, const sprt_val *args, int n, sp
 			return SPRT_EOVERFLOW; /* inf, or beyond int64 after truncation */
 		*out = sprt_int((int64_t)a.u.f);
 		return SPRT_OK;
-	case SPRT_STR: {
-		int64_t i;
-		int err = parse_py_int(sprt_str_text(ctx, a.u.i), &i);
-		if (!err)
-			*out = sprt_int(i);
-		return err;
-	}
-	case SPRT_UNDEF:
-		return SPRT_EUNDEF;
+	case SPRT_STR:
+		return parse_py_int(sprt_str_text(ctx, a.u.i), out);
 	default:
-		return SPRT_ETYPE;
+		return a.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;
 	}
 }
 
 int sprt_builtin_float(const struct sprt_ctx *ctx, const sprt_val *args, int n, sprt_val *out)
 {
-	if (n == 0) {
-		*out = sprt_float(0.0);
-		return SPRT_OK;
-	}
 	if (n != 1)
-		return SPRT_ETYPE;
+		return no_arg(n, sprt_float(0.0), out);
 	sprt_val a = args[0];
 	switch (a.kind) {
+	case SPRT_FLOAT:
+		*out = a;
+		return SPRT_OK;
 	case SPRT_BOOL:
 	case SPRT_INT:
 		*out = sprt_float((double)a.u.i);
 		return SPRT_OK;
-	case SPRT_FLOAT:
-		*out = a;
-		return SPRT_OK;
-	case SPRT_STR: {
-		double d;
-		int err = parse_py_float(sprt_str_text(ctx, a.u.i), &d);
-		if (!err)
-			*out = sprt_float(d);
-		return err;
-	}
-	case SPRT_UNDEF:
-		return SPRT_EUNDEF;
+	case SPRT_STR:
+		return parse_py_float(sprt_str_text(ctx, a.u.i), out);
 	default:
-		return SPRT_ETYPE;
+		return a.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;
 	}
 }
 
 int sprt_builtin_bool(const sprt_val *args, int n, sprt_val *out)
 {
-	if (n == 0) {
-		*out = sprt_bool(false);
-		return SPRT_OK;
-	}
 	if (n != 1)
-		return SPRT_ETYPE;
+		return no_arg(n, sprt_bool(false), out);
 	if (args[0].kind == SPRT_UNDEF)
 		return SPRT_EUNDEF;
 	*out = sprt_bool(sprt_truthy(args[0]));

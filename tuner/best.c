@@ -378,21 +378,21 @@ static char *json_text(const struct record *best, const size_t *by_status_n,
 	struct json_object *l = best->line, *o = json_object_new_object();
 	if (!o)
 		return NULL;
-	copy_field(o, "kernel_name", l, "kernel");
-	copy_field(o, "space", l, "space");
-	copy_field(o, "device", l, "device");
-	copy_field(o, "platform", l, "platform");
-	copy_field(o, "driver", l, "driver");
-	copy_field(o, "source_hash", l, "source_hash");
+	/* { output name, record name }, in the output's order around the times */
+	static const char *const head[][2] = {
+		{ "kernel_name", "kernel" }, { "space", "space" }, { "device", "device" },
+		{ "platform", "platform" }, { "driver", "driver" }, { "source_hash", "source_hash" },
+	};
+	static const char *const tail[][2] = {
+		{ "parameters", "params" }, { "defines", "defines" }, { "global", "global" },
+		{ "local", "local" }, { "metrics", "metrics" }, { "runs", "runs" },
+	};
+	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+		copy_field(o, head[i][0], l, head[i][1]);
 	json_object_object_add(o, "time", tune_db_json_number(best->ms));
-	struct json_object *t = json_object_object_get(l, "time_ms");
-	copy_field(o, "time_min", t, "min");
-	copy_field(o, "parameters", l, "params");
-	copy_field(o, "defines", l, "defines");
-	copy_field(o, "global", l, "global");
-	copy_field(o, "local", l, "local");
-	copy_field(o, "metrics", l, "metrics");
-	copy_field(o, "runs", l, "runs");
+	copy_field(o, "time_min", json_object_object_get(l, "time_ms"), "min");
+	for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++)
+		copy_field(o, tail[i][0], l, tail[i][1]);
 	struct json_object *summary = json_object_new_object(), *counts = json_object_new_object();
 	json_object_object_add(summary, "records", json_object_new_uint64(total));
 	json_object_object_add(summary, "median_time", tune_db_json_number(median));

@@ -237,10 +237,18 @@ static int parse_seconds(const char *text, bool can_auto, double *out)
 	return 0;
 }
 
-/* The evaluation options 'run' and 'batch' share: 0, or a usage error reported. */
-static int parse_eval_option(int c, const char *arg, struct tune_eval_opts *e)
+/*
+ * The options 'run' and 'batch' share: evaluation and progress.  0, or
+ * nonzero: a usage error reported, or an option that is not one of them
+ * (getopt has reported an unknown one).
+ */
+static int parse_shared_option(int c, const char *arg, struct tune_eval_opts *e, int *progress)
 {
 	switch (c) {
+	case OPT_PROGRESS:
+	case OPT_NO_PROGRESS:
+		*progress = c == OPT_PROGRESS;
+		return 0;
 	case OPT_REPEAT:
 		if (parse_int(arg, 1, &e->repeat) != 0)
 			return bad_usage("bad --repeat '%s': want a count >= 1", arg);
@@ -267,7 +275,7 @@ static int parse_eval_option(int c, const char *arg, struct tune_eval_opts *e)
 	case OPT_REPLAY_SLEEP:
 		e->replay_sleep = true;
 		return 0;
-	default: /* OPT_TIMEOUT */
+	case OPT_TIMEOUT:
 		if (parse_seconds(arg, false, &e->run_timeout_s) != 0)
 			return bad_usage("bad --timeout '%s': want seconds >= 0", arg);
 		/* It used to bound the whole evaluation, so that builds on a loaded
@@ -275,10 +283,12 @@ static int parse_eval_option(int c, const char *arg, struct tune_eval_opts *e)
 		fputs("spacetune: warning: --timeout is deprecated: it now sets --run-timeout "
 		      "(one kernel run, from its start); builds have --build-timeout\n", stderr);
 		return 0;
+	default:
+		return -1;
 	}
 }
 
-/* The rows of parse_eval_option's options, --progress and --help. */
+/* The rows of parse_shared_option's options, --progress and --help. */
 #define EVAL_OPTIONS \
 	{ "repeat", required_argument, NULL, OPT_REPEAT }, \
 	{ "warmup", required_argument, NULL, OPT_WARMUP }, \
@@ -549,27 +559,14 @@ static int cmd_run(int argc, char **argv)
 				o.bfs_tolerance = x;
 			break;
 		}
-		case OPT_REPEAT:
-		case OPT_WARMUP:
-		case OPT_JOBS:
-		case OPT_TIMEOUT:
-		case OPT_BUILD_TIMEOUT:
-		case OPT_RUN_TIMEOUT:
-		case OPT_REPLAY:
-		case OPT_REPLAY_SLEEP:
-			if (parse_eval_option(c, optarg, &o.eval) != 0)
-				goto out;
-			break;
-		case OPT_PROGRESS:
-		case OPT_NO_PROGRESS:
-			progress = c == OPT_PROGRESS;
-			break;
 		case 'h':
 			usage(stdout);
 			rc = EXIT_OK;
 			goto out;
 		default:
-			goto out;
+			if (parse_shared_option(c, optarg, &o.eval, &progress) != 0)
+				goto out;
+			break;
 		}
 	}
 	if (optind + 1 != argc) {
@@ -733,21 +730,11 @@ static int cmd_batch(int argc, char **argv)
 			}
 			break;
 		}
-		case OPT_REPEAT:
-		case OPT_WARMUP:
-		case OPT_JOBS:
-		case OPT_TIMEOUT:
-		case OPT_BUILD_TIMEOUT:
-		case OPT_RUN_TIMEOUT:
-		case OPT_REPLAY:
-		case OPT_REPLAY_SLEEP:
-			if (parse_eval_option(c, optarg, &o.eval) != 0)
+		case 'h': usage(stdout); rc = EXIT_OK; goto out;
+		default:
+			if (parse_shared_option(c, optarg, &o.eval, &progress) != 0)
 				goto out;
 			break;
-		case OPT_PROGRESS:
-		case OPT_NO_PROGRESS: progress = c == OPT_PROGRESS; break;
-		case 'h': usage(stdout); rc = EXIT_OK; goto out;
-		default: goto out;
 		}
 	}
 	if (optind + 1 != argc) {

@@ -626,6 +626,22 @@ ParameterizedTest(struct un_case *c, values, unary, .init = ctx_setup, .fini = c
 		cr_assert_str_eq(repr(out, false), c->want, "fn '%c'", c->fn);
 }
 
+/* int(), float() and bool() take zero arguments or one, as in Python. */
+Test(values, conversions_arity, .init = ctx_setup, .fini = ctx_teardown)
+{
+	const sprt_val two[2] = { sprt_int(1), sprt_int(2) };
+	sprt_val out = sprt_undef();
+	cr_assert_eq(sprt_builtin_int(&ctx, two, 0, &out), SPRT_OK);
+	cr_assert_str_eq(repr(out, false), "0");
+	cr_assert_eq(sprt_builtin_float(&ctx, two, 0, &out), SPRT_OK);
+	cr_assert_str_eq(repr(out, false), "0.0");
+	cr_assert_eq(sprt_builtin_bool(two, 0, &out), SPRT_OK);
+	cr_assert_str_eq(repr(out, false), "False");
+	cr_assert_eq(sprt_builtin_int(&ctx, two, 2, &out), SPRT_ETYPE);
+	cr_assert_eq(sprt_builtin_float(&ctx, two, 2, &out), SPRT_ETYPE);
+	cr_assert_eq(sprt_builtin_bool(two, 2, &out), SPRT_ETYPE);
+}
+
 /* ---- iterables -------------------------------------------------------------------------- */
 
 static struct sprt_vec va, vb, scratch;
