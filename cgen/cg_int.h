@@ -146,8 +146,6 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst);
 /* The runtime's character for an operator or comparison (sprt_op, sprt_cmp). */
 const char *cg_op_char(enum ast_op op);
 const char *cg_operand(struct cg *c, const struct ast_expr *e);
-/* The runtime's character for an operator (sprt_op, sprt_cmp): "'+'", "'l'" for <=, ... */
-const char *cg_op_char(enum ast_op op);
 void cg_body(struct cg *c, const struct sema_def *d);
 void cg_collect_strings(struct cg *c, const struct ast_expr *e);
 void cg_collect_strings_block(struct cg *c, const struct ast_block *b);
