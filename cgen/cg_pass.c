@@ -14,12 +14,15 @@
  * its members of struct space_state, and releases them in reverse.
  *
  * Rows without functions are decided elsewhere but switched here:
- * specialization (lang/specialize.c, before cgen), the loop order
- * (lang/sema.c), and the transformations planned together in cg_opt.c
- * (one plan for the four rows it owns, each with its own switch).
+ * specialization (lang/specialize.c, before cgen), the task hooks, and
+ * the transformations planned together in cg_opt.c (one plan for the
+ * four rows it owns, each with its own switch).  The loop order is
+ * sema's (lang/sema.c); its row's plan takes the copy that the passes
+ * read and factorization regroups.
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cg_int.h"
@@ -27,12 +30,35 @@
 #define OFF(field) offsetof(struct cg_options, field)
 #define NONE ((size_t)-1)
 
+/* The placement the other passes read and factorization regroups: a
+ * copy, so that the checked program stays as sema made it. */
+static void order_plan(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	size_t n = (size_t)P->ndefs + 1;
+	c->order = xcalloc(n, sizeof(*c->order));
+	memcpy(c->order, P->loop_order, sizeof(*c->order) * (size_t)P->niters);
+	c->pos = xcalloc(n, sizeof(*c->pos));
+	c->lvl = xcalloc(n, sizeof(*c->lvl));
+	sema_placement(P, c->order, c->pos, c->lvl);
+}
+
+static void order_release(struct cg *c)
+{
+	free(c->order);
+	free(c->pos);
+	free(c->lvl);
+	c->order = NULL;
+	c->pos = c->lvl = NULL;
+}
+
 /* name (-fno-NAME), lowest -O level, switch, plan, state, release */
 static const struct cg_pass passes[CG_NPASSES] = {
 	/* lang/specialize.c, run by the caller before cgen */
 	[CG_PASS_SPECIALIZATION] = { "specialization", 1, OFF(no_specialize), NULL, NULL, NULL },
-	/* lang/sema.c; below -O1 the caller asks sema for BEAST's level sets */
-	[CG_PASS_LOOP_ORDER] = { "loop-order", 1, NONE, NULL, NULL, NULL },
+	/* lang/sema.c (below -O1 the caller asks sema for BEAST's level
+	 * sets); the plan takes the generator's copy of sema's placement */
+	[CG_PASS_LOOP_ORDER] = { "loop-order", 1, NONE, order_plan, NULL, order_release },
 	[CG_PASS_FACTORIZATION] = { "factorization", 1, OFF(no_factorize),
 				    cg_factor_plan, cg_factor_state, cg_factor_release },
 	[CG_PASS_TYPED_VALUES] = { "typed-values", 0, OFF(no_typed), cg_type_plan, NULL, cg_type_release },

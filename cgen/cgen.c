@@ -676,12 +676,7 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	c->row = xcalloc(n, sizeof(*c->row));
 	cg_assign_names(c);
 	/* sema's placement, which the passes may change in this copy only */
-	c->order = xcalloc(n, sizeof(*c->order));
-	memcpy(c->order, prog->loop_order, sizeof(*c->order) * (size_t)prog->niters);
-	c->pos = xcalloc(n, sizeof(*c->pos));
-	c->lvl = xcalloc(n, sizeof(*c->lvl));
 	ast_module_init(&c->nodes, NULL);
-	sema_placement(prog, c->order, c->pos, c->lvl);
 	struct sbuf q = { 0 };
 	cg_c_string(&q, o.source_name, strlen(o.source_name), false);
 	cg_keep(c, q.s);
@@ -758,9 +753,6 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	free(c->nscratch);
 	free(c->row);
 	free(c->strs);
-	free(c->order);
-	free(c->pos);
-	free(c->lvl);
 	ast_module_release(&c->nodes);
 	return c->errors;
 }
