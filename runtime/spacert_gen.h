@@ -399,14 +399,16 @@ static inline int64_t sprt_ivl_max2(int64_t a, int64_t b)
 	return a > b ? a : b;
 }
 
+/* | rather than ||: both bounds are always computed, without a branch (the
+ * casts tell clang that | on two bools is meant). */
 static inline int sprt_ivl_add(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
 {
-	return SPRT_ADD_OVERFLOW(al, bl, l) | SPRT_ADD_OVERFLOW(ah, bh, h);
+	return (int)SPRT_ADD_OVERFLOW(al, bl, l) | (int)SPRT_ADD_OVERFLOW(ah, bh, h);
 }
 
 static inline int sprt_ivl_sub(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
 {
-	return SPRT_SUB_OVERFLOW(al, bh, l) | SPRT_SUB_OVERFLOW(ah, bl, h);
+	return (int)SPRT_SUB_OVERFLOW(al, bh, l) | (int)SPRT_SUB_OVERFLOW(ah, bl, h);
 }
 
 /* The least and greatest of the four corners of an operation (nonzero: one fails). */
@@ -424,7 +426,7 @@ static inline int sprt_ivl_corners(int (*op)(int64_t, int64_t, int64_t *), int64
 static inline int sprt_ivl_mul(int64_t al, int64_t ah, int64_t bl, int64_t bh, int64_t *l, int64_t *h)
 {
 	if (al >= 0 && bl >= 0) /* the common case: sizes */
-		return SPRT_MUL_OVERFLOW(al, bl, l) | SPRT_MUL_OVERFLOW(ah, bh, h);
+		return (int)SPRT_MUL_OVERFLOW(al, bl, l) | (int)SPRT_MUL_OVERFLOW(ah, bh, h);
 	return sprt_ivl_corners(sprt_i_mul, al, ah, bl, bh, l, h);
 }
 
