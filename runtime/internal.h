@@ -22,6 +22,10 @@ void sprt_float_repr_(char *buf, double d);
 /* A string as Python's repr ('text') or as a JSON string ("text"). */
 void sprt_print_str_(FILE *out, const char *s, bool json);
 
+/* mkstemp() of "<a><b>XXXXXX": the descriptor and, in *path, the name
+ * (malloc'd); or -1 with errno set.  (output.c) */
+int sprt_mkstemp_(const char *a, const char *b, char **path);
+
 /* Seconds on a monotonic clock. */
 double sprt_now_(void);
 

@@ -10,6 +10,7 @@
 #endif
 
 #include "spacert.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -19,19 +20,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A temporary file beside `path`, created with the mode a new file gets. */
-static FILE *open_beside(const char *path, char **tmp_path)
+int sprt_mkstemp_(const char *a, const char *b, char **path)
 {
-	size_t n = strlen(path) + sizeof(".tmpXXXXXX");
+	size_t n = strlen(a) + strlen(b) + sizeof("XXXXXX");
 	char *t = malloc(n);
 	if (!t)
-		return NULL;
-	snprintf(t, n, "%s.tmpXXXXXX", path);
+		return -1;
+	snprintf(t, n, "%s%sXXXXXX", a, b);
 	int fd = mkstemp(t);
 	if (fd < 0) {
 		free(t);
-		return NULL;
+		return -1;
 	}
+	*path = t;
+	return fd;
+}
+
+/* A temporary file beside `path`, created with the mode a new file gets. */
+static FILE *open_beside(const char *path, char **tmp_path)
+{
+	char *t;
+	int fd = sprt_mkstemp_(path, ".tmp", &t);
+	if (fd < 0)
+		return NULL;
 	/* mkstemp makes 0600; a plain output file is 0666 less the umask.
 	 * An existing file keeps its mode. */
 	struct stat st;

@@ -829,16 +829,10 @@ static FILE *open_tmp(void)
 	const char *dir = getenv("TMPDIR");
 	if (!dir || !*dir)
 		dir = "/tmp";
-	size_t n = strlen(dir) + sizeof("/spacert-XXXXXX");
-	char *path = malloc(n);
-	if (!path)
+	char *path;
+	int fd = sprt_mkstemp_(dir, "/spacert-", &path);
+	if (fd < 0)
 		return NULL;
-	snprintf(path, n, "%s/spacert-XXXXXX", dir);
-	int fd = mkstemp(path);
-	if (fd < 0) {
-		free(path);
-		return NULL;
-	}
 	unlink(path);
 	free(path);
 	FILE *f = fdopen(fd, "w+b");
