@@ -95,16 +95,12 @@ static int keep_line(void *user, struct json_object *line, long lineno)
 		problem = "";
 	if (o->problem && strcmp(o->problem, problem) != 0)
 		return 0;
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? 2 * rs->cap : 256;
-		struct record *v = realloc(rs->v, cap * sizeof *v);
-		if (!v) {
-			rs->oom = true;
-			return 1;
-		}
-		rs->v = v;
-		rs->cap = cap;
+	struct record *v = tune_db_grow(rs->v, &rs->cap, rs->n, sizeof *v, 256);
+	if (!v) {
+		rs->oom = true;
+		return 1;
 	}
+	rs->v = v;
 	/* Each problem (the run's --set bindings) is a group of its own. */
 	size_t glen = strlen(device) + strlen(platform) + strlen(driver) + strlen(hash) + strlen(problem) + 5;
 	char *group = malloc(glen);

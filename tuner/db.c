@@ -722,3 +722,14 @@ fail:
 	free(key);
 	return -1;
 }
+
+void *tune_db_grow(void *v, size_t *cap, size_t n, size_t size, size_t first)
+{
+	if (n < *cap)
+		return v;
+	size_t want = *cap ? 2 * *cap : first;
+	void *p = realloc(v, want * size);
+	if (p)
+		*cap = want;
+	return p;
+}

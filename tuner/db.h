@@ -106,4 +106,11 @@ char *tune_db_line_key(struct json_object *line);
  * for NaN and infinities, which JSON cannot express. */
 struct json_object *tune_db_json_number(double x);
 
+/*
+ * For readers that collect records in an array: `v` with room for element
+ * n (of `size` bytes; *cap allocated), doubled from `first` where full, or
+ * NULL when out of memory (v stays valid and *cap unchanged).
+ */
+void *tune_db_grow(void *v, size_t *cap, size_t n, size_t size, size_t first);
+
 #endif

@@ -109,16 +109,12 @@ static int take(void *user, struct json_object *line, long lineno)
 	r.work_dim = sizes_field(line, "global", r.global);
 	if (r.work_dim < 1 || sizes_field(line, "local", r.local) < 0)
 		return 0;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct rec *v = realloc(c->v, cap * sizeof *v);
-		if (!v) {
-			c->oom = true;
-			return 1;
-		}
-		c->v = v;
-		c->cap = cap;
+	struct rec *v = tune_db_grow(c->v, &c->cap, c->n, sizeof *v, 256);
+	if (!v) {
+		c->oom = true;
+		return 1;
 	}
+	c->v = v;
 	r.space = dup_or_empty(str_field(line, "space"));
 	r.device = dup_or_empty(str_field(line, "device"));
 	r.problem = dup_or_empty(str_field(line, "problem"));

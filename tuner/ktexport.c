@@ -40,16 +40,12 @@ static int take(void *user, struct json_object *line, long lineno)
 	    (o->space && strcmp(space, o->space) != 0) || (o->device && !strcasestr(device, o->device)) ||
 	    (o->problem && strcmp(problem_of(line), o->problem) != 0))
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 1024;
-		struct json_object **v = realloc(l->v, cap * sizeof *v);
-		if (!v) {
-			l->oom = true;
-			return -1;
-		}
-		l->v = v;
-		l->cap = cap;
+	struct json_object **v = tune_db_grow(l->v, &l->cap, l->n, sizeof *v, 1024);
+	if (!v) {
+		l->oom = true;
+		return -1;
 	}
+	l->v = v;
 	l->v[l->n++] = json_object_get(line);
 	return 0;
 }

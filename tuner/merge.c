@@ -88,16 +88,12 @@ static int take(void *user, struct json_object *line, long lineno)
 {
 	(void)lineno;
 	struct merge *m = user;
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 256;
-		struct record *v = realloc(m->v, cap * sizeof *v);
-		if (!v) {
-			m->oom = true;
-			return 1;
-		}
-		m->v = v;
-		m->cap = cap;
+	struct record *v = tune_db_grow(m->v, &m->cap, m->n, sizeof *v, 256);
+	if (!v) {
+		m->oom = true;
+		return 1;
 	}
+	m->v = v;
 	char *params = params_text(line);
 	static const char *const fields[] = { "space", "device", "platform", "driver", "source_hash",
 	                                      "problem" };
