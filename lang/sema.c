@@ -429,18 +429,27 @@ static struct ast_expr *device_query(struct sema_ctx *c, struct ast_stmt *st, st
 
 /* ---- stage 1: top-level statements ------------------------------------ */
 
+/*
+ * What resolve_top and tune_resolve share: true where there is nothing
+ * more to resolve (no expression, a math name, or a comprehension, which
+ * is an error `where` they resolve).
+ */
+static bool resolved_alike(struct sema_ctx *c, struct ast_expr *e, bool callee, const char *where)
+{
+	if (!e || math_ref(c, e, callee))
+		return true;
+	if (e->kind != AST_COMP)
+		return false;
+	diag_error(c->diag, e->loc, "a comprehension is not allowed %s", where);
+	diag_note(c->diag, e->loc, "give it a definition of its own ('name = [...]') and use the name");
+	return true;
+}
+
 /* Resolves names of a top-level expression against the versions so far. */
 static void resolve_top(struct sema_ctx *c, struct ast_expr *e, bool callee)
 {
-	if (!e)
+	if (resolved_alike(c, e, callee, "here"))
 		return;
-	if (math_ref(c, e, callee))
-		return;
-	if (e->kind == AST_COMP) {
-		diag_error(c->diag, e->loc, "a comprehension is not allowed here");
-		diag_note(c->diag, e->loc, "give it a definition of its own ('name = [...]') and use the name");
-		return;
-	}
 	if (e->kind == AST_NAME) {
 		if (e->ref)
 			return; /* synthesized, already bound */
@@ -1764,15 +1773,8 @@ enum sema_init sema_tune_init_kind(const struct ast_expr *init)
 /* Names in the tune section mean final versions, as forward references do. */
 static void tune_resolve(struct sema_ctx *c, struct ast_expr *e, bool callee)
 {
-	if (!e)
+	if (resolved_alike(c, e, callee, "in the tune section"))
 		return;
-	if (math_ref(c, e, callee))
-		return;
-	if (e->kind == AST_COMP) {
-		diag_error(c->diag, e->loc, "a comprehension is not allowed in the tune section");
-		diag_note(c->diag, e->loc, "give it a definition of its own ('name = [...]') and use the name");
-		return;
-	}
 	if (e->kind == AST_NAME) {
 		if (callee && (is_builtin(e->name) || misplaced_query(c, e)))
 			return;
