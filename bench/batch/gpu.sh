@@ -10,11 +10,13 @@
 # it timed (the batch's own summary line), the throughput ratios and each
 # problem's best against cuBLAS.
 #
-#   sh bench/batch/gpu.sh [--small] [--out DIR] [--devices1 D] [--devices2 D,D]
+#   sh bench/batch/gpu.sh [--small] [--limit S] [--out DIR] [--devices1 D] [--devices2 D,D]
 #   (default: --devices1 NVIDIA, and every OpenCL GPU for the second run)
 #
 #   --small      small problems and budgets, and PoCL's one device twice as
 #                the "2 GPUs": a dry run of the whole script on a CPU
+#   --limit S    every run's time limit S seconds (default 70/50/40/30 s,
+#                --small 150 s); a run stopped there resumes when rerun
 #   SPACETUNE    the spacetune to run (default: spacetune on $PATH)
 #
 # From the repository root (spaces/ and kernels/ must be there).
@@ -31,9 +33,11 @@ small=0
 dev1=NVIDIA
 dev2=
 budget=16 chunk=8 repeat=5 t1=70 t2=50 t3=40 t4=30
+limit=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--small) small=1; shift ;;
+	--limit) limit=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--devices1) dev1=$2; shift 2 ;;
 	--devices2) dev2=$2; shift 2 ;;
@@ -56,6 +60,7 @@ else
 	conv="W = 8192
     set H = 4096"
 fi
+[ -n "$limit" ] && t1=$limit t2=$limit t3=$limit t4=$limit
 {
 	echo "# issue 14's GPU batch (bench/batch/gpu.sh)"
 	echo "strategy random"
@@ -84,25 +89,48 @@ log "# $(grep -c '' "$out/gpu.batch") batch lines; $("$st" batch "$out/gpu.batch
 export XDG_CACHE_HOME="$out/cache-warm"
 "$st" batch "$out/gpu.batch" --list --shard 0/1 >"$out/problems.txt" 2>>"$out/run.log"
 
+# Each run in its own process group (setsid: a background job of this
+# non-job-control shell is no group leader, so setsid does not fork and $!
+# is spacetune itself), stopped at its limit by SIGTERM to the group, which
+# spacetune takes as it takes Ctrl-C: what is in flight gets a moment, is
+# recorded, the summary is printed, a rerun resumes.  Why not SIGINT, as
+# before: a `&` job of a non-interactive shell starts with SIGINT ignored
+# (POSIX), and spacetune catches it only once the batch is loaded.  And
+# `kill -s TERM -- -PGID`: the old `kill -INT -- -PGID` is an error in
+# dash, Debian's sh ("Illegal number: -"), sent nothing, and its message
+# went to /dev/null: the 2026-11-27 H200 call's cold1 ran on past its
+# limit, and past the outer timeout, which signals only its own group.
+cur=
+stop() { # pid: SIGTERM to its group; a second one after 60 s ends it at once
+	kill -s TERM -- "-$1" 2>/dev/null || return 0
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ "$i" -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -s TERM -- "-$1" 2>/dev/null
+}
+# This script stopped (an outer timeout, Ctrl-C): its run stops too.
+trap '[ -n "$cur" ] && stop "$cur"; exit 143' TERM
+trap '[ -n "$cur" ] && stop "$cur"; exit 130' INT
 run() { # name devices seconds cache: the cache "new" (cold) or a run's to copy (warm)
 	rm -rf "$out/cache-$1"
 	if [ "$4" = new ]; then cp -r "$out/cache-warm" "$out/cache-$1"; else cp -r "$out/cache-$4" "$out/cache-$1"; fi
 	t0=$(date +%s.%N)
-	# Its own process group, stopped with one SIGINT to the group at the
-	# time limit: GNU timeout signals the child and then its group, and a
-	# second SIGINT ends spacetune at once, before its summary.
 	XDG_CACHE_HOME="$out/cache-$1" setsid "$st" batch "$out/gpu.batch" --db "$out/db-$1" \
 		${2:+--devices "$2"} --chunk "$chunk" --repeat "$repeat" --warmup 1 --no-progress \
 		>"$out/$1.out" 2>"$out/$1.err" &
-	pid=$!
-	i=0
-	while kill -0 "$pid" 2>/dev/null && [ "$i" -lt "$(($3 * 10))" ]; do
-		sleep 0.1
-		i=$((i + 1))
+	cur=$!
+	# by the clock: at load, 0.1 s sleeps add up to far more than the limit
+	end=$(($(date +%s) + $3))
+	while kill -0 "$cur" 2>/dev/null && [ "$(date +%s)" -lt "$end" ]; do
+		sleep 0.2
 	done
-	kill -INT -- "-$pid" 2>/dev/null
-	wait "$pid"
+	kill -0 "$cur" 2>/dev/null && log "== $1: its limit of $3 s: stopped (SIGTERM)"
+	stop "$cur"
+	wait "$cur"
 	rc=$?
+	cur=
 	t1_=$(date +%s.%N)
 	evals=$(cat "$out/db-$1"/*.jsonl 2>/dev/null | wc -l)
 	wall=$(awk -v a="$t0" -v b="$t1_" 'BEGIN { printf "%.2f", b - a }')
