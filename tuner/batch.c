@@ -811,6 +811,27 @@ static char *unit_key(const struct tune_batch_problem *p, int chunk, int nchunks
 	return k;
 }
 
+/* Only these searches' evaluations can be drawn before they run. */
+static bool chunkable(const struct tune_batch_problem *p)
+{
+	return (strcmp(p->strategy, "exhaustive") == 0 || strcmp(p->strategy, "random") == 0) &&
+	       p->budget.kind != TUNE_BUDGET_SECONDS;
+}
+
+double tune_batch_default_chunk(const struct tune_batch *b, const int *list, int n,
+                                const double *costs, int workers)
+{
+	if (workers < 1 || n >= 4 * workers)
+		return 0;
+	double total = 0;
+	for (int k = 0; k < n; k++) {
+		int i = list ? list[k] : k;
+		if (chunkable(&b->problems[i]) && isfinite(costs[i]))
+			total += costs[i];
+	}
+	return total > 0 ? fmax(1, ceil(total / (32.0 * workers))) : 0;
+}
+
 int tune_batch_units(const struct tune_batch *b, const int *list, int n, const double *costs,
                      double chunk_evals, struct tune_batch_unit **out)
 {
@@ -822,10 +843,7 @@ int tune_batch_units(const struct tune_batch *b, const int *list, int n, const d
 		int i = list ? list[k] : k;
 		const struct tune_batch_problem *p = &b->problems[i];
 		int nchunks = 0;
-		/* Only these searches' evaluations can be drawn before they run. */
-		if (costs && chunk_evals > 0 && costs[i] > chunk_evals &&
-		    (strcmp(p->strategy, "exhaustive") == 0 || strcmp(p->strategy, "random") == 0) &&
-		    p->budget.kind != TUNE_BUDGET_SECONDS)
+		if (costs && chunk_evals > 0 && costs[i] > chunk_evals && chunkable(p))
 			nchunks = (int)fmin(ceil(costs[i] / chunk_evals), 10000);
 		for (int c = 0; c < (nchunks ? nchunks : 1); c++) {
 			if (nu == cap) {
@@ -941,7 +959,15 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int append_line(const char *path, const char *text)
+static double real_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Appends "KEY\tdone\n" for units[0..n) in one write, fsync'd. */
+static int append_done(const char *path, const struct tune_batch_unit *units, int n)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -952,16 +978,19 @@ static int append_line(const char *path, const char *text)
 	char last = '\n';
 	if (fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) != 1)
 		last = '\n';
-	size_t len = strlen(text), lead = last != '\n';
-	char *line = malloc(len + 8);
+	size_t len = 1;
+	for (int i = 0; i < n; i++)
+		len += strlen(units[i].key) + 6;
+	char *text = malloc(len + 1);
 	int rc = -1;
-	if (line) {
-		line[0] = '\n';
-		memcpy(line + lead, text, len);
-		memcpy(line + lead + len, "\tdone\n", 6);
-		size_t n = lead + len + 6;
-		rc = write(fd, line, n) == (ssize_t)n && fsync(fd) == 0 ? 0 : -1;
-		free(line);
+	if (text) {
+		size_t k = 0;
+		if (last != '\n')
+			text[k++] = '\n';
+		for (int i = 0; i < n; i++)
+			k += (size_t)sprintf(text + k, "%s\tdone\n", units[i].key);
+		rc = write(fd, text, k) == (ssize_t)k && fsync(fd) == 0 ? 0 : -1;
+		free(text);
 	}
 	close(fd);
 	return rc;
@@ -983,18 +1012,24 @@ static void report_count(void *user, size_t done, size_t planned, double best)
 }
 
 int tune_batch_run_unit(const struct tune_batch *b, const struct tune_batch_unit *units, int unit,
-                        const struct tune_batch_worker *w, int progress_fd,
+                        int count, const struct tune_batch_worker *w, int progress_fd,
                         volatile sig_atomic_t *interrupted, char *what, size_t nwhat, double *kernel_s)
 {
 	const struct tune_batch_unit *u = &units[unit];
 	const struct tune_batch_problem *p = &b->problems[u->problem];
-	/* Any worker's: one may have died between finishing it and saying so. */
-	bool done = false;
+	if (count < 1 || u->nchunks == 0)
+		count = 1;
+	/* Any worker's: one may have died between finishing them and saying so. */
+	bool done[TUNE_BATCH_RUN_MAX] = { false }, all = true;
+	if (count > TUNE_BATCH_RUN_MAX)
+		count = TUNE_BATCH_RUN_MAX;
 	char **dones = files_with(w->db_dir, ".done");
 	for (size_t i = 0; dones && dones[i]; i++)
-		read_done(dones[i], u, 1, &done);
+		read_done(dones[i], u, count, done);
 	free_files(dones);
-	if (done) {
+	for (int i = 0; i < count; i++)
+		all &= done[i];
+	if (all) {
 		snprintf(what, nwhat, "skip");
 		return 0;
 	}
@@ -1008,7 +1043,14 @@ int tune_batch_run_unit(const struct tune_batch *b, const struct tune_batch_unit
 			dbs[nalso++] = dbs[i];
 			dbs[i] = t;
 		}
-	fprintf(w->log, "== %s (%s, line %d)\n", u->key, b->path, p->line);
+	/* The clock of every worker and rank alike (CLOCK_REALTIME, one host
+	 * or NTP), for a batch's timeline: bench/batch/timeline.py. */
+	double t0 = real_s();
+	if (count > 1)
+		fprintf(w->log, "== %s and %d chunks after it (%s, line %d) at %.3f\n", u->key, count - 1,
+		        b->path, p->line, t0);
+	else
+		fprintf(w->log, "== %s (%s, line %d) at %.3f\n", u->key, b->path, p->line, t0);
 	fflush(w->log);
 	double best = NAN;
 	struct tune_run_opts o = {
@@ -1017,7 +1059,8 @@ int tune_batch_run_unit(const struct tune_batch *b, const struct tune_batch_unit
 		.sets = (const char *const *)p->sets, .problem = p->problem, .eval = w->eval,
 		.no_progress = true, .out = w->log, .err = w->log, .interrupted = interrupted, .best = &best,
 		.also_dbs = (const char *const *)dbs, .nalso_dbs = nalso,
-		.chunk = u->chunk, .nchunks = u->nchunks, .kernel_s = kernel_s,
+		.chunk = u->chunk, .nchunks = u->nchunks, .chunks = count, .kernel_s = kernel_s,
+		.keep = w->keep,
 	};
 	if (p->objective)
 		tune_objective_parse(p->objective, &o.objective_metric, &o.maximize);
@@ -1037,7 +1080,7 @@ int tune_batch_run_unit(const struct tune_batch *b, const struct tune_batch_unit
 		snprintf(what, nwhat, "fail");
 		return 1;
 	}
-	if (append_line(w->done_path, u->key) != 0) {
+	if (append_done(w->done_path, u, count) != 0) {
 		fprintf(w->log, "spacetune: error: %s: cannot write: %s\n", w->done_path, strerror(errno));
 		snprintf(what, nwhat, "fail");
 		return 1;
@@ -1046,6 +1089,9 @@ int tune_batch_run_unit(const struct tune_batch *b, const struct tune_batch_unit
 		snprintf(what, nwhat, "%.17g", best);
 	else
 		snprintf(what, nwhat, "none");
+	fprintf(w->log, "-- %d unit%s finished at %.3f, %.3f s\n", count, count == 1 ? "" : "s", real_s(),
+	        real_s() - t0);
+	fflush(w->log);
 	return 0;
 }
 
@@ -1245,6 +1291,7 @@ struct hub_worker {
 	char name[128];
 	int units;                  /* units it ran to their end in this run */
 	double kernel_s;            /* their kernels' time (tune_run_opts.kernel_s) */
+	int problem1;               /* 1 + the problem it was last handed; 0: none */
 };
 
 struct tune_batch_hub {
@@ -1256,6 +1303,7 @@ struct tune_batch_hub {
 	struct running *run;        /* per unit */
 	int nworkers;
 	struct hub_worker *workers;
+	int *open_of;               /* per problem: take()'s scratch */
 	struct progress_line *line; /* on a terminal */
 };
 
@@ -1342,16 +1390,67 @@ static void give_back(struct tune_batch_hub *d, int unit)
 		d->next = unit;
 }
 
-int tune_batch_hub_take(struct tune_batch_hub *d)
+static bool open_unit(const struct tune_batch_hub *d, int u)
 {
+	return !d->run[u].given && !d->run[u].finished;
+}
+
+int tune_batch_hub_take(struct tune_batch_hub *d, int worker, int *count)
+{
+	*count = 0;
 	if (*d->o->interrupted)
 		return -1;
-	while (d->next < d->nunits && (d->run[d->next].given || d->run[d->next].finished))
+	while (d->next < d->nunits && !open_unit(d, d->next))
 		d->next++;
 	if (d->next == d->nunits)
 		return -1;
-	d->run[d->next].given = true;
-	return d->next++;
+	int left = 0, u = -1;
+	struct hub_worker *hw = worker >= 0 && worker < d->nworkers ? &d->workers[worker] : NULL;
+	int *open = d->open_of;
+	memset(open, 0, (size_t)d->o->batch->nproblems * sizeof *open);
+	for (int i = d->next; i < d->nunits; i++) {
+		if (!open_unit(d, i))
+			continue;
+		left++;
+		open[d->units[i].problem]++;
+		/* The problem the worker ran last, while it has open units: its
+		 * job and evaluator (or replay) are still loaded (tune_run_opts.keep). */
+		if (u < 0 && hw && d->units[i].problem + 1 == hw->problem1)
+			u = i;
+	}
+	if (u < 0) {
+		/* Else the problem with the most open units per worker on it, so
+		 * that the workers spread over the problems and each loads few. */
+		double best = -1;
+		for (int i = d->next; i < d->nunits; i++) {
+			int p = d->units[i].problem;
+			if (!open_unit(d, i) || open[p] < 0)
+				continue;
+			int on = 0;
+			for (int w = 0; w < d->nworkers; w++)
+				on += d->workers[w].problem1 == p + 1;
+			double share = open[p] / (1.0 + on);
+			if (share > best) {
+				best = share;
+				u = i;
+			}
+			open[p] = -1;  /* its first open unit seen */
+		}
+	}
+	int want = (left + 2 * d->nworkers - 1) / (2 * d->nworkers);
+	if (want > TUNE_BATCH_RUN_MAX)
+		want = TUNE_BATCH_RUN_MAX;
+	const struct tune_batch_unit *first = &d->units[u];
+	int n = 1;
+	while (n < want && u + n < d->nunits && open_unit(d, u + n) && first->nchunks > 0 &&
+	       d->units[u + n].problem == first->problem && d->units[u + n].chunk == first->chunk + n)
+		n++;
+	for (int i = 0; i < n; i++)
+		d->run[u + i].given = true;
+	if (hw)
+		hw->problem1 = first->problem + 1;
+	*count = n;
+	return u;
 }
 
 void tune_batch_hub_note(struct tune_batch_hub *d, const char *line)
@@ -1397,11 +1496,16 @@ void tune_batch_hub_note(struct tune_batch_hub *d, const char *line)
 	display_running(d);
 }
 
-/* "done UNIT WORKER WHAT KERNEL_S": one line, one write, so lines of
- * several workers never interleave in the pipe. */
-int tune_batch_done_line(char *buf, size_t n, int unit, int worker, const char *what, double kernel_s)
+/* "done UNIT WORKER WHAT KERNEL_S": lines written in one write, so lines
+ * of several workers never interleave in the pipe. */
+int tune_batch_done_line(char *buf, size_t n, int unit, int count, int worker, const char *what,
+                         double kernel_s)
 {
-	return snprintf(buf, n, "done %d %d %s %.17g\n", unit, worker, what, kernel_s);
+	size_t k = 0;
+	for (int i = 0; i < (count > 1 ? count : 1) && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "done %d %d %s %.17g\n", unit + i, worker, what,
+		                      i ? 0.0 : kernel_s);
+	return k < n ? (int)k : (int)n - 1;
 }
 
 /* A local worker: asks for a unit on the report pipe, gets its index on
@@ -1413,25 +1517,25 @@ static int worker_loop(const struct tune_batch_run_opts *o, const struct tune_ba
 	if (!cmd)
 		return 1;
 	int status = 0;
-	char line[128];
+	char line[TUNE_BATCH_RUN_MAX * 128];
 	for (;;) {
 		int n = snprintf(line, sizeof line, "want %d\n", index);
 		if (write(report_fd, line, (size_t)n) != n)
 			break;
-		int unit;
-		if (!fgets(line, sizeof line, cmd) || sscanf(line, "%d", &unit) != 1)
+		int unit, count;
+		if (!fgets(line, sizeof line, cmd) || sscanf(line, "%d %d", &unit, &count) != 2)
 			break;
 		char what[64];
 		double kernel_s = 0;
-		int rc = tune_batch_run_unit(o->batch, units, unit, w, report_fd, o->interrupted, what,
-		                             sizeof what, &kernel_s);
+		int rc = tune_batch_run_unit(o->batch, units, unit, count, w, report_fd, o->interrupted,
+		                             what, sizeof what, &kernel_s);
 		if (rc == 130) {
 			status = 130;
 			break;
 		}
 		if (rc != 0)
 			status = 1;
-		n = tune_batch_done_line(line, sizeof line, unit, index, what, kernel_s);
+		n = tune_batch_done_line(line, sizeof line, unit, count, index, what, kernel_s);
 		if (write(report_fd, line, (size_t)n) != n) {
 			/* the display misses one line; the .done files are what counts */
 		}
@@ -1453,10 +1557,25 @@ int tune_batch_worker_open(struct tune_batch_worker *w, const char *dir, const c
 {
 	worker_paths(w, dir, name);
 	w->eval = *eval;
+	w->keep = tune_run_keep_new();
 	w->log = fopen(w->log_path, "a");
 	if (!w->log)
 		fprintf(err, "spacetune: error: cannot write '%s': %s\n", w->log_path, strerror(errno));
-	return w->log ? 0 : -1;
+	if (!w->keep)
+		fprintf(err, "spacetune: error: out of memory\n");
+	if (w->log && w->keep)
+		return 0;
+	tune_batch_worker_close(w);
+	return -1;
+}
+
+void tune_batch_worker_close(struct tune_batch_worker *w)
+{
+	if (w->log)
+		fclose(w->log);
+	tune_run_keep_free(w->keep);
+	w->log = NULL;
+	w->keep = NULL;
 }
 
 int tune_batch_run(const struct tune_batch_run_opts *o)
@@ -1489,12 +1608,13 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 	                            .start = now_s(), .last_plain = now_s(), .nworkers = nworkers };
 	d.run = calloc((size_t)o->nunits + 1, sizeof *d.run);
 	d.workers = calloc((size_t)nworkers, sizeof *d.workers);
+	d.open_of = calloc((size_t)b->nproblems + 1, sizeof *d.open_of);
 	bool *before = calloc((size_t)o->nunits + 1, sizeof *before);
 	pid_t *pids = calloc((size_t)nlocal, sizeof *pids);
 	int (*cmd)[2] = calloc((size_t)nlocal, sizeof *cmd);
 	int pipefd[2] = { -1, -1 };
 	int status = 0;
-	if (!d.run || !d.workers || !before || !pids || !cmd ||
+	if (!d.run || !d.workers || !d.open_of || !before || !pids || !cmd ||
 	    tune_batch_finished(o->db_dir, o->units, o->nunits, before) < 0) {
 		fprintf(o->err, "spacetune: error: out of memory\n");
 		status = 1;
@@ -1563,6 +1683,7 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 			free(before);
 			free(d.run);
 			free(d.workers);
+			free(d.open_of);
 			struct worker self = workers[w];
 			if (self.sel.platform == workers[w].platform)
 				self.sel.platform = self.platform;
@@ -1575,7 +1696,7 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 			if (tune_batch_worker_open(&wk, o->db_dir, self.name, &eval, o->err) != 0)
 				_exit(1);
 			int rc = worker_loop(o, o->units, w, &wk, pipefd[1], mine);
-			fclose(wk.log);
+			tune_batch_worker_close(&wk);
 			_exit(rc);
 		}
 	}
@@ -1593,17 +1714,18 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 	 * running across a fork. */
 	d.line = o->live_progress && !o->no_progress ? progress_open(1) : NULL;
 	progress_phase(d.line, "batch", 0);
-	int *cur = malloc((size_t)nlocal * sizeof *cur);   /* the unit each local worker runs */
-	for (int w = 0; cur && w < nlocal; w++)
-		cur[w] = -1;
+	/* the units each local worker runs: [cur, cur + ncur) */
+	int *cur = malloc((size_t)nlocal * sizeof *cur), *ncur = malloc((size_t)nlocal * sizeof *ncur);
+	for (int w = 0; cur && ncur && w < nlocal; w++)
+		cur[w] = -1, ncur[w] = 0;
 	char *line = NULL;
 	size_t cap = 0, have = 0;
-	bool local_open = cur != NULL;
+	bool local_open = cur && ncur;
 	int remote = o->remote ? 1 : 0;
 	while (local_open || remote > 0) {
 		if (local_open) {
 			struct pollfd pfd = { pipefd[0], POLLIN, 0 };
-			int pr = poll(&pfd, 1, o->remote ? 20 : 250);
+			int pr = poll(&pfd, 1, o->remote ? 2 : 250);
 			if (pr < 0 && errno != EINTR)
 				local_open = false;
 			if (pr > 0) {
@@ -1627,22 +1749,19 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 						*nl = '\0';
 						int w;
 						if (sscanf(start, "want %d", &w) == 1 && w >= 0 && w < nlocal) {
-							int u = tune_batch_hub_take(&d);
+							int k, u = tune_batch_hub_take(&d, w, &k);
 							char text[32];
-							int n = snprintf(text, sizeof text, "%d\n", u);
+							int n = snprintf(text, sizeof text, "%d %d\n", u, k);
+							cur[w] = -1;
 							if (u < 0 || cmd[w][1] < 0 || write(cmd[w][1], text, (size_t)n) != n) {
-								if (u >= 0)
-									give_back(&d, u);
+								for (int i = 0; u >= 0 && i < k; i++)
+									give_back(&d, u + i);
 								if (cmd[w][1] >= 0)
 									close(cmd[w][1]);
 								cmd[w][1] = -1;
 							} else
-								cur[w] = u;
+								cur[w] = u, ncur[w] = k;
 						} else {
-							int u;
-							if (sscanf(start, "done %d %d", &u, &w) == 2 && w >= 0 && w < nlocal &&
-							    cur[w] == u)
-								cur[w] = -1;
 							tune_batch_hub_note(&d, start);
 						}
 						start = nl + 1;
@@ -1670,9 +1789,11 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 				        WIFSIGNALED(ws) ? "signal" : "exit status",
 				        WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws),
 				        cur[w] >= 0 ? "; its unit '" : "", cur[w] >= 0 ? o->units[cur[w]].key : "",
-				        cur[w] >= 0 ? "' goes to the next worker free" : "");
-				if (cur[w] >= 0 && !d.run[cur[w]].finished)
-					give_back(&d, cur[w]);
+				        cur[w] < 0 ? "" : ncur[w] > 1 ? "' and the chunks after it go to the next worker free"
+				                                      : "' goes to the next worker free");
+				for (int i = 0; cur[w] >= 0 && i < ncur[w]; i++)
+					if (!d.run[cur[w] + i].finished)
+						give_back(&d, cur[w] + i);
 			}
 			cur[w] = -1;
 			if (cmd[w][1] >= 0)
@@ -1685,6 +1806,7 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 	progress_close(d.line);
 	free(line);
 	free(cur);
+	free(ncur);
 	for (int w = 0; w < forked; w++) {
 		int ws;
 		if (pids[w] <= 0 || waitpid(pids[w], &ws, 0) < 0)
@@ -1733,6 +1855,7 @@ out:
 	free(before);
 	free(d.run);
 	free(d.workers);
+	free(d.open_of);
 	free(workers);
 	return status;
 }

@@ -95,6 +95,16 @@ struct tune_batch_unit {
  */
 int tune_batch_units(const struct tune_batch *b, const int *list, int n, const double *costs,
                      double chunk_evals, struct tune_batch_unit **out);
+/*
+ * The chunk size (evaluations) a batch run by `workers` workers gets
+ * without --chunk: where it has fewer than 4 problems per worker, its
+ * chunkable problems (above) cut into about 32 units per worker, so that
+ * no worker waits while another runs a whole problem; else 0 (none cut).
+ * A function of the batch and the worker count alone: the same command
+ * run again cuts the same units.
+ */
+double tune_batch_default_chunk(const struct tune_batch *b, const int *list, int n,
+                                const double *costs, int workers);
 void tune_batch_units_free(struct tune_batch_unit *u, int n);
 
 /*
@@ -114,29 +124,38 @@ struct tune_batch_worker {
 	char db_path[4096], done_path[4096], log_path[4096];
 	struct tune_eval_opts eval;
 	FILE *log;
+	/* The last problem's job and evaluator (or replay), for its next
+	 * chunks (tune_run_opts.keep) */
+	struct tune_run_keep *keep;
 };
 
 /* Fills w and opens its log (errors on err).  0 or -1. */
 int tune_batch_worker_open(struct tune_batch_worker *w, const char *dir, const char *name,
                            const struct tune_eval_opts *eval, FILE *err);
+/* Closes the log and frees what it kept. */
+void tune_batch_worker_close(struct tune_batch_worker *w);
 
 /*
- * Runs units[unit] on the worker's device into its database.  Every
+ * Runs units[unit .. unit + count) (count > 1: consecutive chunks of one
+ * problem, as the hand-out gives them: one search over their union) on
+ * the worker's device into its database.  Every
  * other database of the directory is read too (tune_run_opts.also_dbs),
  * so what any worker recorded of this unit is not timed again.  When it
- * runs to its end its key is appended to the worker's .done file (one
- * line, fsync'd) and it is never reopened.  `what` gets the outcome:
+ * runs to its end their keys are appended to the worker's .done file (one
+ * write, fsync'd) and they are never reopened.  `what` gets the outcome:
  * "skip" (finished before), "fail", "none" (no configuration ran
  * correctly) or the objective's best value.  Progress lines "prog UNIT
  * DONE PLANNED BEST" go to progress_fd unless it is -1.  kernel_s gets
  * the time of the kernels it timed added.  0; 1 failed; 130 interrupted.
  */
 int tune_batch_run_unit(const struct tune_batch *b, const struct tune_batch_unit *units, int unit,
-                        const struct tune_batch_worker *w, int progress_fd,
+                        int count, const struct tune_batch_worker *w, int progress_fd,
                         volatile sig_atomic_t *interrupted, char *what, size_t nwhat, double *kernel_s);
 
-/* The line a worker reports a unit's end with: "done UNIT WORKER WHAT KERNEL_S\n". */
-int tune_batch_done_line(char *buf, size_t n, int unit, int worker, const char *what, double kernel_s);
+/* The lines a worker reports the end of units [unit, unit + count) with:
+ * "done UNIT WORKER WHAT KERNEL_S\n" each (the kernel time on the first). */
+int tune_batch_done_line(char *buf, size_t n, int unit, int count, int worker, const char *what,
+                         double kernel_s);
 
 /*
  * The missing-work report, from the files alone (so a rerun, a Slurm
@@ -154,10 +173,18 @@ int tune_batch_report(const struct tune_batch *b, const struct tune_batch_unit *
  * The hand-out of a running batch (its state lives in tune_batch_run).
  * A remote driver (MPI) serves its workers through these two: take() is
  * the next unit not finished nor handed out, -1 when none is left (or
- * the batch is interrupted); note() takes a worker's report line.
+ * the batch is interrupted), and in *count how many units from it the
+ * worker runs together: guided self-scheduling, a run of consecutive
+ * chunks of its problem about (units left) / (2 x workers) long, at most
+ * TUNE_BATCH_RUN_MAX, so the first hand-outs are long (a worker's set-up
+ * paid once for many chunks) and the last ones single chunks (no worker
+ * left running a long tail alone), from the problem the worker (0 the
+ * local one, MPI: the rank) ran last while that has units open (its set-up
+ * is kept: tune_run_opts.keep); note() takes a worker's report line.
  */
+#define TUNE_BATCH_RUN_MAX 32
 struct tune_batch_hub;
-int tune_batch_hub_take(struct tune_batch_hub *h);
+int tune_batch_hub_take(struct tune_batch_hub *h, int worker, int *count);
 void tune_batch_hub_note(struct tune_batch_hub *h, const char *line);
 
 struct tune_batch_run_opts {

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tuner/batch.h"
@@ -47,7 +48,23 @@ int tune_batch_mpi(struct tune_batch_run_opts *o, int *argc, char ***argv)
 #include "tuner/merge.h"
 
 enum { TAG_ASK = 1, TAG_UNIT = 2 };
-enum { MSG_MAX = 4096 };
+/* a request: the done lines of a run of at most TUNE_BATCH_RUN_MAX units, and "want" */
+enum { MSG_MAX = TUNE_BATCH_RUN_MAX * 128 + 64 };
+
+/*
+ * Waits for a request by testing it every millisecond.  Open MPI's
+ * blocking calls spin on a core; R ranks oversubscribed on a few cores
+ * (a replayed device, a node with more GPUs than free cores) would take
+ * the CPU from the ranks that work, while they wait for a unit or, done
+ * early, for the others at the end.
+ */
+static void wait_calmly(MPI_Request *req)
+{
+	int flag = 0;
+	const struct timespec ms = { 0, 1000000 };
+	while (MPI_Test(req, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag)
+		nanosleep(&ms, NULL);
+}
 
 /* The node-local rank: Open MPI's variable, else a split by shared memory. */
 static int local_rank(void)
@@ -112,9 +129,10 @@ static int serve(void *user, struct tune_batch_hub *h)
 				tune_batch_hub_note(h, l);
 		}
 		if (want) {
-			int unit = tune_batch_hub_take(h);
-			MPI_Send(&unit, 1, MPI_INT, st.MPI_SOURCE, TAG_UNIT, MPI_COMM_WORLD);
-			if (unit < 0)
+			int run[2];
+			run[0] = tune_batch_hub_take(h, st.MPI_SOURCE, &run[1]);
+			MPI_Send(run, 2, MPI_INT, st.MPI_SOURCE, TAG_UNIT, MPI_COMM_WORLD);
+			if (run[0] < 0)
 				s->running--;
 		}
 	}
@@ -133,21 +151,24 @@ static int remote_rank(const struct tune_batch_run_opts *o, int rank, const stru
 		len = 0;
 		if (*o->interrupted)
 			return 130;
-		int unit;
-		MPI_Recv(&unit, 1, MPI_INT, 0, TAG_UNIT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		if (unit < 0 || unit >= o->nunits)
+		int run[2];
+		MPI_Request req;
+		MPI_Irecv(run, 2, MPI_INT, 0, TAG_UNIT, MPI_COMM_WORLD, &req);
+		wait_calmly(&req);
+		int unit = run[0], count = run[1];
+		if (unit < 0 || unit >= o->nunits || count < 1 || unit + count > o->nunits)
 			break;
 		char what[64];
 		double kernel_s = 0;
-		int rc = tune_batch_run_unit(o->batch, o->units, unit, w, -1, o->interrupted, what, sizeof what,
-		                             &kernel_s);
+		int rc = tune_batch_run_unit(o->batch, o->units, unit, count, w, -1, o->interrupted, what,
+		                             sizeof what, &kernel_s);
 		if (rc == 130) {
 			status = 130;
 			continue;  /* says "bye" */
 		}
 		if (rc != 0)
 			status = 1;
-		len = (size_t)tune_batch_done_line(msg, sizeof msg, unit, rank, what, kernel_s);
+		len = (size_t)tune_batch_done_line(msg, sizeof msg - 8, unit, count, rank, what, kernel_s);
 	}
 	return status;
 }
@@ -231,8 +252,12 @@ int tune_batch_mpi(struct tune_batch_run_opts *o, int *argc, char ***argv)
 		if (tune_batch_worker_open(&w, o->db_dir, name, &eval, o->err) != 0)
 			MPI_Abort(MPI_COMM_WORLD, 1);
 		rc = remote_rank(o, rank, &w);
-		fclose(w.log);
+		tune_batch_worker_close(&w);
 	}
+	/* Every rank here before MPI_Finalize, whose wait spins */
+	MPI_Request done;
+	MPI_Ibarrier(MPI_COMM_WORLD, &done);
+	wait_calmly(&done);
 	MPI_Finalize();
 	return rc;
 }

@@ -449,6 +449,13 @@ double tune_replay_clock(const struct tune_replay *rp)
 	return rp->clock;
 }
 
+void tune_replay_restart(struct tune_replay *rp)
+{
+	rp->clock = rp->device_free = 0;
+	rp->nflight = 0;
+	rp->real_start = mono_now();
+}
+
 /* ---- the simulation ----------------------------------------------------------- */
 
 /* Seconds the evaluation held the device. */

@@ -70,4 +70,8 @@ long tune_replay_wait_any(struct tune_replay *rp, struct tune_result *res);
 /* Virtual seconds since the open. */
 double tune_replay_clock(const struct tune_replay *rp);
 
+/* The clock back to 0, as if just opened (a kept replay's next run);
+ * nothing may be in flight. */
+void tune_replay_restart(struct tune_replay *rp);
+
 #endif

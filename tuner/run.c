@@ -244,10 +244,69 @@ struct run {
 	 * the first few, for the summary. */
 	size_t missing;
 	size_t missing_listed[5];
+	char *keep_id;           /* o->keep: this run's (keep_id()) */
 	/* Identity of a point the job could not even evaluate (see identify()). */
 	const char **names, **texts;
 	char (*text_buf)[32];
 };
+
+/* ---- what a run leaves for the next run of its problem (run.h) ------------------- */
+
+struct tune_run_keep {
+	char *id;                    /* whose: keep_id() */
+	struct tune_job *job;
+	struct tune_device_props *props;
+	struct tune_evaluator *ev;
+	struct tune_replay *replay;
+	struct tune_device_info info;
+	const char *backend;         /* the one the job's kernel file chose */
+};
+
+struct tune_run_keep *tune_run_keep_new(void)
+{
+	return calloc(1, sizeof(struct tune_run_keep));
+}
+
+static void keep_clear(struct tune_run_keep *k)
+{
+	if (k->ev)
+		tune_evaluator_stop(k->ev);
+	tune_replay_close(k->replay);
+	tune_job_free(k->job);
+	tune_device_props_free(k->props);
+	free(k->id);
+	*k = (struct tune_run_keep){ .id = NULL };
+}
+
+void tune_run_keep_free(struct tune_run_keep *k)
+{
+	if (!k)
+		return;
+	keep_clear(k);
+	free(k);
+}
+
+/* What the loaded state depends on: the space, the settings, the device
+ * selection and the replayed database (the rest of eval is the worker's). */
+static char *keep_id(const struct tune_run_opts *o)
+{
+	const char *parts[4] = { o->space_path, o->eval.device.platform, o->eval.device.device,
+	                         o->eval.replay };
+	size_t n = 1;
+	for (int i = 0; i < 4; i++)
+		n += (parts[i] ? strlen(parts[i]) : 0) + 1;
+	for (int i = 0; i < o->nsets; i++)
+		n += strlen(o->sets[i]) + 1;
+	char *id = malloc(n);
+	if (!id)
+		return NULL;
+	size_t k = 0;
+	for (int i = 0; i < 4; i++)
+		k += (size_t)snprintf(id + k, n - k, "%s\n", parts[i] ? parts[i] : "");
+	for (int i = 0; i < o->nsets; i++)
+		k += (size_t)snprintf(id + k, n - k, "%s\n", o->sets[i]);
+	return id;
+}
 
 /* Seconds of tuning so far: the replay's virtual clock, or the wall clock. */
 static double run_clock(const struct run *r)
@@ -544,8 +603,30 @@ static int start(struct run *r)
 		.space_path = o->space_path, .nsets = o->nsets, .sets = o->sets,
 		.query = query_device, .query_user = r, .diag = o->err, .kernel_file = kernel_file,
 	};
+	int rc = 0;
+	if (o->keep) {
+		struct tune_run_keep *k = o->keep;
+		if (!(r->keep_id = keep_id(o)) || !k->id || strcmp(k->id, r->keep_id) != 0) {
+			/* another problem's: its evaluator goes before this one starts */
+			keep_clear(k);
+		} else {
+			r->job = k->job;
+			r->props = k->props;
+			r->ev = k->ev;
+			r->replay = k->replay;
+			r->info = k->info;
+			r->eval.device.backend = k->backend;
+			free(k->id);
+			*k = (struct tune_run_keep){ .id = NULL };
+			if (r->replay)
+				tune_replay_restart(r->replay);
+			fprintf(o->err, "spacetune: the problem's job and %s kept from the last run\n",
+			        r->replay ? "replay" : "evaluator");
+		}
+	}
 	progress_phase(r->progress.line, "loading the space", 0);
-	int rc = tune_job_load(&jo, &r->job);
+	if (!r->job)
+		rc = tune_job_load(&jo, &r->job);
 	if (rc == 0 && !o->eval.replay && read_device(r) != 0) {
 		tune_job_free(r->job);
 		r->job = NULL;
@@ -595,7 +676,7 @@ static int start(struct run *r)
 		fputs(proto.nmetrics ? ")\n" : "; it has no 'metric' line)\n", o->err);
 		return -1;
 	}
-	if (o->eval.replay) {
+	if (o->eval.replay && !r->replay) {
 		progress_phase(r->progress.line, "reading the recorded database", 0);
 		struct tune_replay_opts ro = {
 			.path = o->eval.replay, .space = tune_job_name(r->job), .problem = o->problem,
@@ -610,10 +691,10 @@ static int start(struct run *r)
 			return -1;
 		}
 		r->info = *tune_replay_device(r->replay);
-	} else {
+	} else if (!o->eval.replay && !r->ev) {
 		progress_phase(r->progress.line, "starting the workers and the reference", 0);
 	}
-	if (!o->eval.replay &&
+	if (!o->eval.replay && !r->ev &&
 	    tune_evaluator_start(&r->ev, &r->eval, tune_job_reference(r->job), &proto, &r->info,
 	                         &err) != 0) {
 		progress_break(&r->progress);
@@ -683,8 +764,11 @@ static int start(struct run *r)
 			return -1;
 		}
 		size_t planned = tune_budget_evals(&budget, n);
+		int end = o->chunk + (o->chunks > 1 ? o->chunks : 1);
+		if (end > o->nchunks)
+			end = o->nchunks;
 		r->view.lo = planned * (size_t)o->chunk / (size_t)o->nchunks;
-		r->view.n = planned * (size_t)(o->chunk + 1) / (size_t)o->nchunks - r->view.lo;
+		r->view.n = planned * (size_t)end / (size_t)o->nchunks - r->view.lo;
 		budget = (struct tune_budget){ TUNE_BUDGET_EVALS, (double)r->view.n };
 		if (random && random_chunk(&r->view, n, planned, o->seed) != 0) {
 			progress_break(&r->progress);
@@ -770,6 +854,18 @@ int tune_run(const struct tune_run_opts *o)
 	progress_close(r.progress.line);
 	tune_strategy_free(r.strategy);
 	tune_db_close(r.db);
+	if (o->keep && r.keep_id && r.status == 0 && r.inflight == 0 && !*o->interrupted && r.job &&
+	    (r.ev || r.replay)) {
+		/* For the next chunk of this problem (run.h) */
+		*o->keep = (struct tune_run_keep){ r.keep_id, r.job, r.props, r.ev, r.replay, r.info,
+		                                   r.eval.device.backend };
+		r.keep_id = NULL;
+		r.job = NULL;
+		r.props = NULL;
+		r.ev = NULL;
+		r.replay = NULL;
+	}
+	free(r.keep_id);
 	tune_replay_close(r.replay);
 	if (r.trace && fclose(r.trace) != 0 && r.status == 0) {
 		fprintf(o->err, "spacetune: error: %s: cannot write: %s\n", o->trace_path, strerror(errno));

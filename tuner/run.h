@@ -79,6 +79,17 @@ struct tune_run_opts {
 	 * in the order of a permutation drawn from the seed alone (so not the
 	 * points an uncut random search visits).  Other strategies: an error. */
 	int chunk, nchunks;
+	/* With nchunks > 1, chunks [chunk, chunk + chunks) as one search
+	 * (chunks 0: 1): a batch hands out runs of consecutive chunks, so a
+	 * worker loads the problem once for several. */
+	int chunks;
+	/* When set, what a run loaded for its problem (the job, the device's
+	 * properties, the evaluator with its reference outputs, or the replay)
+	 * is left here at the end of a run that ends normally, and the next
+	 * run of the same space, settings and device takes it instead of
+	 * loading again: a batch worker's consecutive chunks of one problem
+	 * pay its set-up once.  A run of another problem frees it first. */
+	struct tune_run_keep *keep;
 	/* When set, the kernel time of the evaluations run here (not those
 	 * found in a database) is added to it, in seconds: each one's timed
 	 * runs times their median (the database keeps no more). */
@@ -87,5 +98,11 @@ struct tune_run_opts {
 
 /* 0 when the search ran to its end, 1 on an error (reported), 130 when interrupted. */
 int tune_run(const struct tune_run_opts *o);
+
+struct tune_run_keep;
+/* An empty keep (tune_run_opts.keep), or NULL out of memory. */
+struct tune_run_keep *tune_run_keep_new(void);
+/* Stops a kept evaluator and frees everything kept; NULL is a no-op. */
+void tune_run_keep_free(struct tune_run_keep *k);
 
 #endif

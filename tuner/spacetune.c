@@ -792,6 +792,12 @@ static int cmd_batch(int argc, char **argv)
 		rc = fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK;
 		goto out;
 	}
+	if (mpi && chunk == 0) {
+		/* No --chunk: cut for the ranks mpirun started (batch.h), so a
+		 * batch of fewer problems than ranks keeps them all busy. */
+		const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+		chunk = (int)tune_batch_default_chunk(b, subset, nsubset, costs, size ? atoi(size) : 1);
+	}
 	nunits = tune_batch_units(b, subset, nsubset, costs, chunk, &units);
 	if (nunits < 0) {
 		nunits = 0;
