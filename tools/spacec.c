@@ -26,6 +26,7 @@
 #include "dag.h"
 #include "interp.h"
 #include "jit.h"
+#include "spacec.h"
 #include "parse.h"
 #include "progress.h"
 #include "sema.h"
@@ -39,13 +40,11 @@ struct cli {
 	const char *format;
 	bool no_soft;
 	bool interpret;
-	bool werror, no_warnings;
 	const char *output;
 	const char *device_profile;
-	struct cg_options passes;        /* -O and -f: the level and the pass switches (cgen/cg_pass.c) */
+	struct spacec_options opts;      /* -O, -f, --jit, -W, -w: the library's (lib/spacec.h) */
 	bool verbose;
 	int progress;                    /* --progress 1, --no-progress 0, -1: on a terminal */
-	struct jit_options jit;
 	char *disabled_warnings;
 	int nbindings;
 	char **binding_text;
@@ -142,7 +141,7 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	cli->format = "csv";
-	cli->passes.opt_level = 2;
+	spacec_options_init(&cli->opts);
 	cli->run.threads = sprt_default_threads();
 	cli->progress = -1;
 	cli->binding_text = calloc((size_t)argc + 1, sizeof(char *));
@@ -152,9 +151,10 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 		wlen += strlen(argv[i]) + 1;
 	cli->disabled_warnings = calloc(wlen, 1);
 	if (!cli->binding_text || !cli->disabled || !cli->disabled_warnings) {
-		fputs("spacec: out of memory\n", stderr);
-		return EXIT_USAGE;
+		fputs("spacec: error: out of memory\n", stderr);
+		return EXIT_INPUT;
 	}
+	cli->opts.disabled_warnings = cli->disabled_warnings;
 	int c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "hwvW:O:o:f:n:", opts, NULL)) != -1) {
@@ -228,43 +228,29 @@ static int parse_args(struct cli *cli, int argc, char **argv)
 			cli->shard = true;
 			break;
 		case OPT_JIT:
-			if (!strcmp(optarg, "auto")) {
-				cli->jit.mode = JIT_AUTO;
-			} else if (!strcmp(optarg, "cc")) {
-				cli->jit.mode = JIT_CC;
-			} else if (!strcmp(optarg, "tcc")) {
-				cli->jit.mode = JIT_TCC;
-			} else {
-				fprintf(stderr, "spacec: error: unknown --jit '%s' (auto, cc or tcc)\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
 		case 'O':
-			if (strcmp(optarg, "0") && strcmp(optarg, "1") && strcmp(optarg, "2")) {
-				fprintf(stderr, "spacec: error: unknown optimisation level '-O%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			cli->passes.opt_level = optarg[0] - '0';
-			break;
-		case 'f':
-			if (!cg_set_switch(&cli->passes, optarg)) {
-				fprintf(stderr, "spacec: error: unknown option '-f%s'\n", optarg);
+		case 'f': {
+			char why[256];
+			if (spacec_option(&cli->opts, c == OPT_JIT ? "--jit" : c == 'O' ? "-O" : "-f", optarg, why,
+					  sizeof why)) {
+				fprintf(stderr, "spacec: error: %s\n", why);
 				return EXIT_USAGE;
 			}
 			break;
+		}
 		case 'o':
 			cli->output = optarg;
 			break;
 		case 'v':
 			cli->verbose = true;
-			cli->jit.verbose = true;
+			cli->opts.jit.verbose = true;
 			break;
 		case 'w':
-			cli->no_warnings = true;
+			cli->opts.no_warnings = true;
 			break;
 		case 'W':
 			if (!strcmp(optarg, "error")) {
-				cli->werror = true;
+				cli->opts.werror = true;
 			} else if (!strncmp(optarg, "no-", 3)) {
 				if (!diag_known_warning(optarg + 3)) {
 					fprintf(stderr, "spacec: warning: unknown warning '-W%s'; the warnings are", optarg);
@@ -387,6 +373,7 @@ static int print_stats(const struct cli *cli, const struct sema_program *prog,
 	bool *off = calloc((size_t)prog->ndefs + 1, sizeof(*off));
 	int *row_of = calloc((size_t)prog->ndefs + 1, sizeof(*row_of));
 	if (!descs || !off || !row_of) {
+		fputs("spacec: error: out of memory\n", stderr);
 		free(descs);
 		free(off);
 		free(row_of);
@@ -412,6 +399,8 @@ static int print_stats(const struct cli *cli, const struct sema_program *prog,
 	struct sprt_space sp = { .abi_version = SPRT_ABI_VERSION, .name = cli->file, .ndefs = n, .defs = descs };
 	struct sprt_ctx ctx;
 	int rc = sprt_ctx_init(&ctx, &sp);
+	if (rc)
+		fputs("spacec: error: out of memory\n", stderr);
 	if (rc == 0) {
 		ctx.no_soft = cli->no_soft;
 		ctx.disabled = off;
@@ -475,67 +464,17 @@ static int read_bindings(const struct cli *cli, struct sprt_bindings *b, bool re
 	return 0;
 }
 
-/*
- * The program again, specialized to the bindings this run gets
- * (sema_analyze_known): branches on device parameters and settings
- * decided, def bodies that only decide and return made expressions, so the
- * generated loops see them.  The C text then holds the bound values, so
- * the JIT cache (keyed by the text) keys on them and --set never needs a
- * manual rebuild.  Its diagnostics were the first analysis's and are not
- * repeated.  Returns false (the caller keeps the plain program) where the
- * bindings cannot be read; the runtime reports that as usual.
- */
-static bool analyze_specialized(const struct cli *cli, const char *src, size_t len,
-				struct ast_module *mod, struct sema_program *prog)
-{
-	struct sprt_bindings b;
-	if (read_bindings(cli, &b, false))
-		return false;
-	ast_module_init(mod, cli->file);
-	struct diag quiet;
-	diag_init(&quiet, cli->file, NULL, 0, NULL);
-	quiet.no_warnings = true;
-	bool ok = !parse_source(mod, &quiet, src, len);
-	struct sema_known *known = calloc((size_t)b.n + 1, sizeof(*known));
-	int nknown = 0;
-	for (int i = 0; ok && i < b.n; i++) {
-		const struct sprt_binding *x = &b.v[i];
-		struct ast_expr *v;
-		if (x->text) {
-			v = ast_expr_new(mod, AST_STR, (struct srcloc){ 0 });
-			v->sval = ast_intern(mod, x->text, strlen(x->text));
-		} else if (x->value.kind == SPRT_INT || x->value.kind == SPRT_BOOL) {
-			v = ast_expr_new(mod, x->value.kind == SPRT_INT ? AST_INT : AST_BOOL, (struct srcloc){ 0 });
-			v->ival = x->value.u.i;
-		} else if (x->value.kind == SPRT_FLOAT) {
-			v = ast_expr_new(mod, AST_FLOAT, (struct srcloc){ 0 });
-			v->fval = x->value.u.f;
-		} else {
-			continue;
-		}
-		known[nknown].name = ast_intern(mod, x->name, strlen(x->name));
-		known[nknown++].value = v;
-	}
-	ok = ok && !sema_analyze_known(mod, &quiet, prog, known, nknown) && !quiet.errors;
-	free(known);
-	diag_release(&quiet);
-	sprt_bindings_release(&b);
-	if (!ok)
-		ast_module_release(mod);
-	return ok;
-}
-
 /* The bindings as the interpreter's values.  Returns 0, or an exit code. */
-static int interp_bindings(const struct cli *cli, struct ast_module *mod,
+static int interp_bindings(const struct sprt_bindings *b, struct ast_module *mod,
 			   struct interp_binding **out, int *nout)
 {
-	struct sprt_bindings b;
-	int rc = read_bindings(cli, &b, true);
-	if (rc)
-		return rc;
-	struct interp_binding *v = calloc((size_t)b.n + 1, sizeof(*v));
-	for (int i = 0; i < b.n; i++) {
-		const struct sprt_binding *x = &b.v[i];
+	struct interp_binding *v = calloc((size_t)b->n + 1, sizeof(*v));
+	if (!v) {
+		fputs("spacec: error: out of memory\n", stderr);
+		return EXIT_INPUT;
+	}
+	for (int i = 0; i < b->n; i++) {
+		const struct sprt_binding *x = &b->v[i];
 		v[i].name = ast_intern(mod, x->name, strlen(x->name));
 		if (x->text)
 			v[i].value = value_str(ast_intern(mod, x->text, strlen(x->text)));
@@ -547,8 +486,7 @@ static int interp_bindings(const struct cli *cli, struct ast_module *mod,
 			v[i].value = value_float(x->value.u.f);
 	}
 	*out = v;
-	*nout = b.n;
-	sprt_bindings_release(&b);
+	*nout = b->n;
 	return 0;
 }
 
@@ -586,14 +524,12 @@ static const char *holds(enum sema_type t)
  * takes ints, a float ints and floats, a bool bools, a string strings.
  * (max_threads=abc once made every point a domain error and the count 0.)
  */
-static int check_binding_types(const struct cli *cli, const struct sema_program *prog, struct diag *diag)
+static int check_binding_types(const struct cli *cli, const struct sprt_bindings *b,
+			       const struct sema_program *prog, struct diag *diag)
 {
-	struct sprt_bindings b;
-	if (read_bindings(cli, &b, false))
-		return 0; /* reported where they are read */
 	int bad = 0;
-	for (int i = 0; i < b.n; i++) {
-		const struct sprt_binding *x = &b.v[i];
+	for (int i = 0; i < b->n; i++) {
+		const struct sprt_binding *x = &b->v[i];
 		const struct sema_def *d = sema_lookup(prog, x->name);
 		if (!d || (d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING))
 			continue; /* the run reports unknown names */
@@ -627,45 +563,22 @@ static int check_binding_types(const struct cli *cli, const struct sema_program 
 				  "--set '%s=\"%s\"'", x->name, given ? strchr(given, '=') + 1 : "...");
 		bad++;
 	}
-	sprt_bindings_release(&b);
 	return bad;
 }
 
-/* Generates the C of a program into a malloc'd buffer. */
-static char *generate(const struct cli *cli, const struct sema_program *prog, struct diag *diag,
-		      const char *src, size_t len, const char *out_name, const unsigned char *types,
-		      bool standalone, size_t *out_len)
-{
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	if (!f) {
-		fprintf(stderr, "spacec: error: out of memory\n");
-		return NULL;
-	}
-	struct cg_options o = cli->passes; /* the level and the switches */
-	o.source_text = src;
-	o.source_len = len;
-	o.source_name = cli->file;
-	o.output_name = out_name;
-	o.line_directives = true;
-	o.bound_types = types;
-	o.standalone = standalone;
-	int errs = cg_emit(prog, &o, f, diag);
-	if (fclose(f) || errs) {
-		free(buf);
-		return NULL;
-	}
-	*out_len = n;
-	return buf;
-}
-
-static int emit_file(const struct cli *cli, const struct sema_program *prog, struct diag *diag,
-		     const char *src, size_t len)
+/* spacec emit: the standalone program, specialized (--specialize) to the
+ * bindings where they can be read. */
+static int emit_file(const struct cli *cli, struct spacec_unit *u)
 {
 	const char *out = cli->output && strcmp(cli->output, "-") ? cli->output : NULL;
+	struct sprt_bindings b;
+	bool bound = cli->specialize && !read_bindings(cli, &b, false);
+	struct spacec_build build = { .bindings = bound ? &b : NULL, .standalone = true, .specialize = bound,
+				      .output_name = out ? out : "<stdout>" };
 	size_t n;
-	char *text = generate(cli, prog, diag, src, len, out ? out : "<stdout>", NULL, true, &n);
+	char *text = spacec_generate(u, &build, &n);
+	if (bound)
+		sprt_bindings_release(&b);
 	if (!text)
 		return EXIT_INPUT;
 	int rc = EXIT_OK;
@@ -676,6 +589,11 @@ static int emit_file(const struct cli *cli, const struct sema_program *prog, str
 		/* Atomic: a temporary file renamed into place, never a torn file. */
 		size_t tl = strlen(out) + 32;
 		char *tmp = malloc(tl);
+		if (!tmp) {
+			fputs("spacec: error: out of memory\n", stderr);
+			free(text);
+			return EXIT_INPUT;
+		}
 		snprintf(tmp, tl, "%s.tmp.%ld", out, (long)getpid());
 		FILE *f = fopen(tmp, "wb");
 		if (!f || fwrite(text, 1, n, f) != n || fclose(f) || rename(tmp, out)) {
@@ -687,145 +605,6 @@ static int emit_file(const struct cli *cli, const struct sema_program *prog, str
 	}
 	free(text);
 	return rc;
-}
-
-/*
- * --jit=auto with nothing cached: cc -O2 or libtcc, whichever should
- * finish the whole job (build + enumerate) first.  cc costs 0.1-1.5 s to
- * build and its code runs about 5x faster than tcc's, so it only pays off
- * where enumeration takes seconds.  With typed values and the loop
- * transformations that is no longer "any wide or deep space" but only a
- * loop bounded by a device parameter whose value here exceeds 1000 (a
- * --set binding, else its literal default; a device profile counts as
- * large): BEAST-style spaces over device limits, whose nests run for
- * seconds.  (Deep nests, 16 or more iterators, were a second case until
- * interval pruning and factorization: synthetic_deep now enumerates in
- * 0.15 s with tcc against cc's 0.9 s build.)  Everything else builds
- * with tcc in milliseconds.  The rule reads only
- * the program and the command line, so it is deterministic.
- */
-#define AUTO_DEVICE_BOUND 1000
-
-static bool large_device(const struct cli *cli, const struct sema_def *dev)
-{
-	size_t n = strlen(dev->name);
-	for (int i = cli->nbindings - 1; i >= 0; i--) {
-		const char *t = cli->binding_text[i];
-		if (strncmp(t, dev->name, n) || t[n] != '=')
-			continue;
-		char *end;
-		long long v = strtoll(t + n + 1, &end, 10);
-		return *end || v > AUTO_DEVICE_BOUND || v < -AUTO_DEVICE_BOUND;
-	}
-	if (cli->device_profile)
-		return true;
-	const struct ast_expr *e = dev->expr;
-	return !e || e->kind != AST_INT || e->ival > AUTO_DEVICE_BOUND || e->ival < -AUTO_DEVICE_BOUND;
-}
-
-static bool device_bound(const struct cli *cli, const struct ast_expr *e)
-{
-	if (!e)
-		return false;
-	if (e->kind == AST_NAME)
-		return e->ref && e->ref->kind == SEMA_DEVICE && large_device(cli, e->ref);
-	for (int i = 0; i < e->nitems; i++)
-		if (device_bound(cli, e->items[i]))
-			return true;
-	return false;
-}
-
-/* cc's build time grows faster than the nest's depth: 50 trivial
- * iterators took it 2 s, 100 over 10 s, where tcc takes milliseconds. */
-#define AUTO_CC_MAX_ITERATORS 40
-
-static bool prefer_cc(const struct cli *cli, const struct sema_program *prog)
-{
-	if (prog->niters > AUTO_CC_MAX_ITERATORS)
-		return false;
-	for (int i = 0; i < prog->niters; i++)
-		if (device_bound(cli, prog->iters[i]->expr))
-			return true;
-	return false;
-}
-
-/*
- * --jit=auto, `list`, nothing cached and tcc chosen by the rule above: a
- * long listing still repays cc's build (gaussian's 149M points: 82 s with
- * tcc, 18 s with cc -O2 before the sinks were reworked).  So the tcc build
- * first counts the space (emitting nothing, which factorized spaces do in
- * microseconds), for at most AUTO_TRIAL_S, and the listing's tcc time is
- * predicted as the count's time (or, cut off, that time over the share of
- * the outer loop done) plus AUTO_TCC_POINT_S per point (gaussian at
- * N1=N2=64, 2.1M points: 1.6 s with tcc at a load of 20 on 2 cores, about
- * 0.2 us a point idle); cc is chosen where
- * that exceeds twice cc's build, estimated as elsewhere at 0.2 s + 1 s
- * per 100 kB of C.  Threads and the sink's own cost are left out: the
- * rule only has to tell milliseconds from seconds.  The trial's result is
- * discarded; the listing itself runs as usual.
- */
-#define AUTO_TRIAL_S 0.1
-#define AUTO_TCC_POINT_S 200e-9
-
-static bool listing_repays_cc(const struct cli *cli, const struct sprt_space *sp, size_t c_bytes)
-{
-	struct sprt_bindings b;
-	if (read_bindings(cli, &b, false))
-		return false;
-	struct sprt_ctx ctx;
-	bool cc = false;
-	if (sprt_ctx_init(&ctx, sp) == SPRT_OK) {
-		ctx.bindings = b.v;
-		ctx.nbindings = b.n;
-		ctx.no_soft = cli->no_soft;
-		ctx.no_stats = true;
-		double t0 = now();
-		ctx.deadline = t0 + AUTO_TRIAL_S;
-		int rc = sp->enumerate(&ctx);
-		double t = now() - t0, done = ctx.deadline > 0 ? 1.0 : ctx.deadline_fraction;
-		if (!(done > 0))
-			done = 1; /* cut off where the outer loop's share is unknown: what was seen */
-		double tcc = t / done + (double)ctx.valid / done * AUTO_TCC_POINT_S;
-		double build = 0.2 + (double)c_bytes / 100e3;
-		cc = rc == 0 && tcc > 2 * build;
-		if (cli->jit.verbose)
-			fprintf(stderr, "spacec: --jit=auto: a trial count predicts %.2f s with tcc, cc builds in ~%.1f s%s\n",
-				tcc, build, cc ? ": cc" : "");
-		sprt_ctx_release(&ctx);
-	}
-	sprt_bindings_release(&b);
-	return cc;
-}
-
-/*
- * The kind of value each device parameter and setting will be bound to
- * (cg_options.bound_types), read with the runtime's own parser from the
- * profile and --set values the run gets.  NULL where they cannot be read:
- * the code stays untyped and the runtime reports the error as usual.
- */
-static unsigned char *bound_types(const struct cli *cli, const struct sema_program *prog)
-{
-	struct sprt_bindings b;
-	if (read_bindings(cli, &b, false))
-		return NULL;
-	unsigned char *types = calloc((size_t)prog->ndefs + 1, 1);
-	for (int i = 0; types && i < prog->ndefs; i++) {
-		const struct sema_def *d = prog->defs[i];
-		if (d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING)
-			continue;
-		types[d->id] = CG_BOUND_DEFAULT;
-		for (int j = b.n - 1; j >= 0; j--) {
-			const struct sprt_binding *x = &b.v[j];
-			if (strcmp(x->name, d->name))
-				continue;
-			types[d->id] = x->text ? CG_BOUND_OTHER
-				       : x->value.kind == SPRT_INT ? CG_BOUND_INT
-				       : x->value.kind == SPRT_BOOL ? CG_BOUND_BOOL : CG_BOUND_OTHER;
-			break;
-		}
-	}
-	sprt_bindings_release(&b);
-	return types;
 }
 
 static enum sprt_command_kind command_kind(const char *name)
@@ -883,55 +662,39 @@ static int run_command(const struct cli *cli, struct diag *diag, const struct sp
 	return rc;
 }
 
-/*
- * Compiles the space and hands it to the runtime's command line, so the
- * compiled path prints exactly what a standalone enumerator would.
- */
-static int run_compiled(const struct cli *cli, const struct sema_program *written,
-			const struct sema_program *prog, struct diag *diag,
-			const char *src, size_t len, const char *argv0)
+/* cc -O2 compiles about 100 kB of generated C a second here (0.4 s for
+ * 10 kB, 7 s for gemm_beast's 400 kB on the loaded 2-core machine); a
+ * cached build or tcc ends before the line shows. */
+static void building(void *bar, size_t c_bytes)
 {
-	size_t n;
-	unsigned char *types = bound_types(cli, prog);
-	char *text = generate(cli, prog, diag, src, len, "<generated>", types, false, &n);
-	free(types);
-	if (!text)
-		return EXIT_INPUT;
-	struct jit_handle h;
-	char *err = NULL;
-	struct jit_options jo = cli->jit;
-	/* By the program as written: specialization folds the device
-	 * parameters the rule looks for into literals. */
-	jo.prefer_cc = prefer_cc(cli, written);
-	/* cc -O2 compiles about 100 kB of generated C a second here (0.4 s
-	 * for 10 kB, 7 s for gemm_beast's 400 kB on the loaded 2-core
-	 * machine); a cached build or tcc ends before the line shows. */
+	progress_phase(bar, "building the enumerator", 0.2 + (double)c_bytes / 100e3);
+}
+
+/*
+ * Compiles the space for this run's bindings (lib/spacec.h) and hands it
+ * to the runtime's commands, so the compiled path prints exactly what a
+ * standalone enumerator would.
+ */
+static int run_compiled(const struct cli *cli, struct spacec_unit *u, const struct sprt_bindings *b,
+			const char *argv0)
+{
 	struct progress_line *bar = progress_open(cli->progress);
-	progress_phase(bar, "building the enumerator", 0.2 + (double)n / 100e3);
-	int failed = jit_load(text, n, &jo, &h, &err);
-	if (!failed && jo.mode == JIT_AUTO && !strcmp(h.backend, "tcc") && !strcmp(cli->command, "list") &&
-	    listing_repays_cc(cli, h.space, n)) {
-		struct jit_handle hc;
-		char *err_cc = NULL;
-		jo.mode = JIT_CC;
-		if (jit_load(text, n, &jo, &hc, &err_cc) == 0) {
-			jit_unload(&h);
-			h = hc;
-		}
-		free(err_cc); /* tcc's build stays */
-	}
+	struct spacec_build build = { .bindings = b, .specialize = true, .listing = !strcmp(cli->command, "list"),
+				      .no_soft = cli->no_soft, .building = building, .user = bar };
+	struct spacec_enumerator e;
+	char *err = NULL;
+	int rc = spacec_load(u, &build, &e, &err);
 	progress_close(bar);
-	if (failed) {
-		fprintf(stderr, "spacec: error: %s\n", err ? err : "cannot compile the enumerator");
+	if (rc) {
+		if (rc < 0)
+			fprintf(stderr, "spacec: error: %s\n", err ? err : "cannot compile the enumerator");
 		free(err);
-		free(text);
 		return EXIT_INPUT;
 	}
-	free(text);
 	if (cli->verbose)
-		fprintf(stderr, "spacec: enumerator built with %s in %.3f s\n", h.backend, h.compile_seconds);
-	int rc = run_command(cli, diag, h.space, argv0);
-	jit_unload(&h);
+		fprintf(stderr, "spacec: enumerator built with %s in %.3f s\n", e.backend, e.compile_seconds);
+	rc = run_command(cli, &u->diag, e.space, argv0);
+	spacec_enumerator_release(&e);
 	return rc;
 }
 
@@ -968,76 +731,42 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	double t_start = now();
-	struct diag diag;
-	diag_init(&diag, cli.file, src, len, stderr);
-	diag.werror = cli.werror;
-	diag.no_warnings = cli.no_warnings;
-	diag.disabled_warnings = cli.disabled_warnings;
-	struct ast_module mod;
-	ast_module_init(&mod, cli.file);
-	int errors = parse_source(&mod, &diag, src, len);
+	struct spacec_unit u = { 0 };
+	struct sprt_bindings bindings = { 0, 0, NULL };
+	int errors = spacec_parse(&u, cli.file, src, len, &cli.opts, stderr);
 	char *src_copy = src;
 	rc = EXIT_OK;
 	if (!strcmp(cli.command, "dump")) {
-		ast_dump(&mod, stdout);
+		ast_dump(&u.mod, stdout);
 		rc = errors ? EXIT_INPUT : EXIT_OK;
 		goto flush;
 	}
-	struct sema_program prog;
-	if (errors && !diag.stopped) {
-		/* The rest of the file parsed: its unknown names are reported
-		 * in the same run (names written on the dropped lines excepted;
-		 * every other check waits for a file without syntax errors). */
-		static const char *const name_errors[] = { "unknown name", "unknown function", "Python's", NULL };
-		diag.only = name_errors;
-		sema_analyze(&mod, &diag, &prog);
-		diag.only = NULL;
-	} else if (!errors) {
-		errors = sema_analyze(&mod, &diag, &prog);
-	}
-	if (errors || diag.errors) {
+	if (spacec_analyze(&u)) {
 		rc = EXIT_INPUT;
 		goto out;
 	}
 	double t_front = now();
 	if (!strcmp(cli.command, "check"))
 		goto out;
-	/* -O0 is BEAST's method: loops in plain level-set order. */
-	if (!cg_pass_on(&cli.passes, CG_PASS_LOOP_ORDER))
-		sema_set_loop_order(&prog, true);
 	if (!strcmp(cli.command, "dot")) {
 		struct dag g;
-		dag_build(&g, &prog);
+		dag_build(&g, &u.prog);
 		dag_write_dot(&g, stdout);
 		dag_release(&g);
 		goto flush;
 	}
 	if (!strcmp(cli.command, "emit")) {
-		struct ast_module smod;
-		struct sema_program sprog;
-		if (cli.specialize && cg_pass_on(&cli.passes, CG_PASS_SPECIALIZATION) &&
-		    analyze_specialized(&cli, src_copy, len, &smod, &sprog)) {
-			rc = emit_file(&cli, &sprog, &diag, src_copy, len);
-			ast_module_release(&smod);
-		} else {
-			rc = emit_file(&cli, &prog, &diag, src_copy, len);
-		}
+		rc = emit_file(&cli, &u);
 		goto out;
 	}
-	if (check_binding_types(&cli, &prog, &diag)) {
+	if ((rc = read_bindings(&cli, &bindings, true)))
+		goto out;
+	if (check_binding_types(&cli, &bindings, &u.prog, &u.diag)) {
 		rc = EXIT_INPUT;
 		goto out;
 	}
 	if (!cli.interpret) {
-		struct ast_module smod;
-		struct sema_program sprog;
-		if (cg_pass_on(&cli.passes, CG_PASS_SPECIALIZATION) &&
-		    analyze_specialized(&cli, src_copy, len, &smod, &sprog)) {
-			rc = run_compiled(&cli, &prog, &sprog, &diag, src_copy, len, argv[0]);
-			ast_module_release(&smod);
-		} else {
-			rc = run_compiled(&cli, &prog, &prog, &diag, src_copy, len, argv[0]);
-		}
+		rc = run_compiled(&cli, &u, &bindings, argv[0]);
 		goto out;
 	}
 	if (!strcmp(cli.command, "sample") || !strcmp(cli.command, "rank") || !strcmp(cli.command, "unrank")) {
@@ -1058,24 +787,24 @@ int main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	struct interp_binding *bindings = NULL;
+	struct interp_binding *ibindings = NULL;
 	int nbindings = 0;
-	rc = interp_bindings(&cli, &mod, &bindings, &nbindings);
+	rc = interp_bindings(&bindings, &u.mod, &ibindings, &nbindings);
 	if (rc)
 		goto out;
 	struct interp_options opt = {
 		.no_soft = cli.no_soft,
 		.nbindings = nbindings,
-		.bindings = bindings,
+		.bindings = ibindings,
 		.ndisabled = cli.ndisabled,
 		.disabled = cli.disabled,
 	};
 	for (int i = 0; i < cli.ndisabled; i++) {
-		struct sema_def *d = sema_lookup(&prog, cli.disabled[i]);
+		struct sema_def *d = sema_lookup(&u.prog, cli.disabled[i]);
 		if (!d || d->kind != SEMA_CONSTRAINT) {
 			fprintf(stderr, "spacec: error: --disable '%s': no constraint of that name\n", cli.disabled[i]);
 			rc = EXIT_USAGE;
-			free(bindings);
+			free(ibindings);
 			goto out;
 		}
 	}
@@ -1087,13 +816,13 @@ int main(int argc, char **argv)
 				     "spacec");
 	if (!out) {
 		rc = EXIT_INPUT;
-		free(bindings);
+		free(ibindings);
 		goto out;
 	}
-	struct list_sink sink = { &prog, !strcmp(cli.format, "jsonl"), out, false };
+	struct list_sink sink = { &u.prog, !strcmp(cli.format, "jsonl"), out, false };
 	if (listing && !sink.json) {
-		for (int i = 0; i < prog.niters; i++)
-			fprintf(out, "%s%s", i ? "," : "", prog.iters[i]->name);
+		for (int i = 0; i < u.prog.niters; i++)
+			fprintf(out, "%s%s", i ? "," : "", u.prog.iters[i]->name);
 		fputc('\n', out);
 	}
 	struct progress_line *bar = progress_open(cli.progress);
@@ -1101,10 +830,10 @@ int main(int argc, char **argv)
 	opt.progress = bar ? interp_progress : NULL;
 	opt.progress_arg = bar;
 	double t0 = now();
-	int r = interp_run(&prog, &opt, listing ? list_point : NULL, &sink, &res, &diag);
+	int r = interp_run(&u.prog, &opt, listing ? list_point : NULL, &sink, &res, &u.diag);
 	double t1 = now();
 	progress_close(bar);
-	free(bindings);
+	free(ibindings);
 	if (cli.verbose) {
 		fprintf(stderr, "spacec: front end (parse, checks) in %.3f s\n", t_front - t_start);
 		if (r >= 0)
@@ -1123,18 +852,18 @@ int main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	for (int i = 0; i < prog.ndefs && res.valid == 0; i++) {
-		const struct sema_def *d = prog.defs[i];
+	for (int i = 0; i < u.prog.ndefs && res.valid == 0; i++) {
+		const struct sema_def *d = u.prog.defs[i];
 		const struct interp_def_stats *s = &res.stats[d->id];
 		if ((d->kind == SEMA_ITER || d->kind == SEMA_DERIVED || d->kind == SEMA_CONSTRAINT) &&
 		    s->domain_errors && s->domain_errors == s->evaluated)
-			diag_warning(&diag, d->loc, "domain-errors", "every evaluation of '%s' failed with a domain "
+			diag_warning(&u.diag, d->loc, "domain-errors", "every evaluation of '%s' failed with a domain "
 				     "error (%llu times: overflow, division by zero, a type error or a bad value), "
 				     "so no point is valid", d->cname, (unsigned long long)s->domain_errors);
 	}
 	if (!strcmp(cli.command, "count"))
 		printf("%llu\n", (unsigned long long)res.valid);
-	else if (!strcmp(cli.command, "stats") && print_stats(&cli, &prog, &res, t1 - t0))
+	else if (!strcmp(cli.command, "stats") && print_stats(&cli, &u.prog, &res, t1 - t0))
 		rc = EXIT_INPUT;
 	interp_result_release(&res);
 flush:
@@ -1143,9 +872,9 @@ flush:
 		rc = EXIT_INPUT;
 	}
 out:
+	sprt_bindings_release(&bindings);
+	spacec_unit_release(&u);
 	free(src_copy);
-	ast_module_release(&mod);
-	diag_release(&diag);
 done:
 	free(cli.binding_text);
 	free(cli.disabled);

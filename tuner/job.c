@@ -31,7 +31,7 @@
 #include "parse.h"
 #include "sema.h"
 #include "spacert.h"
-#include "tools/jit.h"
+#include "spacec.h"
 #include "optimizer/kopt.h"
 #include "tuner/strategy.h"
 
@@ -51,9 +51,8 @@ struct tune_job {
 	char *src;
 	size_t len;
 	FILE *diag_out;
-	struct diag diag;
-	struct ast_module mod;
-	struct sema_program prog;
+	struct spacec_options copts;         /* -O, -f, --jit (lib/spacec.h) */
+	struct spacec_unit u;                /* the front end's diag, module and program */
 	const struct ast_tune *tune;
 	struct sprt_bindings sb;             /* for the compiled enumerator */
 	struct interp_binding *bindings;     /* the same, for the interpreter */
@@ -158,7 +157,7 @@ static char *read_sources(struct tune_job *job, const struct ast_tune_line *l)
 		size_t n;
 		char *text = parse_read_file(path, &n);
 		if (!text) {
-			diag_error(&job->diag, l->words[i].loc, "cannot read kernel source '%s': %s", path,
+			diag_error(&job->u.diag, l->words[i].loc, "cannot read kernel source '%s': %s", path,
 				   strerror(errno));
 			free(path);
 			free(all);
@@ -199,7 +198,7 @@ static int announce_kernel(struct tune_job *job, const struct tune_job_opts *o)
 
 static int bind_all(struct tune_job *job, const struct tune_job_opts *o)
 {
-	const struct sema_program *P = &job->prog;
+	const struct sema_program *P = &job->u.prog;
 	for (int i = 0; i < P->nbindable; i++) {
 		const struct sema_def *d = P->bindable[i];
 		int64_t v;
@@ -207,7 +206,7 @@ static int bind_all(struct tune_job *job, const struct tune_job_opts *o)
 			continue;
 		int rc = o->query(o->query_user, d->query, &v);
 		if (rc < 0) {
-			diag_error(&job->diag, d->query_loc, "cannot read the device's '%s'", d->query);
+			diag_error(&job->u.diag, d->query_loc, "cannot read the device's '%s'", d->query);
 			return 1;
 		}
 		if (rc == 0 && sprt_bindings_set(&job->sb, d->name, sprt_int(v), NULL))
@@ -217,7 +216,7 @@ static int bind_all(struct tune_job *job, const struct tune_job_opts *o)
 		char why[256];
 		int rc = sprt_bindings_set_arg(&job->sb, o->sets[i], why, sizeof why);
 		if (rc == SPRT_EVALUE)
-			diag_plain(&job->diag, DIAG_ERROR, "%s", why);
+			diag_plain(&job->u.diag, DIAG_ERROR, "%s", why);
 		if (rc)
 			return rc == SPRT_EVALUE ? 1 : -1;
 	}
@@ -227,10 +226,10 @@ static int bind_all(struct tune_job *job, const struct tune_job_opts *o)
 	for (int i = 0; i < job->sb.n; i++) {
 		const struct sprt_binding *b = &job->sb.v[i];
 		struct interp_binding *x = &job->bindings[i];
-		x->name = ast_intern(&job->mod, b->name, strlen(b->name));
+		x->name = ast_intern(&job->u.mod, b->name, strlen(b->name));
 		switch (b->text ? SPRT_STR : b->value.kind) {
 		case SPRT_STR:
-			x->value = value_str(ast_intern(&job->mod, b->text, strlen(b->text)));
+			x->value = value_str(ast_intern(&job->u.mod, b->text, strlen(b->text)));
 			break;
 		case SPRT_INT:
 			x->value = value_int(b->value.u.i);
@@ -376,7 +375,7 @@ static void from_compiled(struct tune_job *job, struct sprt_ctx *ctx, const sprt
 			break;
 		case SPRT_STR: {
 			const char *t = sprt_str_text(ctx, v->u.i);
-			row[i] = value_str(ast_intern(&job->mod, t, strlen(t)));
+			row[i] = value_str(ast_intern(&job->u.mod, t, strlen(t)));
 			break;
 		}
 		default:
@@ -456,47 +455,22 @@ static int setup_access(struct tune_job *job, struct jit_handle *h, struct sprt_
 /* The compiled enumerator; -1 if it cannot be built (the caller falls back). */
 static int enumerate_compiled(struct tune_job *job)
 {
-	char *c_text = NULL;
-	size_t c_len = 0;
-	FILE *f = open_memstream(&c_text, &c_len);
-	if (!f)
-		return -1;
 	/* Constructs the compiled path rejects are not the user's errors
-	 * here: the interpreter enumerates them instead. */
-	struct diag quiet;
-	diag_init(&quiet, job->path, job->src, job->len, NULL);
-	struct cg_options o = {
-		.source_text = job->src,
-		.source_len = job->len,
-		.source_name = job->path,
-		.output_name = "<generated>",
-		.line_directives = true,
-		.opt_level = 2,
-	};
-	int errs = cg_emit(&job->prog, &o, f, &quiet);
-	diag_release(&quiet);
-	if (fclose(f) || errs) {
-		free(c_text);
-		return -1;
-	}
-	/* cc -O2 even for small spaces: its build (cached by content) costs
+	 * here (quiet): the interpreter enumerates them instead.  cc even
+	 * for small spaces (prefer_cc): its build (cached by content) costs
 	 * about as much as one kernel build, while tcc's code enumerates a
 	 * big space many times slower (gemm_beast: minutes instead of
-	 * seconds).  tcc stays the fallback where cc fails. */
-	struct jit_options jo = { .mode = JIT_AUTO, .prefer_cc = true };
-	struct jit_handle h;
+	 * seconds); tcc stands in where cc fails. */
+	/* Not specialized: the points are read by the program as written's
+	 * iterator order (from_compiled). */
+	struct spacec_build build = { .bindings = &job->sb, .prefer_cc = true, .quiet = true };
+	struct spacec_enumerator e;
 	char *err = NULL;
-	int rc = jit_load(c_text, c_len, &jo, &h, &err);
+	int rc = spacec_load(&job->u, &build, &e, &err);
 	free(err);
-	if (rc && jit_have_tcc()) {
-		jo.mode = JIT_TCC;
-		err = NULL;
-		rc = jit_load(c_text, c_len, &jo, &h, &err);
-		free(err);
-	}
-	free(c_text);
 	if (rc)
 		return -1;
+	struct jit_handle h = e.h;
 	struct sprt_ctx ctx;
 	if (sprt_ctx_init(&ctx, h.space)) {
 		jit_unload(&h);
@@ -613,7 +587,7 @@ static void finish_params(struct tune_job *job)
 
 static int enumerate(struct tune_job *job, bool interpret)
 {
-	const struct sema_program *P = &job->prog;
+	const struct sema_program *P = &job->u.prog;
 	job->nparams = P->niters;
 	job->params = xcalloc((size_t)P->niters + 1, sizeof(*job->params));
 	job->param_names = xcalloc((size_t)P->niters + 1, sizeof(*job->param_names));
@@ -625,7 +599,7 @@ static int enumerate(struct tune_job *job, bool interpret)
 		job->enumerator = "interpreter";
 		struct interp_options opt = { .nbindings = job->nbindings, .bindings = job->bindings };
 		struct interp_result res;
-		if (interp_run(P, &opt, interp_point_cb, job, &res, &job->diag))
+		if (interp_run(P, &opt, interp_point_cb, job, &res, &job->u.diag))
 			return 1;
 		interp_result_release(&res);
 	}
@@ -647,7 +621,7 @@ static int eval_fixed(struct tune_job *job, const struct ast_expr *e, const char
 {
 	const char *why = NULL;
 	if (interp_point_eval(job->at, e, out, &why)) {
-		diag_error(&job->diag, e->loc, "cannot evaluate %s: %s", what, why);
+		diag_error(&job->u.diag, e->loc, "cannot evaluate %s: %s", what, why);
 		return 1;
 	}
 	return 0;
@@ -686,7 +660,7 @@ static int fixed_int(struct tune_job *job, const struct ast_expr *e, const char 
 	bool ok = as_int(v, out);
 	value_unref(v);
 	if (!ok || *out < lo) {
-		diag_error(&job->diag, e->loc, "%s must be an integer of at least %" PRId64, what, lo);
+		diag_error(&job->u.diag, e->loc, "%s must be an integer of at least %" PRId64, what, lo);
 		return 1;
 	}
 	return 0;
@@ -700,7 +674,7 @@ static int fixed_double(struct tune_job *job, const struct ast_expr *e, const ch
 	bool ok = as_double(v, out);
 	value_unref(v);
 	if (!ok) {
-		diag_error(&job->diag, e->loc, "%s must be a number", what);
+		diag_error(&job->u.diag, e->loc, "%s must be a number", what);
 		return 1;
 	}
 	return 0;
@@ -713,7 +687,7 @@ static int fixed_string(struct tune_job *job, const struct ast_expr *e, const ch
 		return 1;
 	if (v.kind != V_STR) {
 		value_unref(v);
-		diag_error(&job->diag, e->loc, "%s must be a string", what);
+		diag_error(&job->u.diag, e->loc, "%s must be a string", what);
 		return 1;
 	}
 	*out = xstrdup(v.u.s);
@@ -754,7 +728,7 @@ static int setup_buffer(struct tune_job *job, const struct ast_tune_line *l, str
 			    fixed_double(job, args[2], "a bound", &a->init.hi))
 				return 1;
 			if (!(a->init.lo < a->init.hi)) {
-				diag_error(&job->diag, l->init->loc, "random(): LO must be less than HI");
+				diag_error(&job->u.diag, l->init->loc, "random(): LO must be less than HI");
 				return 1;
 			}
 		}
@@ -772,7 +746,7 @@ static int setup_buffer(struct tune_job *job, const struct ast_tune_line *l, str
 		a->init.path = job->arg_paths[k];
 		FILE *f = fopen(a->init.path, "rb");
 		if (!f) {
-			diag_error(&job->diag, args[0]->loc, "cannot read '%s': %s", a->init.path, strerror(errno));
+			diag_error(&job->u.diag, args[0]->loc, "cannot read '%s': %s", a->init.path, strerror(errno));
 			return 1;
 		}
 		fclose(f);
@@ -841,14 +815,14 @@ static int setup_reference(struct tune_job *job)
 		job->ref_c_path = resolve_path(job, l->words[0].text);
 		FILE *f = fopen(job->ref_c_path, "rb");
 		if (!f) {
-			diag_error(&job->diag, l->words[0].loc, "cannot read the C reference '%s': %s",
+			diag_error(&job->u.diag, l->words[0].loc, "cannot read the C reference '%s': %s",
 				   job->ref_c_path, strerror(errno));
 			return 1;
 		}
 		fclose(f);
 		r->c_path = job->ref_c_path;
 		if (l->nwords > 1)
-			diag_warning(&job->diag, l->words[1].loc, "tune", "a C reference is one file; '%s' is ignored",
+			diag_warning(&job->u.diag, l->words[1].loc, "tune", "a C reference is one file; '%s' is ignored",
 				     l->words[1].text);
 		return 0;
 	}
@@ -880,18 +854,18 @@ static int setup_reference(struct tune_job *job)
 static int named_type(struct tune_job *job, const struct ast_word *w)
 {
 	const struct sema_def *d = NULL;
-	for (int i = 0; i < job->prog.ndefs; i++)
-		if (job->prog.defs[i]->is_final && !strcmp(job->prog.defs[i]->name, w->text))
-			d = job->prog.defs[i];
-	struct value *vals = xcalloc((size_t)job->prog.ndefs + 1, sizeof(*vals));
+	for (int i = 0; i < job->u.prog.ndefs; i++)
+		if (job->u.prog.defs[i]->is_final && !strcmp(job->u.prog.defs[i]->name, w->text))
+			d = job->u.prog.defs[i];
+	struct value *vals = xcalloc((size_t)job->u.prog.ndefs + 1, sizeof(*vals));
 	struct interp_options opt = { .nbindings = job->nbindings, .bindings = job->bindings };
 	int type = -1;
-	if (d && interp_constants(&job->prog, &opt, vals, NULL) == 0 && vals[d->id].kind == V_STR)
+	if (d && interp_constants(&job->u.prog, &opt, vals, NULL) == 0 && vals[d->id].kind == V_STR)
 		type = sema_tune_type(vals[d->id].u.s);
 	if (type < 0)
-		diag_error(&job->diag, w->loc, "'%s' does not name an argument type here; it must be one of "
+		diag_error(&job->u.diag, w->loc, "'%s' does not name an argument type here; it must be one of "
 			   "\"char\", \"uchar\", ..., \"float\", \"double\"", w->text);
-	for (int i = 0; i < job->prog.ndefs; i++)
+	for (int i = 0; i < job->u.prog.ndefs; i++)
 		value_unref(vals[i]);
 	free(vals);
 	return type;
@@ -1020,18 +994,18 @@ static void compute_hash(struct tune_job *job)
 	if (job->ref_source)
 		h = fnv128(h, job->ref_source, strlen(job->ref_source) + 1);
 	/* Problem sizes and device limits change what a point computes. */
-	struct value *vals = xcalloc((size_t)job->prog.ndefs + 1, sizeof(*vals));
+	struct value *vals = xcalloc((size_t)job->u.prog.ndefs + 1, sizeof(*vals));
 	struct interp_options opt = { .nbindings = job->nbindings, .bindings = job->bindings };
-	if (interp_constants(&job->prog, &opt, vals, NULL) == 0) {
-		for (int i = 0; i < job->prog.nbindable; i++) {
-			const struct sema_def *d = job->prog.bindable[i];
+	if (interp_constants(&job->u.prog, &opt, vals, NULL) == 0) {
+		for (int i = 0; i < job->u.prog.nbindable; i++) {
+			const struct sema_def *d = job->u.prog.bindable[i];
 			char *text = value_json(vals[d->id]);
 			h = fnv128(h, d->name, strlen(d->name) + 1);
 			h = fnv128(h, text, strlen(text) + 1);
 			free(text);
 		}
 	}
-	for (int i = 0; i < job->prog.ndefs; i++)
+	for (int i = 0; i < job->u.prog.ndefs; i++)
 		value_unref(vals[i]);
 	free(vals);
 	snprintf(job->hash, sizeof(job->hash), "%016" PRIx64 "%016" PRIx64, (uint64_t)(h >> 64), (uint64_t)h);
@@ -1050,9 +1024,9 @@ static void compute_hash(struct tune_job *job)
 static int optimizer_params(struct tune_job *job, const struct tune_job_opts *o)
 {
 	const struct ast_tune_line *kernel = NULL;
-	for (int i = 0; job->mod.tune && i < job->mod.tune->n && !kernel; i++)
-		if (job->mod.tune->lines[i]->kind == AST_T_KERNEL)
-			kernel = job->mod.tune->lines[i];
+	for (int i = 0; job->u.mod.tune && i < job->u.mod.tune->n && !kernel; i++)
+		if (job->u.mod.tune->lines[i]->kind == AST_T_KERNEL)
+			kernel = job->u.mod.tune->lines[i];
 	if (!kernel)
 		return 0;   /* sema reports it */
 	char *text = read_sources(job, kernel);
@@ -1066,7 +1040,7 @@ static int optimizer_params(struct tune_job *job, const struct tune_job_opts *o)
 	/* The optimizer's diagnostics locate lines in one file. */
 	if (kernel->nwords > 1) {
 		free(text);
-		diag_error(&job->diag, kernel->words[1].loc,
+		diag_error(&job->u.diag, kernel->words[1].loc,
 			   "a kernel with '#pragma spacetune' annotations must come from one source file");
 		return 1;
 	}
@@ -1085,12 +1059,7 @@ static int optimizer_params(struct tune_job *job, const struct tune_job_opts *o)
 		job->src[job->len++] = '\n';
 	memcpy(job->src + job->len, frag, fl + 1);
 	job->len += fl;
-	ast_module_release(&job->mod);
-	diag_release(&job->diag);
-	diag_init(&job->diag, o->space_path, job->src, job->len, job->diag_out);
-	job->diag.program = "spacetune";
-	ast_module_init(&job->mod, o->space_path);
-	return parse_source(&job->mod, &job->diag, job->src, job->len) ? 1 : 0;
+	return spacec_parse(&job->u, job->path, job->src, job->len, &job->copts, job->diag_out) ? 1 : 0;
 }
 
 static int load(struct tune_job *job, const struct tune_job_opts *o)
@@ -1100,20 +1069,22 @@ static int load(struct tune_job *job, const struct tune_job_opts *o)
 		fprintf(job->diag_out, "spacetune: error: cannot read '%s': %s\n", o->space_path, strerror(errno));
 		return 1;
 	}
-	diag_init(&job->diag, o->space_path, job->src, job->len, job->diag_out);
-	job->diag.program = "spacetune";
-	ast_module_init(&job->mod, o->space_path);
-	if (parse_source(&job->mod, &job->diag, job->src, job->len))
+	if (o->compiler)
+		job->copts = *o->compiler;
+	else
+		spacec_options_init(&job->copts);
+	job->copts.program = "spacetune";
+	if (spacec_parse(&job->u, job->path, job->src, job->len, &job->copts, job->diag_out))
 		return 1;
 	int rc = optimizer_params(job, o);
 	if (rc)
 		return rc;
-	if (sema_analyze(&job->mod, &job->diag, &job->prog) || job->diag.errors)
+	if (spacec_analyze(&job->u))
 		return 1;
-	job->tune = job->mod.tune;
+	job->tune = job->u.mod.tune;
 	if (!job->tune) {
 		struct srcloc top = { 1, 1, 1, 1 };
-		diag_error(&job->diag, top, "'%s' has no tune: section; see docs/TUNING.md", o->space_path);
+		diag_error(&job->u.diag, top, "'%s' has no tune: section; see docs/TUNING.md", o->space_path);
 		return 1;
 	}
 	rc = announce_kernel(job, o);
@@ -1123,11 +1094,11 @@ static int load(struct tune_job *job, const struct tune_job_opts *o)
 		return rc;
 	struct interp_options opt = { .nbindings = job->nbindings, .bindings = job->bindings };
 	const char *why = NULL;
-	rc = interp_point_open(&job->prog, &opt, &job->at, &why, &job->diag);
+	rc = interp_point_open(&job->u.prog, &opt, &job->at, &why, &job->u.diag);
 	if (rc < 0)
 		return 1;
 	if (rc > 0) {
-		diag_plain(&job->diag, DIAG_ERROR, "'%s' has no valid points (%s)", o->space_path, why);
+		diag_plain(&job->u.diag, DIAG_ERROR, "'%s' has no valid points (%s)", o->space_path, why);
 		return 1;
 	}
 	if (setup_fixed(job) || !(job->source = read_sources(job, job->kernel)))
@@ -1150,7 +1121,7 @@ static int load(struct tune_job *job, const struct tune_job_opts *o)
 	if (rc)
 		return rc;
 	if (job->npoints == 0) {
-		diag_plain(&job->diag, DIAG_ERROR, "'%s' has no valid points", o->space_path);
+		diag_plain(&job->u.diag, DIAG_ERROR, "'%s' has no valid points", o->space_path);
 		return 1;
 	}
 	compute_hash(job);
@@ -1227,10 +1198,7 @@ void tune_job_free(struct tune_job *job)
 	free(job->ref_c_path);
 	free(job->value_texts);
 	free(job->options_buf);
-	if (job->src) {
-		ast_module_release(&job->mod);
-		diag_release(&job->diag);
-	}
+	spacec_unit_release(&job->u);
 	free(job->src);
 	free(job->path);
 	free(job->dir);
@@ -1543,7 +1511,7 @@ static int build_options(struct tune_job *job, const char **why)
 	size_t len = 0;
 	options_add(job, &len, "");
 	const struct ast_tune *t = job->tune;
-	const struct sema_program *P = &job->prog;
+	const struct sema_program *P = &job->u.prog;
 	bool named = false;
 	for (int i = 0; i < t->n; i++)
 		named |= t->lines[i]->kind == AST_T_DEFINE_NAMES;
@@ -1765,7 +1733,7 @@ int tune_job_variant(struct tune_job *job, size_t i, struct tune_variant *v, con
 			iters[p] = job->row[p];
 			/* interned: a variant's texts outlive the next variant */
 			char *t = value_json(iters[p]);
-			job->value_texts[p] = ast_intern(&job->mod, t, strlen(t));
+			job->value_texts[p] = ast_intern(&job->u.mod, t, strlen(t));
 			free(t);
 		}
 	} else {

@@ -20,6 +20,7 @@
 #include "tuner/variant.h"
 
 struct tune_job;
+struct spacec_options;
 
 /* Answers one device query; 0 and *value set, 1 if the device lacks it
  * (the file's default is used), -1 on failure. */
@@ -36,6 +37,9 @@ struct tune_job_opts {
 	 * else the load fails (the hook has said why).  NULL: none. */
 	int (*kernel_file)(void *user, const char *path);
 	FILE *diag;                 /* diagnostics; NULL: stderr */
+	/* How the space's enumerator is built: -O level, -f switches, --jit
+	 * (lib/spacec.h).  NULL: the defaults (-O2, auto). */
+	const struct spacec_options *compiler;
 	bool interpret;             /* enumerate with the reference interpreter */
 };
 

@@ -602,6 +602,7 @@ static int start(struct run *r)
 	struct tune_job_opts jo = {
 		.space_path = o->space_path, .nsets = o->nsets, .sets = o->sets,
 		.query = query_device, .query_user = r, .diag = o->err, .kernel_file = kernel_file,
+		.compiler = o->compiler,
 	};
 	int rc = 0;
 	if (o->keep) {

@@ -29,6 +29,8 @@
 #include "tuner/eval.h"
 #include "tuner/strategy.h"
 
+struct spacec_options;
+
 struct tune_run_opts {
 	const char *space_path;
 	const char *db_path;          /* NULL: none (a replay need not record) */
@@ -53,6 +55,7 @@ struct tune_run_opts {
 	double bfs_tolerance;         /* per cent; < 0: none */
 	size_t bfs_number;            /* 0: no cap */
 	struct tune_eval_opts eval;   /* device, jobs, warmup, repeat, timeout */
+	const struct spacec_options *compiler; /* -O, -f, --jit (lib/spacec.h); NULL: defaults */
 	bool live_progress;           /* redraw one line (a terminal) or print plain lines */
 	bool no_progress;             /* neither (--no-progress) */
 	FILE *out;                    /* the final summary */

@@ -27,6 +27,7 @@
 #include <json-c/json.h>
 
 #include "config.h"
+#include "spacec.h"
 #include "spacert.h"
 #include "tools/cache.h"
 #include "tuner/batch.h"
@@ -92,6 +93,9 @@ static void usage(FILE *out)
 	      "  --budget B          N evaluations, Ns/Nm/Nh of wall time, or P% of the space\n"
 	      "                      (default: the whole space)\n"
 	      "  --seed S            seed of the randomised strategies (default 1)\n"
+	      "  -O0, -O1, -O2, -fno-..., --jit=auto|cc|tcc\n"
+	      "                      how the space's enumerator is built, as for spacec\n"
+	      "                      (default -O2, auto)\n"
 	      "  --set NAME=VALUE    bind a setting or device parameter (repeatable); with\n"
 	      "                      NAME=V1,V2,... one problem per value, and the cross\n"
 	      "                      product of several such, each tuned and recorded apart\n"
@@ -218,7 +222,7 @@ enum {
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_BUILD_TIMEOUT, OPT_RUN_TIMEOUT, OPT_HEADER, OPT_JSON,
 	OPT_SPACE, OPT_VERSION, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES,
 	OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C, OPT_REPLAY, OPT_REPLAY_SLEEP, OPT_TRACE, OPT_KT_CACHE,
-	OPT_T4, OPT_HOST, OPT_SOURCE, OPT_BFS_TOLERANCE, OPT_BFS_NUMBER, OPT_MPI, OPT_REPORT, OPT_CHUNK
+	OPT_T4, OPT_HOST, OPT_SOURCE, OPT_BFS_TOLERANCE, OPT_BFS_NUMBER, OPT_MPI, OPT_REPORT, OPT_CHUNK, OPT_JIT
 };
 
 /* Seconds >= 0 (or "auto" where `can_auto`: TUNE_RUN_LIMIT_AUTO); -1 if malformed. */
@@ -304,6 +308,7 @@ static int parse_shared_option(int c, const char *arg, struct tune_eval_opts *e,
 
 static const struct option run_options[] = {
 	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "jit", required_argument, NULL, OPT_JIT },
 	{ "platform", required_argument, NULL, OPT_PLATFORM },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "db", required_argument, NULL, OPT_DB },
@@ -478,8 +483,23 @@ static int cmd_run(int argc, char **argv)
 	}
 	int c, rc = EXIT_USAGE;
 	char *end;
-	while ((c = getopt_long(argc, argv, "h", run_options, NULL)) != -1) {
+	/* how the space's enumerator is built: spacec's -O, -f and --jit */
+	struct spacec_options compiler;
+	spacec_options_init(&compiler);
+	o.compiler = &compiler;
+	while ((c = getopt_long(argc, argv, "hO:f:", run_options, NULL)) != -1) {
 		switch (c) {
+		case 'O':
+		case 'f':
+		case OPT_JIT: {
+			char why[256];
+			if (spacec_option(&compiler, c == OPT_JIT ? "--jit" : c == 'O' ? "-O" : "-f", optarg, why,
+					  sizeof why)) {
+				bad_usage("%s", why);
+				goto out;
+			}
+			break;
+		}
 		case OPT_BACKEND:
 			if (!dev_backend(optarg)) {
 				fprintf(stderr, "spacetune: this spacetune has the backends %s\n", backend_names());

@@ -11,6 +11,10 @@ check "--help prints usage" grep -q "usage: spacetune" "$T/out"
 expect_status "--version" 0 "$SPACETUNE" --version
 expect_status "unknown command" 2 "$SPACETUNE" frobnicate
 expect_status "run without a file" 2 "$SPACETUNE" run
+# the compiler's switches are spacec's (lib/spacec.h): a bad one is a usage error
+expect_status "run -O3" 2 "$SPACETUNE" run "$TD/vadd.space" -O3
+expect_status "run -fno-such-pass" 2 "$SPACETUNE" run "$TD/vadd.space" -fno-such-pass
+expect_status "run --jit=gcc" 2 "$SPACETUNE" run "$TD/vadd.space" --jit=gcc
 expect_status "unknown strategy" 2 "$SPACETUNE" run "$TD/vadd.space" --strategy bogus
 expect_status "bad budget" 2 "$SPACETUNE" run "$TD/vadd.space" --budget 10x
 expect_status "bad jobs" 2 "$SPACETUNE" run "$TD/vadd.space" --jobs 0
