@@ -5,7 +5,8 @@
 # - each kernel gets its own sizes and arguments (spacetune variant);
 # - a sample of the joint space (both kernels' work-groups and the
 #   optimizer's annotations of both) verified against the C reference of
-#   the whole code (multi_ref.c, the oracle);
+#   the whole code (multi_ref.c, the oracle), and the kernels tuned one
+#   after the other (bfs: one parameter a level);
 # - the oracle sees the dependency and the sizes: the same code with
 #   blocksum reading blur's input instead of its output, or launched
 #   over half its blocks, is a wrong result at every point;
@@ -34,6 +35,15 @@ check "joint: 6 configurations verified" \
 check "joint: recorded as one code" test "$(jq -r .kernel "$T/m.jsonl" | sort -u)" = "blur,blocksum"
 check "joint: each kernel's sizes recorded" \
 	test "$(jq -c '.kernel_sizes[1].global' "$T/m.jsonl" | sort -u)" = "[64]"
+
+# one kernel after the other: bfs varies blur's work-group (L1), then
+# blocksum's (L2), then each annotation, every point verified
+expect_status "one after the other: bfs" 0 "$SPACETUNE" run "$D/multi.space" --db "$T/bfs.jsonl" --strategy bfs \
+	--jobs 2 --repeat 1 --warmup 0 --no-progress
+check "one after the other: every point verified" \
+	test "$(jq -s '[.[] | select(.status != "ok")] | length' "$T/bfs.jsonl")" -eq 0
+check "one after the other: blocksum's work-group searched with blur's fixed" \
+	test "$(jq -r 'select(.params.L2 != 1) | .params.L1' "$T/bfs.jsonl" | sort -u | wc -l)" -eq 1
 
 # copies next to the sources
 cp "$D/multi.cl" "$D/multi_ref.c" "$T/"
