@@ -87,15 +87,10 @@ bool ast_expr_is_literal(const struct ast_expr *e)
 
 struct ast_expr *ast_expr_copy_node(struct ast_module *m, const struct ast_expr *e)
 {
-	struct ast_expr *r = ast_expr_new(m, e->kind, e->loc);
-	r->op = e->op;
-	r->cmp = e->cmp;
-	r->name = e->name;
-	r->ival = e->ival;
-	r->fval = e->fval;
-	r->sval = e->sval;
-	r->ref = e->ref;
-	r->local = e->local;
+	struct ast_expr *r = arena_alloc(&m->arena, sizeof(*r));
+	*r = *e; /* every field; a comparison's operators are shared */
+	r->nitems = 0;
+	r->items = NULL;
 	if (e->nitems)
 		ast_expr_set_items(m, r, e->items, e->nitems);
 	return r;
