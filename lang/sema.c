@@ -2016,7 +2016,10 @@ static void tune_check(struct sema_ctx *c, struct ast_tune *t)
 			break;
 		case AST_T_ARG_USE: {
 			const struct ast_tune_line *b = tune_buffer(t, l->name.text);
-			if (!b || b->loc.line > l->loc.line)
+			if (tune_kernel_lines(t) < 2)
+				diag_error(c->diag, l->loc, "'arg NAME' passes a buffer again to a later kernel line's "
+					   "kernel; this tune section has one kernel line");
+			else if (!b || b->loc.line > l->loc.line)
 				diag_error(c->diag, l->name.loc, "'%s' is no buffer of an earlier line; 'arg NAME' passes a "
 					   "buffer declared before it again (write 'arg TYPE VALUE' for a scalar)",
 					   l->name.text);

@@ -949,6 +949,9 @@ ParameterizedTestParameters(sema, tune_errors)
 		  "    arg u\n",
 		  "t.space:11:9: error: 'u' is no buffer of an earlier line; 'arg NAME' passes a buffer declared "
 		  "before it again (write 'arg TYPE VALUE' for a scalar)\n" },
+		{ TUNE_HEAD "    global [M]\n    arg out float t[M]\n    arg t\n",
+		  "t.space:9:5: error: 'arg NAME' passes a buffer again to a later kernel line's kernel; this tune "
+		  "section has one kernel line\n" },
 		{ TUNE_HEAD "    global [M]\n    kernel j from \"k.cl\"\n    global [M]\n    arg u\n"
 		  "    arg out float u[M]\n",
 		  "t.space:10:9: error: 'u' is no buffer of an earlier line" },
