@@ -1,7 +1,8 @@
 #!/bin/sh
 # Random access (spacec sample/rank/unrank) and spacetune's strategies on
 # a space too big to list: the ATF gaussian (spaces/gaussian.space,
-# 158,995,200 points of 1.2e11).  Prints the markdown rows of
+# 149,281,440 points of 1.2e11; 158,995,200 before the file had Kernel
+# Tuner's work-group limit, as in the tables recorded then).  Prints the markdown rows of
 # bench/README.md's "Random access" table.  Times are the best of 3 wall
 # times as the commands report them (-v); memory is the peak resident set
 # of bigsearch (getrusage) with a made-up cost, the strategy side of

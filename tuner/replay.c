@@ -471,17 +471,28 @@ static double device_seconds(const struct tune_replay *rp, const struct record *
 	return (rp->o.warmup + runs) * r->median_ms * 1e-3;
 }
 
-int tune_replay_submit(struct tune_replay *rp, const struct tune_variant *v)
+/* The variant's record, or NULL. */
+static const struct record *record_of(const struct tune_replay *rp, const struct tune_variant *v)
 {
-	if (rp->nflight >= rp->o.jobs)
-		return -1;
 	char *key = tune_db_variant_params_key(v);
 	void *found = NULL;
 	bool known = key && lh_table_lookup_ex(rp->chosen->records, key, &found);
 	free(key);
-	if (!known)
+	return known ? found : NULL;
+}
+
+bool tune_replay_has(const struct tune_replay *rp, const struct tune_variant *v)
+{
+	return record_of(rp, v) != NULL;
+}
+
+int tune_replay_submit(struct tune_replay *rp, const struct tune_variant *v)
+{
+	if (rp->nflight >= rp->o.jobs)
+		return -1;
+	const struct record *r = record_of(rp, v);
+	if (!r)
 		return 1;
-	const struct record *r = found;
 	double build = isfinite(r->build_s) && r->build_s > 0 ? r->build_s : 0;
 	rp->flights[rp->nflight++] = (struct flight){
 		.point = (long)v->point_index, .seq = rp->seq++, .rec = r,

@@ -67,11 +67,14 @@ int tune_replay_submit(struct tune_replay *rp, const struct tune_variant *v);
  * none is in flight. */
 long tune_replay_wait_any(struct tune_replay *rp, struct tune_result *res);
 
-/* Virtual seconds since the open. */
+/* Virtual seconds since the open (or the last restart). */
 double tune_replay_clock(const struct tune_replay *rp);
 
-/* The clock back to 0, as if just opened (a kept replay's next run);
- * nothing may be in flight. */
+/* The clock back to 0, as if just opened (a kept replay's next run,
+ * another seed's search); nothing may be in flight. */
 void tune_replay_restart(struct tune_replay *rp);
+
+/* Whether the database records this variant's configuration. */
+bool tune_replay_has(const struct tune_replay *rp, const struct tune_variant *v);
 
 #endif

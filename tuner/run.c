@@ -137,12 +137,16 @@ static void progress_count(struct progress *p, long point, int status, double ms
 /*
  * The strategy's space: the job's points lo + i for i < n (an exhaustive
  * chunk; else all), or map[i] (a random search's chunk: its points in a
- * seeded random order).
+ * seeded random order; or, sorted, the points a replayed database records,
+ * whose parameters then take only the values of those points: vals).
  */
 struct view {
 	struct tune_job *job;
 	size_t lo, n;
 	size_t *map;
+	bool sorted;             /* map is increasing: lookups bisect it */
+	double **vals;           /* per parameter, sorted distinct values; NULL: the job's */
+	int *nvals, nparams;     /* nparams: of vals */
 };
 
 static size_t job_point(const struct view *v, size_t i)
@@ -150,11 +154,22 @@ static size_t job_point(const struct view *v, size_t i)
 	return v->map ? v->map[i] : v->lo + i;
 }
 
-/* The view's index of a job's point; a chunk is small, so a scan will do. */
+/* The view's index of a job's point; a random chunk is small, so a scan will do. */
 static size_t view_point(const struct view *v, size_t point)
 {
 	if (!v->map)
 		return point - v->lo;
+	if (v->sorted) {
+		size_t lo = 0, hi = v->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (v->map[mid] < point)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < v->n && v->map[lo] == point ? lo : v->n;
+	}
 	for (size_t i = 0; i < v->n; i++)
 		if (v->map[i] == point)
 			return i;
@@ -170,6 +185,10 @@ static double job_value(void *user, size_t i, int p)
 static int job_values(void *user, int p, const double **values)
 {
 	const struct view *v = user;
+	if (v->vals) {
+		*values = v->vals[p];
+		return v->nvals[p];
+	}
 	return tune_job_param_values(v->job, p, values);
 }
 
@@ -181,6 +200,45 @@ static long job_find(void *user, const double *values)
 		return -1;
 	size_t k = view_point(v, (size_t)i);
 	return k < v->n ? (long)k : -1;
+}
+
+static void view_release(struct view *v)
+{
+	for (int p = 0; v->vals && p < v->nparams; p++)
+		free(v->vals[p]);
+	free(v->vals);
+	free(v->nvals);
+	free(v->map);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct values of each parameter over the view's points.  0 or -1. */
+static int view_values(struct view *v)
+{
+	int np = v->nparams = tune_job_nparams(v->job);
+	v->vals = calloc((size_t)np + 1, sizeof *v->vals);
+	v->nvals = calloc((size_t)np + 1, sizeof *v->nvals);
+	if (!v->vals || !v->nvals)
+		return -1;
+	for (int p = 0; p < np; p++) {
+		double *x = malloc((v->n + 1) * sizeof *x);
+		if (!(v->vals[p] = x))
+			return -1;
+		for (size_t i = 0; i < v->n; i++)
+			x[i] = job_value(v, i, p);
+		qsort(x, v->n, sizeof *x, cmp_double);
+		int k = 0;
+		for (size_t i = 0; i < v->n; i++)
+			if (k == 0 || x[i] != x[k - 1])
+				x[k++] = x[i];
+		v->nvals[p] = k;
+	}
+	return 0;
 }
 
 static uint64_t splitmix64(uint64_t *state)
@@ -233,6 +291,10 @@ struct run {
 	FILE *trace;
 	struct tune_space space;
 	struct view view;        /* the space's user; view.lo maps its points to the job's */
+	struct tune_budget budget;   /* of each search (a chunk's own) */
+	const char *strategy_name;   /* auto resolved */
+	struct tune_stage *stages;   /* bfs's levels */
+	int nstages;
 	struct tune_strategy *strategy;
 	struct tune_search search;
 	struct tune_device_info info;
@@ -591,6 +653,8 @@ static int kernel_file(void *user, const char *path)
 	return r->eval.replay ? 0 : read_device(r);
 }
 
+static int recorded_view(struct run *r);
+
 static int start(struct run *r)
 {
 	const struct tune_run_opts *o = r->o;
@@ -719,17 +783,13 @@ static int start(struct run *r)
 	if (r->db && (tune_db_set_space(r->db, tune_job_name(r->job)) != 0 ||
 	              tune_db_set_run(r->db, o->problem, objective) != 0))
 		return -1;
-	if (o->trace_path) {
-		/* Appended: a --set list's problems share one trace, each with its header. */
-		if (!(r->trace = fopen(o->trace_path, "a"))) {
-			progress_break(&r->progress);
-			fprintf(o->err, "spacetune: error: %s: cannot write: %s\n", o->trace_path,
-			        strerror(errno));
-			return -1;
-		}
-		fprintf(r->trace, "# %s %s seed %llu problem '%s'\neval,clock_s,point,status,cost,best\n",
-		        tune_job_name(r->job), o->strategy, (unsigned long long)o->seed,
-		        o->problem ? o->problem : "");
+	/* Appended: a --set list's problems share one trace, each search with
+	 * its header (begin_search). */
+	if (o->trace_path && !(r->trace = fopen(o->trace_path, "a"))) {
+		progress_break(&r->progress);
+		fprintf(o->err, "spacetune: error: %s: cannot write: %s\n", o->trace_path,
+		        strerror(errno));
+		return -1;
 	}
 	r->progress.unit = r->metric >= 0 ? o->objective_metric : "ms";
 	r->progress.negate = o->maximize;
@@ -740,25 +800,26 @@ static int start(struct run *r)
 			free(err);
 			return -1;
 		}
-	r->view = (struct view){ r->job, 0, n, NULL };
+	r->view = (struct view){ .job = r->job, .lo = 0, .n = n };
+	if (o->replay_recorded && recorded_view(r) != 0)
+		return -1;
 	struct tune_budget budget = o->budget;
 	const char *strategy = o->strategy;
 	/*
 	 * auto, the default: where nothing limits the search (no budget, or
 	 * one that covers the space) every point; otherwise bo, which reached
 	 * >= 95% of the optimum within 2% of every recorded dataset and beat
-	 * every Kernel Tuner strategy at every budget (bench/search); and on a
-	 * space too big for bo's per-point state, genetic, the best of the
-	 * strategies that keep none there.
+	 * every Kernel Tuner strategy at every budget (bench/search), on a
+	 * space of any size (sparse mode beyond TUNE_DENSE_MAX points).
 	 */
-	bool automatic = strcmp(strategy, "auto") == 0;
-	if (automatic)
-		strategy = budget.kind == TUNE_BUDGET_SECONDS || tune_budget_evals(&budget, n) < n
+	if (strcmp(strategy, "auto") == 0)
+		strategy = budget.kind == TUNE_BUDGET_SECONDS || tune_budget_evals(&budget, r->view.n) < r->view.n
 		                   ? "bo"
 		                   : "exhaustive";
 	if (o->nchunks > 1) {
 		bool random = strcmp(strategy, "random") == 0;
-		if ((!random && strcmp(strategy, "exhaustive") != 0) || budget.kind == TUNE_BUDGET_SECONDS) {
+		if ((!random && strcmp(strategy, "exhaustive") != 0) || budget.kind == TUNE_BUDGET_SECONDS ||
+		    o->replay_recorded) {
 			progress_break(&r->progress);
 			fprintf(o->err, "spacetune: error: only an exhaustive or random search under an evaluation "
 			        "budget can be cut into chunks\n");
@@ -779,40 +840,115 @@ static int start(struct run *r)
 		/* the chunk's points, in the order the view gives them */
 		strategy = "exhaustive";
 	}
+	r->budget = budget;
+	r->strategy_name = strategy;
 	r->space = (struct tune_space){ r->view.n, tune_job_nparams(r->job), &r->view, job_value,
 	                                job_values, job_find };
 	/* bfs: one level per kernel annotation (job.h), after the others */
-	struct tune_stage *stages = NULL;
-	int nstages = tune_job_stages(r->job, &stages);
-	if (nstages < 0) {
+	r->nstages = tune_job_stages(r->job, &r->stages);
+	if (r->nstages < 0) {
 		progress_break(&r->progress);
 		fprintf(o->err, "spacetune: error: out of memory\n");
 		return -1;
 	}
-	struct tune_strategy_opts so = {
-		.seed = o->seed, .budget = tune_budget_evals(&budget, r->view.n), .batch = o->eval.jobs,
-		.nstages = nstages, .stages = stages,
-		.bfs_filters = o->bfs_filters, .bfs_tolerance = o->bfs_tolerance, .bfs_number = o->bfs_number,
-	};
-	rc = tune_strategy_new(&r->strategy, strategy, &r->space, &so);
-	if (automatic && rc == 2) {
-		strategy = "genetic";
-		rc = tune_strategy_new(&r->strategy, strategy, &r->space, &so);
-	}
-	free(stages);  /* the strategy keeps its own copy */
-	if (rc != 0) {
+	return 0;
+}
+
+/*
+ * --replay-recorded: the view of the job's points that the replayed
+ * database records, in the job's order, with their parameters' values.
+ * Each point's identity is the one dispatch() would look up.  0, or -1
+ * after saying why.
+ */
+static int recorded_view(struct run *r)
+{
+	size_t n = tune_job_npoints(r->job), k = 0;
+	const char *why = NULL;
+	if (n > TUNE_DENSE_MAX) {
 		progress_break(&r->progress);
-		if (rc == 2)
-			fprintf(o->err, "spacetune: error: strategy '%s' keeps per-point state over the whole "
-			        "space, and this one has %zu points, too many to list; the other strategies work on it\n",
-			        o->strategy, n);
-		else
-			fprintf(o->err, rc > 0 ? "spacetune: error: unknown strategy '%s'\n"
-			                       : "spacetune: error: out of memory (strategy '%s')\n", o->strategy);
+		fprintf(r->o->err, "spacetune: error: --replay-recorded looks up every point of the space, "
+		        "and this one has %zu, too many to list\n", n);
 		return -1;
 	}
-	tune_search_init(&r->search, r->strategy, &budget, r->view.n);
+	size_t *map = malloc((n + 1) * sizeof *map);
+	if (!map)
+		goto oom;
+	for (size_t i = 0; i < n; i++) {
+		struct tune_variant v;
+		if (tune_job_variant(r->job, i, &v, &why) != 0)
+			identify(r, i, &v);
+		if (tune_replay_has(r->replay, &v))
+			map[k++] = i;
+	}
+	r->view.map = map;
+	r->view.n = k;
+	r->view.sorted = true;
+	if (k == 0) {
+		progress_break(&r->progress);
+		fprintf(r->o->err, "spacetune: error: %s records none of the space's %zu configurations\n",
+		        r->o->eval.replay, n);
+		return -1;
+	}
+	if (view_values(&r->view) == 0)
+		return 0;
+oom:
+	progress_break(&r->progress);
+	fprintf(r->o->err, "spacetune: error: out of memory\n");
+	return -1;
+}
+
+/* One search's strategy, budget and trace header: 0, or -1 after saying why. */
+static int begin_search(struct run *r, uint64_t seed)
+{
+	const struct tune_run_opts *o = r->o;
+	struct tune_strategy_opts so = {
+		.seed = seed, .budget = tune_budget_evals(&r->budget, r->view.n), .batch = o->eval.jobs,
+		.nstages = r->nstages, .stages = r->stages,
+		.bfs_filters = o->bfs_filters, .bfs_tolerance = o->bfs_tolerance, .bfs_number = o->bfs_number,
+	};
+	int rc = tune_strategy_new(&r->strategy, r->strategy_name, &r->space, &so);
+	if (rc != 0) {
+		progress_break(&r->progress);
+		fprintf(o->err, rc > 0 ? "spacetune: error: unknown strategy '%s'\n"
+		                       : "spacetune: error: out of memory (strategy '%s')\n", o->strategy);
+		return -1;
+	}
+	tune_search_init(&r->search, r->strategy, &r->budget, r->view.n);
+	if (r->trace)
+		fprintf(r->trace, "# %s %s seed %llu problem '%s'\neval,clock_s,point,status,cost,best\n",
+		        tune_job_name(r->job), o->strategy, (unsigned long long)seed,
+		        o->problem ? o->problem : "");
 	return 0;
+}
+
+/* Another seed's search on the same job and replay: nothing carried over. */
+static void rewind_search(struct run *r)
+{
+	tune_strategy_free(r->strategy);
+	r->strategy = NULL;
+	if (r->replay)
+		tune_replay_restart(r->replay);
+	struct progress *p = &r->progress;
+	p->done = p->reused = 0;
+	memset(p->by_status, 0, sizeof p->by_status);
+	p->best_ms = p->best_time_ms = INFINITY;
+	p->best_point = -1;
+	r->missing = 0;
+}
+
+/* --seeds: one line per search instead of the summary. */
+static void print_seed_line(struct run *r, uint64_t seed)
+{
+	const struct progress *p = &r->progress;
+	fprintf(r->o->out, "seed %llu: %zu configurations in %.1f s", (unsigned long long)seed, p->done,
+	        run_clock(r));
+	if (r->missing)
+		fprintf(r->o->out, ", %zu missing", r->missing);
+	if (p->best_point < 0)
+		fputs(", best: none\n", r->o->out);
+	else
+		fprintf(r->o->out, ", best: %.6g ms at point %zu\n", p->best_time_ms,
+		        job_point(&r->view, view_point(&r->view, (size_t)p->best_point)));
 }
 
 int tune_run(const struct tune_run_opts *o)
@@ -823,27 +959,43 @@ int tune_run(const struct tune_run_opts *o)
 	                                .best_time_ms = INFINITY, .best_point = -1,
 	                                .unit = "ms", .o = o };
 	r.progress.line = progress_open(r.progress.live);
+	uint64_t last = o->seed_last > o->seed ? o->seed_last : o->seed;
+	bool several = last > o->seed;
 	if (start(&r) != 0) {
 		/* Stopped while loading or computing the reference: nothing was recorded. */
 		r.status = *o->interrupted ? 130 : 1;
 	} else {
-		r.progress.start = r.progress.last_print = now_s();
-		r.progress.planned = r.search.planned;
-		progress_phase(r.progress.line, "tuning", 0);
-		progress_update(r.progress.line, -1, "building the first variants");
-		if (search_loop(&r) != 0)
-			r.status = 1;
-		/* Whatever happened, what is in flight is drained so no worker is
-		 * left; after an interruption only for a moment (the evaluator
-		 * abandons the rest, unrecorded, so a rerun evaluates them). */
-		while (r.inflight > 0 && collect(&r) == 0)
-			;
-		progress_close(r.progress.line);
-		r.progress.line = NULL;
-		progress_print(&r.progress, r.search.seconds, true);
-		print_summary(&r, run_clock(&r));
-		if (o->best)
-			*o->best = best_value(&r.progress);
+		for (uint64_t seed = o->seed;; seed++) {
+			if (seed > o->seed)
+				rewind_search(&r);
+			if (begin_search(&r, seed) != 0) {
+				r.status = 1;
+				break;
+			}
+			r.progress.start = r.progress.last_print = now_s();
+			r.progress.planned = r.search.planned;
+			progress_phase(r.progress.line, "tuning", 0);
+			progress_update(r.progress.line, -1, "building the first variants");
+			if (search_loop(&r) != 0)
+				r.status = 1;
+			/* Whatever happened, what is in flight is drained so no worker is
+			 * left; after an interruption only for a moment (the evaluator
+			 * abandons the rest, unrecorded, so a rerun evaluates them). */
+			while (r.inflight > 0 && collect(&r) == 0)
+				;
+			if (several) {
+				print_seed_line(&r, seed);
+			} else {
+				progress_close(r.progress.line);
+				r.progress.line = NULL;
+				progress_print(&r.progress, r.search.seconds, true);
+				print_summary(&r, run_clock(&r));
+			}
+			if (o->best)
+				*o->best = best_value(&r.progress);
+			if (r.status != 0 || *o->interrupted || seed >= last)
+				break;
+		}
 		if (r.status == 0 && *o->interrupted) {
 			if (r.inflight > 0)
 				fprintf(o->err, "spacetune: %zu evaluation%s in flight abandoned, not recorded\n",
@@ -854,6 +1006,7 @@ int tune_run(const struct tune_run_opts *o)
 	}
 	progress_close(r.progress.line);
 	tune_strategy_free(r.strategy);
+	free(r.stages);
 	tune_db_close(r.db);
 	if (o->keep && r.keep_id && r.status == 0 && r.inflight == 0 && !*o->interrupted && r.job &&
 	    (r.ev || r.replay)) {
@@ -874,9 +1027,9 @@ int tune_run(const struct tune_run_opts *o)
 	}
 	if (r.ev)
 		tune_evaluator_stop(r.ev);
+	view_release(&r.view);
 	tune_job_free(r.job);
 	tune_device_props_free(r.props);
-	free(r.view.map);
 	free(r.names);
 	free(r.texts);
 	free(r.text_buf);

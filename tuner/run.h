@@ -16,7 +16,8 @@
  * their query() defaults unless --set), and the clock of budgets, progress
  * and summary is the replay's.  Proposed configurations the database
  * lacks are counted, listed in the summary and reported to the strategy
- * as failures; nothing is invented for them.
+ * as failures; nothing is invented for them (unless replay_recorded
+ * keeps the search inside the records).
  */
 #ifndef SPACEC_TUNER_RUN_H
 #define SPACEC_TUNER_RUN_H
@@ -39,7 +40,17 @@ struct tune_run_opts {
 	const char *trace_path;
 	const char *strategy;
 	struct tune_budget budget;
-	uint64_t seed;
+	/* One search per seed from `seed` to `seed_last` (--seeds A..B; less
+	 * than `seed`: just `seed`), one after the other on the loaded job: a
+	 * replay's cheap way to run many searches (not with a database, whose
+	 * records would resume the next seed's search).  Each search prints a
+	 * line "seed S: ..." instead of the summary, and its trace its header. */
+	uint64_t seed, seed_last;
+	/* With eval.replay: the strategy's space is the configurations the
+	 * database records, not the job's whole space (a partial database's
+	 * searches stay inside it, as Kernel Tuner's simulation mode does);
+	 * the parameters' values are those of the recorded points. */
+	bool replay_recorded;
 	int nsets;
 	const char *const *sets;      /* "NAME=VALUE" */
 	/* The problem the sets make ("A=1 B=2", see tune_db_set_run; NULL: ""),

@@ -86,6 +86,7 @@ static void usage(FILE *out)
 	      "  --db FILE           results database, appended to (default " DEFAULT_DB ")\n"
 	      "  --strategy NAME     auto (default: every point without a budget, else bo),\n"
 	      "                      exhaustive, random, anneal, pso, genetic, local, bo,\n"
+	      "                      bandit (ATF's AUC bandit over bo and anneal),\n"
 	      "                      bfs (OCLoptimizer's breadth-first search)\n"
 	      "  --bfs-tolerance T   bfs: versions within T per cent of a level's best go on\n"
 	      "  --bfs-number N      bfs: at most N versions go on (0: no cap); with neither\n"
@@ -96,6 +97,8 @@ static void usage(FILE *out)
 	      "  -O0, -O1, -O2, -fno-..., --jit=auto|cc|tcc\n"
 	      "                      how the space's enumerator is built, as for spacec\n"
 	      "                      (default -O2, auto)\n"
+	      "  --seeds A..B        with --replay: one search per seed from A to B, one line\n"
+	      "                      each, the job and database loaded once\n"
 	      "  --set NAME=VALUE    bind a setting or device parameter (repeatable); with\n"
 	      "                      NAME=V1,V2,... one problem per value, and the cross\n"
 	      "                      product of several such, each tuned and recorded apart\n"
@@ -118,6 +121,8 @@ static void usage(FILE *out)
 	      "                      clock of recorded build and device times (--jobs builds\n"
 	      "                      in parallel); nothing is written unless --db is given\n"
 	      "  --replay-sleep      really wait the recorded times out\n"
+	      "  --replay-recorded   search only the configurations DB records (a partial\n"
+	      "                      database), with the values they take\n"
 	      "  --trace FILE        append one CSV line per evaluation: eval, clock_s, point,\n"
 	      "                      status, cost, best so far\n"
 	      "\n"
@@ -222,7 +227,8 @@ enum {
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_BUILD_TIMEOUT, OPT_RUN_TIMEOUT, OPT_HEADER, OPT_JSON,
 	OPT_SPACE, OPT_VERSION, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES,
 	OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C, OPT_REPLAY, OPT_REPLAY_SLEEP, OPT_TRACE, OPT_KT_CACHE,
-	OPT_T4, OPT_HOST, OPT_SOURCE, OPT_BFS_TOLERANCE, OPT_BFS_NUMBER, OPT_MPI, OPT_REPORT, OPT_CHUNK, OPT_JIT
+	OPT_T4, OPT_HOST, OPT_SOURCE, OPT_BFS_TOLERANCE, OPT_BFS_NUMBER, OPT_MPI, OPT_REPORT, OPT_CHUNK, OPT_JIT,
+	OPT_SEEDS, OPT_REPLAY_RECORDED
 };
 
 /* Seconds >= 0 (or "auto" where `can_auto`: TUNE_RUN_LIMIT_AUTO); -1 if malformed. */
@@ -315,6 +321,8 @@ static const struct option run_options[] = {
 	{ "strategy", required_argument, NULL, OPT_STRATEGY },
 	{ "budget", required_argument, NULL, OPT_BUDGET },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "seeds", required_argument, NULL, OPT_SEEDS },
+	{ "replay-recorded", no_argument, NULL, OPT_REPLAY_RECORDED },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "objective", required_argument, NULL, OPT_OBJECTIVE },
 	{ "trace", required_argument, NULL, OPT_TRACE },
@@ -533,6 +541,19 @@ static int cmd_run(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case OPT_SEEDS: {
+			unsigned long long a, b;
+			int len = -1;
+			if (sscanf(optarg, "%llu..%llu%n", &a, &b, &len) != 2 || optarg[len] || b < a ||
+			    *optarg == '-' || strchr(optarg, '-')) {
+				bad_usage("bad --seeds '%s': want A..B, A <= B", optarg);
+				goto out;
+			}
+			o.seed = a;
+			o.seed_last = b;
+			break;
+		}
+		case OPT_REPLAY_RECORDED: o.replay_recorded = true; break;
 		case OPT_SET: {
 			/* The runtime's rule for the argument as a whole; each value of
 			 * a list is checked by it again when its problem is loaded. */
@@ -600,6 +621,15 @@ static int cmd_run(int argc, char **argv)
 		o.db_path = NULL;
 	if (o.eval.replay_sleep && !o.eval.replay) {
 		bad_usage("%s", "--replay-sleep needs --replay DB");
+		goto out;
+	}
+	if ((o.replay_recorded || o.seed_last > o.seed) && !o.eval.replay) {
+		bad_usage("%s", o.replay_recorded ? "--replay-recorded needs --replay DB"
+		                                  : "--seeds needs --replay DB (a device run records and resumes)");
+		goto out;
+	}
+	if (o.seed_last > o.seed && db_given) {
+		bad_usage("%s", "--seeds runs its searches without --db: each seed would resume from the last");
 		goto out;
 	}
 	o.live_progress = live_stderr = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");

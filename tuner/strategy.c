@@ -3,8 +3,8 @@
  * generator, neighbourhoods, snapping to valid points, budgets and the
  * budgeted search (see strategy.h).  The strategies themselves live in
  * strategy_basic.c, strategy_anneal.c, strategy_pso.c,
- * strategy_genetic.c, strategy_local.c, strategy_bfs.c and
- * strategy_bo.c.
+ * strategy_genetic.c, strategy_local.c, strategy_bfs.c, strategy_bo.c
+ * and strategy_bandit.c (a bandit over some of the others).
  */
 #include <errno.h>
 #include <math.h>
@@ -16,12 +16,12 @@
 /* ORDER STRATEGIES */
 static const struct strategy_ops *const all_strategies[] = {
 	&strategy_exhaustive, &strategy_random, &strategy_anneal, &strategy_pso,
-	&strategy_genetic, &strategy_local, &strategy_bfs, &strategy_bo,
+	&strategy_genetic, &strategy_local, &strategy_bfs, &strategy_bo, &strategy_bandit,
 };
 
 /* ORDER STRATEGIES */
 const char *const tune_strategy_names[] = {
-	"exhaustive", "random", "anneal", "pso", "genetic", "local", "bfs", "bo", NULL
+	"exhaustive", "random", "anneal", "pso", "genetic", "local", "bfs", "bo", "bandit", NULL
 };
 
 /* ---- random numbers ---------------------------------------------------------- */
@@ -309,11 +309,6 @@ int tune_strategy_new(struct tune_strategy **out, const char *name,
 			ops = all_strategies[i];
 	if (!ops)
 		return 1;
-	/* bfs compares every point with the survivors at each level, and bo
-	 * keeps an array over the points: they need a space small enough to
-	 * list. */
-	if ((ops == &strategy_bfs || ops == &strategy_bo) && space->npoints > STRATEGY_DENSE_MAX)
-		return 2;
 	struct tune_strategy *s = calloc(1, sizeof *s);
 	if (!s)
 		return -1;

@@ -72,13 +72,18 @@ struct tune_strategy_opts {
 
 struct tune_strategy;
 
+/* Spaces of more points than this are too big for per-point arrays: the
+ * strategies keep state only for the points they touch. */
+#define TUNE_DENSE_MAX ((size_t)1 << 24)
+
 /* The strategies' names, NULL-terminated, in the order `--help` lists them. */
 extern const char *const tune_strategy_names[];
 
 /*
  * Creates the strategy called `name` over `space` (which must outlive it).
- * 0, 1 for an unknown name, 2 for a strategy that needs a space small
- * enough to list (bfs, bo) on a bigger one, -1 on allocation failure.
+ * 0, 1 for an unknown name, -1 on allocation failure.  Every strategy
+ * works on a space of any size: beyond TUNE_DENSE_MAX points they keep
+ * state only for the points they touch.
  */
 int tune_strategy_new(struct tune_strategy **out, const char *name,
                       const struct tune_space *space, const struct tune_strategy_opts *o);

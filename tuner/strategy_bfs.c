@@ -15,6 +15,11 @@
  *
  * Levels whose points are all measured already (a resumed run, or
  * points shared with an earlier level) pass without waiting.
+ *
+ * A level's members are found by scanning the space (dense mode) or, on a
+ * space too big to list (sparse mode, strategy_int.h), by trying every
+ * combination of the varied parameters' values around each survivor, a
+ * lookup each; the lists grow with the members, not with the space.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -41,8 +46,9 @@ struct bfs {
 	long start;         /* the starting point being measured, or -1 */
 	size_t *survivors, nsurvivors;
 	size_t *members, nmembers;  /* the versions of the current level */
+	size_t cap;                 /* of survivors, members and ranked */
 	struct ranked *ranked;      /* scratch: the members sorted by cost */
-	uint32_t *mark;     /* per point: 1 + the level it was made a member of */
+	uint32_t *mark;     /* per point: 1 + the level it was made a member of (dense mode) */
 	bool *varied;       /* per parameter: varied by the current level */
 	bool started;
 };
@@ -57,13 +63,14 @@ static int bfs_init(struct tune_strategy *s)
 	size_t n = s->space->npoints;
 	bool *named = calloc((size_t)np + 1, sizeof *named);
 	b->levels = calloc((size_t)np + (size_t)s->opts.nstages + 1, sizeof *b->levels);
-	b->survivors = calloc(n + 1, sizeof *b->survivors);
-	b->members = calloc(n + 1, sizeof *b->members);
-	b->mark = calloc(n + 1, sizeof *b->mark);
+	b->cap = s->sparse ? 1024 : n + 1;
+	b->survivors = calloc(b->cap, sizeof *b->survivors);
+	b->members = calloc(b->cap, sizeof *b->members);
+	b->mark = s->sparse ? NULL : calloc(n + 1, sizeof *b->mark);
 	b->varied = calloc((size_t)np + 1, sizeof *b->varied);
-	b->ranked = calloc(n + 1, sizeof *b->ranked);
-	if (!named || !b->levels || !b->survivors || !b->members || !b->mark || !b->varied ||
-	    !b->ranked) {
+	b->ranked = calloc(b->cap, sizeof *b->ranked);
+	if (!named || !b->levels || !b->survivors || !b->members || !(b->mark || s->sparse) ||
+	    !b->varied || !b->ranked) {
 		free(named);
 		return -1;
 	}
@@ -118,6 +125,70 @@ static bool same_elsewhere(struct tune_strategy *s, struct bfs *b, size_t i, siz
 	return true;
 }
 
+/* Room for one more member (sparse mode's lists grow); false when out of memory. */
+static bool room(struct bfs *b)
+{
+	if (b->nmembers < b->cap)
+		return true;
+	size_t cap = 2 * b->cap;
+	size_t *sv = realloc(b->survivors, cap * sizeof *sv);
+	if (sv)
+		b->survivors = sv;
+	size_t *m = realloc(b->members, cap * sizeof *m);
+	if (m)
+		b->members = m;
+	struct ranked *r = realloc(b->ranked, cap * sizeof *r);
+	if (r)
+		b->ranked = r;
+	if (!sv || !m || !r)
+		return false;
+	b->cap = cap;
+	return true;
+}
+
+static int by_index(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, c = *(const size_t *)y;
+	return (a > c) - (a < c);
+}
+
+/* Sparse mode's members: each survivor with the level's parameters set to
+ * every combination of their values that the constraints accept, in
+ * point order (as the dense scan finds them), without repeats. */
+static void open_level_sparse(struct tune_strategy *s, struct bfs *b, const struct level *l)
+{
+	int np = s->space->nparams;
+	uint32_t *at = s->coord_scratch;
+	for (size_t q = 0; q < b->nsurvivors; q++) {
+		const uint32_t *c = strategy_coords(s, b->survivors[q]);
+		if (!c)
+			return;
+		memcpy(at, c, (size_t)np * sizeof *at);
+		for (int j = 0; j < l->nparams; j++)
+			at[l->params[j]] = 0;
+		/* an odometer over the varied parameters' value indices */
+		for (;;) {
+			long i = strategy_at(s, at);
+			if (i >= 0) {
+				if (!room(b))
+					return;
+				b->members[b->nmembers++] = (size_t)i;
+			}
+			int j = 0;
+			while (j < l->nparams && ++at[l->params[j]] == (uint32_t)s->nvalues[l->params[j]])
+				at[l->params[j++]] = 0;
+			if (j == l->nparams)
+				break;
+		}
+	}
+	qsort(b->members, b->nmembers, sizeof *b->members, by_index);
+	size_t k = 0;
+	for (size_t m = 0; m < b->nmembers; m++)
+		if (k == 0 || b->members[m] != b->members[k - 1])
+			b->members[k++] = b->members[m];
+	b->nmembers = k;
+}
+
 /* The members of level k: every point that differs from a survivor only
  * in the level's parameters (the survivors included). */
 static void open_level(struct tune_strategy *s, struct bfs *b, int k)
@@ -127,6 +198,10 @@ static void open_level(struct tune_strategy *s, struct bfs *b, int k)
 	for (int j = 0; j < l->nparams; j++)
 		b->varied[l->params[j]] = true;
 	b->nmembers = 0;
+	if (s->sparse) {
+		open_level_sparse(s, b, l);
+		return;
+	}
 	uint32_t stamp = (uint32_t)k + 2;
 	for (size_t i = 0; i < s->space->npoints; i++)
 		for (size_t q = 0; q < b->nsurvivors; q++)

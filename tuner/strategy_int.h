@@ -58,7 +58,7 @@ struct tune_strategy {
 };
 
 /* Spaces with more points than this run in sparse mode (see above). */
-#define STRATEGY_DENSE_MAX ((size_t)1 << 24)
+#define STRATEGY_DENSE_MAX TUNE_DENSE_MAX
 /* Coordinates from strategy_coords stay valid for this many more calls. */
 #define COORD_RING 4
 
@@ -104,6 +104,6 @@ int strategy_neighbours(struct tune_strategy *s, size_t point, size_t *out);
 long strategy_nearest_unseen(struct tune_strategy *s, const double *position);
 
 extern const struct strategy_ops strategy_exhaustive, strategy_random, strategy_anneal,
-	strategy_pso, strategy_genetic, strategy_local, strategy_bfs, strategy_bo;
+	strategy_pso, strategy_genetic, strategy_local, strategy_bfs, strategy_bo, strategy_bandit;
 
 #endif

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """bench/search/report.py - the table and convergence plots of
-bench/search/run.py's results (bench/search/out/*.json).
+bench/search/run.py's results (bench/search/out/<dataset>.spacetune.json
+and <dataset>.kt.jsonl).
 
 Prints, per dataset x strategy x budget, the median and interquartile
-range over the seeds of the best found as a fraction of the optimum, and
-whether the default strategy meets issue 15's target on each dataset;
-draws one convergence plot per dataset (gnuplot, PNG) into
-bench/search/plots/.  Usage: bench/search/report.py [--default bo]
+range over the seeds of the best found as a fraction of the optimum (the
+optimum's median time over the best one found: 1.000 is the optimum, 0
+nothing that ran), and whether the default strategy meets issue 15's
+targets on each dataset: >= 0.95 within 2 % of the space, and a median
+at least every Kernel Tuner strategy's at every budget.  Draws one
+convergence plot per dataset (gnuplot, PNG) into bench/search/plots/.
+Usage: bench/search/report.py [--default bo]
+(spacetune's default, auto, runs bo under a budget smaller than the space)
 """
 import argparse
 import glob
@@ -17,8 +22,10 @@ import statistics
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
 OUT = os.path.join(HERE, "out")
 PLOTS = os.path.join(HERE, "plots")
+SPACEC = os.environ.get("SPACEC", os.path.join(TOP, "build", "spacec"))
 
 
 def best_fraction(trace, optimum, evals):
@@ -34,10 +41,33 @@ def stats(xs):
 def curve(traces, optimum, evals):
     """Median over seeds of the best fraction after 1..evals evaluations."""
     seeds = list(traces.values())
-    out = []
-    for i in range(1, evals + 1):
-        out.append(statistics.median(best_fraction(t, optimum, i) for t in seeds))
-    return out
+    return [statistics.median(best_fraction(t, optimum, i) for t in seeds)
+            for i in range(1, evals + 1)]
+
+
+def load(name):
+    with open(os.path.join(OUT, name + ".spacetune.json")) as f:
+        r = json.load(f)
+    kt = os.path.join(OUT, name + ".kt.jsonl")
+    if os.path.exists(kt):
+        with open(kt) as f:
+            for line in f:
+                x = json.loads(line)
+                r["traces"].setdefault("kt:" + x["strategy"], {}).setdefault(
+                    str(x["evals"]), {})[str(x["seed"])] = x["trace"]
+    return r
+
+
+def full_space(db):
+    """The number of points of the dataset's whole space (spacec count)."""
+    import lzma
+    opener = lzma.open if db.endswith(".xz") else open
+    with opener(db, "rt") as f:
+        rec = json.loads(f.readline())
+    sets = [x for s in (rec.get("problem") or "").split() for x in ("--set", s)]
+    out = subprocess.run([SPACEC, "count", os.path.join(TOP, "spaces", rec["space"] + ".space")] + sets,
+                         capture_output=True, text=True, check=True).stdout
+    return int(out.split()[0]), rec["space"], rec.get("problem") or ""
 
 
 def main():
@@ -46,15 +76,17 @@ def main():
     a = ap.parse_args()
     os.makedirs(PLOTS, exist_ok=True)
     default = "spacetune:" + a.default
-    for path in sorted(glob.glob(os.path.join(OUT, "*.json"))):
-        if path.endswith(".kt.json"):
-            continue
-        with open(path) as f:
-            r = json.load(f)
-        name = os.path.basename(path)[:-5]
+    for path in sorted(glob.glob(os.path.join(OUT, "*.spacetune.json"))):
+        name = os.path.basename(path)[:-len(".spacetune.json")]
+        r = load(name)
         budgets, opt = r["budgets"], r["optimum_ms"]
-        print(f"\n### {name}: {r['points']} points, optimum {opt:.6g} ms "
-              f"({os.path.relpath(r['dataset'], os.path.dirname(os.path.dirname(HERE)))})\n")
+        whole, space, problem = full_space(r["db"])
+        seeds = {s: len(next(iter(v.values()))) for s, v in r["traces"].items() if v}
+        print(f"\n### {name}: {r['points']:,} recorded of {whole:,} points (partial), "
+              f"optimum {opt:.6g} ms\n")
+        print(f"`spaces/{space}.space` with `{problem}`; "
+              f"{os.path.relpath(r['db'], TOP)}.  Seeds: " + ", ".join(
+                  sorted({f"{k.split(':')[0]} {v}" for k, v in seeds.items()})) + ".\n")
         print("| strategy | " + " | ".join(
             f"{b} evals ({p}%)" for b, p in zip(budgets, (1, 2, 5, 10))) + " |")
         print("|---|" + "---|" * len(budgets))
@@ -76,11 +108,12 @@ def main():
             hit = medians.get((default, b2), 0) >= 0.95
             worse = [(s, b) for (s, b), m in medians.items()
                      if s.startswith("kt:") and m > medians.get((default, b), 0) + 1e-9]
-            print(f"\nTarget ({a.default}: median >= 0.95 at 2 %): "
-                  + ("met" if hit else f"MISSED ({medians.get((default, b2), 0):.3f})")
+            print(f"\nTarget ({a.default}, the default under a budget: median >= 0.95 at 2 %): "
+                  + ("met" if hit else f"**MISSED** ({medians.get((default, b2), 0):.3f})")
                   + "; at least every Kernel Tuner median at every budget: "
-                  + ("met" if not worse else "MISSED, below " + ", ".join(
-                      f"{s[3:]} at {b} ({medians[(s, b)]:.3f} vs {medians[(default, b)]:.3f})"
+                  + ("met" if not worse else "**MISSED**, below " + ", ".join(
+                      f"{s[3:]} at {b} evaluations ({medians[(s, b)]:.3f} vs "
+                      f"{medians[(default, b)]:.3f})"
                       for s, b in sorted(worse, key=lambda x: (x[1], x[0])))))
         draw(name, r, opt)
 
@@ -97,8 +130,7 @@ def draw(name, r, opt):
     png = os.path.join(PLOTS, name + ".png")
     counts = {}
     for s in series:
-        tool = s.split(":")[0]
-        counts.setdefault(tool, len(r["traces"][s][str(evals)]))
+        counts.setdefault(s.split(":")[0], len(r["traces"][s][str(evals)]))
     seeds = ", ".join(f"{tool}: {k} seeds" for tool, k in counts.items())
     plots = ", ".join(
         f"'{dat}' using 1:{k + 2} with lines lw {3 if s.startswith('spacetune') else 1.5} "
@@ -108,7 +140,7 @@ def draw(name, r, opt):
 set output '{png}'
 set termoption noenhanced
 set title '{name}: median over the seeds of the best found, the {evals}-evaluation (10 %) searches ({seeds})'
-set xlabel 'evaluations (% of the space)'
+set xlabel 'evaluations (% of the recorded points)'
 set ylabel 'best found / optimum'
 set key bottom right
 set grid

@@ -1,50 +1,53 @@
 #!/usr/bin/env python3
 """bench/search/run.py - spacetune's strategies side by side with Kernel
-Tuner's, on the same recorded (exhaustive) databases.
+Tuner's, on the same recorded databases.
 
-For each dataset (a spacetune JSONL database, optionally .xz, that records
-every point of a space), each strategy, each budget (1, 2, 5 and 10 % of
-the space, in evaluations) and each of --seeds seeds, it records the
-best cost found, as a fraction of the dataset's optimum (optimum time /
-best time found: 1.0 is the optimum, 0 is nothing that ran).
+For each dataset (a spacetune JSONL database, optionally .xz), each
+strategy, each budget (1, 2, 5 and 10 % of the recorded points, in
+evaluations) and each seed, it records the cost of every evaluation in
+the order they ran; bench/search/report.py turns them into the table and
+the plots.
 
-- spacetune: bench/search/sim.c links tuner/strategy*.c and runs each
-  strategy over the recorded points, one evaluation at a time.
-- Kernel Tuner (PyPI, in bench/kt/venv, which this script creates with
-  bench/kt/setup.sh), on the database exported by `spacetune export
-  --kt-cache`:
-  tune_kernel(simulation_mode=True, cache=<KT cache of the same
-  database>, strategy=S, strategy_options={"max_fevals": budget}), seeded
-  with random.seed / numpy.random.seed.  Kernel Tuner's space is exactly
-  the recorded points: its restriction is membership in the database, so
-  both tools search the same set.  A configuration it revisits does not
-  count (max_fevals counts unique evaluations); its best is taken over
-  the first `budget` unique evaluations.
+    bench/search/run.py spacetune [--seeds 50] [--strategies a,b] [DATASET ...]
+    bench/search/run.py kt [--seeds 50] [--strategies a,b] [--until HH:MM] [DATASET ...]
 
-Writes bench/search/out/<dataset>.json (every seed's trace), prints the
-table (Markdown), and draws the convergence plots (gnuplot, PNG) into
-bench/search/plots/.  Usage:
-    bench/search/run.py [--seeds 50] [--kt-seeds N] [--jobs 2] [--only-spacetune] [DATASET ...]
+- spacetune: `spacetune run SPACE --set ... --replay DATASET
+  --replay-recorded --strategy S --budget E --seeds 1..N --jobs 1 --trace
+  FILE`, one process per strategy and budget: the replay that users run,
+  one evaluation in flight (as Kernel Tuner's simulation runs), the space
+  restricted to the recorded configurations (the datasets are partial).
+  Traces go to out/<dataset>.spacetune.json.
+- kt: Kernel Tuner (PyPI, in bench/kt/venv, which this script creates with
+  bench/kt/setup.sh and re-runs itself in) on the database exported by
+  `spacetune export --kt-cache`:
+  tune_kernel(simulation_mode=True, cache=FILE, strategy=S,
+  strategy_options={"max_fevals": E}), seeded with random.seed and
+  numpy.random.seed; the restriction is membership in the database, so
+  both tools search the same configurations.  Its best is taken over its
+  first E unique evaluations (max_fevals counts unique ones).  One search
+  at a time, in this process; seeds are the outer loop, so a run stopped
+  at --until (UTC) leaves every strategy with the same seeds.  Each
+  search is appended to out/<dataset>.kt.jsonl as it ends, and a rerun
+  skips the searches already there.
 """
 import argparse
+import datetime
 import json
 import lzma
 import math
 import os
 import random
-import statistics
 import subprocess
 import sys
-from concurrent.futures import ProcessPoolExecutor
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 VENV = os.path.join(TOP, "bench", "kt", "venv")
 SPACETUNE_BIN = os.environ.get("SPACETUNE", os.path.join(TOP, "build", "spacetune"))
 OUT = os.path.join(HERE, "out")
-PLOTS = os.path.join(HERE, "plots")
 BUDGETS = [0.01, 0.02, 0.05, 0.10]
-SPACETUNE = ["random", "anneal", "pso", "genetic", "local", "bfs", "bo"]
+SPACETUNE = ["random", "anneal", "pso", "genetic", "local", "bfs", "bo", "bandit"]
 KERNEL_TUNER = ["random_sample", "genetic_algorithm", "dual_annealing", "pso",
                 "simulated_annealing", "greedy_ils", "bayes_opt"]
 KT_VERSION = "1.5.0"
@@ -60,44 +63,97 @@ def ensure_venv():
         os.execv(py, [py] + sys.argv)
 
 
-def build_sim():
-    exe = os.path.join(OUT, "sim")
-    srcs = [os.path.join(HERE, "sim.c")] + [
-        os.path.join(TOP, "tuner", f) for f in sorted(os.listdir(os.path.join(TOP, "tuner")))
-        if f.startswith("strategy") and f.endswith(".c")]
-    if not os.path.exists(exe) or any(os.path.getmtime(s) > os.path.getmtime(exe) for s in srcs):
-        subprocess.run(["cc", "-O2", "-I" + TOP, "-o", exe] + srcs +
-                       ["-lgsl", "-lgslcblas", "-lm"], check=True)
-    return exe
-
-
 def read_db(path):
-    """The records of a database: (params dict, cost in ms or inf), one per
-    configuration (the last record of a configuration wins)."""
+    """The dataset: its parameter names, its records as (params, cost in
+    ms or inf; the last record of a configuration wins), its space and
+    problem."""
     opener = lzma.open if path.endswith(".xz") else open
-    points, index = {}, {}
+    points, space, problem = {}, None, None
     with opener(path, "rt") as f:
         for line in f:
             r = json.loads(line)
             if "params" not in r:
                 continue
+            space, problem = r["space"], r.get("problem") or ""
             key = tuple(r["params"].items())
             ok = r.get("status") == "ok" and r.get("time_ms")
             points[key] = r["time_ms"]["median"] if ok else math.inf
-            index.setdefault(key, r.get("point", len(index)))
-    # In the job's point order, so that sim.c numbers the points as
-    # spacetune does when the database covers the whole space.
-    order = sorted(points, key=lambda k: index[k])
-    names = [k for k, _ in order[0]]
-    return names, [(dict(k), points[k]) for k in order]
+    names = [k for k, _ in next(iter(points))]
+    return names, [(dict(k), c) for k, c in points.items()], space, problem
 
 
-def write_table(names, rows, path):
-    with open(path, "w") as f:
-        f.write(",".join(names + ["cost"]) + "\n")
-        for p, c in rows:
-            f.write(",".join(str(p[n]) for n in names) + f",{c!r}\n")
+def dataset(db):
+    names, rows, space, problem = read_db(db)
+    n = len(rows)
+    return {"name": os.path.basename(db).split(".")[0], "db": os.path.abspath(db),
+            "names": names, "rows": rows, "space": space, "problem": problem, "points": n,
+            "optimum_ms": min(c for _, c in rows),
+            "budgets": [max(1, math.ceil(b * n)) for b in BUDGETS]}
 
+
+def datasets(args):
+    if args:
+        return args
+    data = os.path.join(TOP, "bench", "data")
+    return sorted(os.path.join(data, d, f) for d in os.listdir(data) if d.startswith("search-")
+                  for f in os.listdir(os.path.join(data, d)) if f.endswith((".jsonl", ".jsonl.xz")))
+
+
+def header(d):
+    return {k: d[k] for k in ("db", "points", "optimum_ms", "budgets")}
+
+
+# ---- spacetune ---------------------------------------------------------------
+
+def parse_traces(path):
+    """spacetune's --trace file: a '# SPACE STRATEGY seed S ...' line per
+    search, then one line per evaluation (eval,clock_s,point,status,cost,best)."""
+    traces, seed = {}, None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                seed = line.split()[line.split().index("seed") + 1]
+                traces[seed] = []
+            elif not line.startswith("eval,"):
+                traces[seed].append(float(line.split(",")[4]))
+    return traces
+
+
+def run_spacetune(a):
+    os.makedirs(OUT, exist_ok=True)
+    for db in datasets(a.datasets):
+        d = dataset(db)
+        space = os.path.join(TOP, "spaces", d["space"] + ".space")
+        sets = [x for s in d["problem"].split() for x in ("--set", s)]
+        saved = os.path.join(OUT, d["name"] + ".spacetune.json")
+        result = {"traces": {}}
+        if os.path.exists(saved):
+            with open(saved) as f:
+                result = json.load(f)  # other strategies' traces stay
+        result.update(header(d))
+        start = time.time()
+        searches = 0
+        for s in a.strategies.split(","):
+            for e in d["budgets"]:
+                trace = os.path.join(OUT, f"{d['name']}-{s}-{e}.csv")
+                if os.path.exists(trace):
+                    os.unlink(trace)
+                subprocess.run([SPACETUNE_BIN, "run", space] + sets +
+                               ["--replay", d["db"], "--replay-recorded", "--no-progress",
+                                "--jobs", "1", "--strategy", s, "--budget", str(e),
+                                "--seeds", f"1..{a.seeds}", "--trace", trace],
+                               check=True, stdout=subprocess.DEVNULL)
+                result["traces"].setdefault("spacetune:" + s, {})[str(e)] = parse_traces(trace)
+                os.unlink(trace)
+                searches += a.seeds
+        took = time.time() - start
+        with open(saved, "w") as f:
+            json.dump(result, f)
+        print(f"{d['name']}: {d['points']} points, {searches} searches in {took:.1f} s "
+              f"({60 * searches / took:.0f} a minute)", file=sys.stderr)
+
+
+# ---- Kernel Tuner ----------------------------------------------------------------
 
 def write_kt_cache(db, path):
     """The same records as Kernel Tuner's cache file (docs/TUNING.md)."""
@@ -112,19 +168,8 @@ def write_kt_cache(db, path):
         return json.load(f)["kernel_name"]
 
 
-def run_sim(args):
-    sim, table, strategy, evals, seeds = args
-    out = subprocess.run([sim, table, strategy, str(evals), "1", str(seeds)], check=True,
-                         capture_output=True, text=True).stdout
-    traces = {}
-    for line in out.splitlines():
-        f = line.split()
-        traces[int(f[0])] = [float(x) for x in f[1:]]
-    return strategy, evals, traces
-
-
-def run_kt(args):
-    kernel, cache, names, rows, strategy, evals, seed = args
+def kt_search(kernel, cache, names, rows, strategy, evals, seed):
+    """One Kernel Tuner search: the cost of each unique evaluation, in order."""
     import warnings
     import numpy as np
     from kernel_tuner import tune_kernel
@@ -141,9 +186,8 @@ def run_kt(args):
     # Tuner warns about both, and neither matters to a simulation
     warnings.simplefilter("ignore")
     res, _ = tune_kernel(kernel, "/* recorded */", 1, [], tune_params, lang="C",
-                         restrictions=recorded,
-                         cache=cache, simulation_mode=True, strategy=strategy,
-                         strategy_options={"max_fevals": evals}, quiet=True)
+                         restrictions=recorded, cache=cache, simulation_mode=True,
+                         strategy=strategy, strategy_options={"max_fevals": evals}, quiet=True)
     seen, trace = set(), []
     for r in res:
         key = tuple(r[n] for n in names)
@@ -152,70 +196,62 @@ def run_kt(args):
         seen.add(key)
         t = r.get("time")
         trace.append(t if isinstance(t, (int, float)) and "__error__" not in r else math.inf)
-    return strategy, evals, seed, trace[:evals]
+    return trace[:evals]
 
 
-def fractions(trace, optimum, evals):
-    best = min(trace[:evals], default=math.inf)
-    return optimum / best if math.isfinite(best) else 0.0
-
-
-def quantiles(xs):
-    q = statistics.quantiles(xs, n=4, method="inclusive")
-    return statistics.median(xs), q[0], q[2]
+def run_kt(a):
+    ensure_venv()
+    os.makedirs(OUT, exist_ok=True)
+    until = None
+    if a.until:
+        h, m = map(int, a.until.split(":"))
+        now = datetime.datetime.now(datetime.timezone.utc)
+        until = now.replace(hour=h, minute=m, second=0, microsecond=0)
+    sets = []
+    for db in datasets(a.datasets):
+        d = dataset(db)
+        cache = os.path.join(OUT, d["name"] + ".kt-cache.json")
+        kernel = write_kt_cache(d["db"], cache)
+        log = os.path.join(OUT, d["name"] + ".kt.jsonl")
+        done = set()
+        if os.path.exists(log):
+            with open(log) as f:
+                for line in f:
+                    r = json.loads(line)
+                    done.add((r["strategy"], r["evals"], r["seed"]))
+        sets.append((d, cache, kernel, log, done))
+    for seed in range(1, a.seeds + 1):
+        for d, cache, kernel, log, done in sets:
+            for s in a.strategies.split(","):
+                for e in d["budgets"]:
+                    if (s, e, seed) in done:
+                        continue
+                    if until and datetime.datetime.now(datetime.timezone.utc) >= until:
+                        print(f"kt: stopped at --until {a.until} in seed {seed}", file=sys.stderr)
+                        return
+                    t0 = time.time()
+                    trace = kt_search(kernel, cache, d["names"], d["rows"], s, e, seed)
+                    with open(log, "a") as f:
+                        f.write(json.dumps({"strategy": s, "evals": e, "seed": seed,
+                                            "seconds": round(time.time() - t0, 3),
+                                            "trace": trace}) + "\n")
+        print(f"kt: seed {seed} done", file=sys.stderr, flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--seeds", type=int, default=50)
-    ap.add_argument("--kt-seeds", type=int, default=None,
-                    help="seeds of Kernel Tuner's strategies (default: --seeds)")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--only-spacetune", action="store_true")
-    ap.add_argument("--spacetune", default=",".join(SPACETUNE))
-    ap.add_argument("--kernel-tuner", default=",".join(KERNEL_TUNER))
-    ap.add_argument("datasets", nargs="*")
+    sub = ap.add_subparsers(dest="tool", required=True)
+    st = sub.add_parser("spacetune")
+    st.add_argument("--seeds", type=int, default=50)
+    st.add_argument("--strategies", default=",".join(SPACETUNE))
+    st.add_argument("datasets", nargs="*")
+    kt = sub.add_parser("kt")
+    kt.add_argument("--seeds", type=int, default=50)
+    kt.add_argument("--strategies", default=",".join(KERNEL_TUNER))
+    kt.add_argument("--until", help="stop starting searches at this UTC time (HH:MM)")
+    kt.add_argument("datasets", nargs="*")
     a = ap.parse_args()
-    if not a.only_spacetune:
-        ensure_venv()
-    os.makedirs(OUT, exist_ok=True)
-    sim = build_sim()
-    datasets = a.datasets or sorted(
-        os.path.join(d, f) for d in
-        [os.path.join(TOP, "bench", "data", x) for x in os.listdir(os.path.join(TOP, "bench", "data"))
-         if x.startswith("search-")]
-        for f in os.listdir(d) if f.endswith((".jsonl", ".jsonl.xz")))
-    for db in datasets:
-        name = os.path.basename(db).split(".")[0]
-        names, rows = read_db(db)
-        optimum = min(c for _, c in rows)
-        n = len(rows)
-        table = os.path.join(OUT, name + ".csv")
-        cache = os.path.join(OUT, name + ".kt.json")
-        write_table(names, rows, table)
-        kernel = None if a.only_spacetune else write_kt_cache(db, cache)
-        budgets = [max(1, math.ceil(b * n)) for b in BUDGETS]
-        result = {"dataset": db, "points": n, "optimum_ms": optimum, "budgets": budgets,
-                  "traces": {}}
-        saved = os.path.join(OUT, name + ".json")
-        if os.path.exists(saved):
-            # keep the other strategies' traces: re-running one replaces only its own
-            with open(saved) as f:
-                result["traces"] = json.load(f)["traces"]
-        jobs = [(sim, table, s, e, a.seeds) for s in a.spacetune.split(",") if s for e in budgets]
-        kt = [] if a.only_spacetune else [
-            (kernel, cache, names, rows, s, e, seed) for s in a.kernel_tuner.split(",") if s
-            for e in budgets for seed in range(1, (a.kt_seeds or a.seeds) + 1)]
-        with ProcessPoolExecutor(a.jobs) as ex:
-            for s, e, traces in ex.map(run_sim, jobs):
-                result["traces"].setdefault("spacetune:" + s, {})[str(e)] = traces
-            for s in {k[4] for k in kt}:
-                result["traces"].pop("kt:" + s, None)
-            for s, e, seed, trace in ex.map(run_kt, kt, chunksize=4):
-                result["traces"].setdefault("kt:" + s, {}).setdefault(str(e), {})[seed] = trace
-        with open(saved, "w") as f:
-            json.dump(result, f)
-        print(f"{name}: {n} points, optimum {optimum:.6g} ms", file=sys.stderr)
+    (run_spacetune if a.tool == "spacetune" else run_kt)(a)
 
 
 if __name__ == "__main__":

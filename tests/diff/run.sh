@@ -161,7 +161,7 @@ for f in "$top_srcdir"/spaces/*.space "$top_srcdir"/spaces/examples/*.space \
 		compare "$f" cc "" --set max_threads_dim_x=48 --set max_threads_dim_y=48 --set max_threads_per_block=48 \
 			--set precision=single ;;
 	*/gaussian*)
-		# 1.6e8 points of 1.2e11 at its sizes: small inputs for the interpreter
+		# 1.5e8 points of 1.2e11 at its sizes: small inputs for the interpreter
 		compare "$f" tcc full --set N1=8 --set N2=8
 		compare "$f" tcc "" --set N1=4 --set N2=16 ;;
 	*/synthetic_*)

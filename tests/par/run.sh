@@ -142,7 +142,7 @@ for f in "$top_srcdir"/spaces/*.space "$top_srcdir"/spaces/examples/*.space "$to
 	*/spaces/*_cuda.space)
 		;;  # the definitions of gemm.space and conv2d.space, checked there
 	*gaussian*)
-		# 1.6e8 points at its sizes; the same constraints on small inputs
+		# 1.5e8 points at its sizes; the same constraints on small inputs
 		check "$f (reduced)" "2 5 13" no "$f" --set N1=8 --set N2=8 ;;
 	*) check "$f" "$SOME_SHARDS" yes "$f" ;;
 	esac

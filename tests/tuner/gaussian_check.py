@@ -2,12 +2,13 @@
 """Checks points of spaces/gaussian.space (CSV with a header, the columns
 of `spacec list`) against the space's definition, written out again here
 from the ATF sample's constraints: an oracle independent of spacec.
-Usage: gaussian_check.py N1 N2 FILE.csv; exit 1 on an invalid or
-repeated point, printing it."""
+Usage: gaussian_check.py N1 N2 FILE.csv [MAX_WORK_GROUP_SIZE (1024)]; exit 1
+on an invalid or repeated point, printing it."""
 import csv
 import sys
 
 n1, n2 = int(sys.argv[1]), int(sys.argv[2])
+max_wg = int(sys.argv[4]) if len(sys.argv) > 4 else 1024  # Kernel Tuner's max_threads
 
 
 def dim_ok(inp, lcb, pcb, wg, wi, n):
@@ -30,7 +31,8 @@ with open(sys.argv[3]) as f:
                          v["NUM_WI_L_1"], n1)
               and dim_ok(v["INPUT_SIZE_L_2"], v["L_CB_SIZE_L_2"], v["P_CB_SIZE_L_2"], v["NUM_WG_L_2"],
                          v["NUM_WI_L_2"], n2)
-              and v["L_REDUCTION"] == 1 and v["P_WRITE_BACK"] == 0 and v["L_WRITE_BACK"] == 2)
+              and v["L_REDUCTION"] == 1 and v["P_WRITE_BACK"] == 0 and v["L_WRITE_BACK"] == 2
+              and v["NUM_WI_L_1"] * v["NUM_WI_L_2"] <= max_wg)
         key = tuple(sorted(v.items()))
         if not ok:
             print("invalid:", r)

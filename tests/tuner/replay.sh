@@ -139,6 +139,62 @@ virt=$(tail -1 "$T/s.csv" | cut -d, -f2)
 check "--replay-sleep: wall $(python3 -c "print(round($end - $start, 2))") s >= virtual $virt s" \
 	python3 -c "import sys; sys.exit(not $end - $start >= $virt)"
 
+# --replay-recorded: a partial database (the records of LOCAL=0, and of
+# every third point besides, as a device run cut short leaves) is the
+# whole space; Python's set of the kept points is the oracle.
+python3 - "$T/one.jsonl" "$T/part.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[2], 'w') as out:
+    for i, line in enumerate(open(sys.argv[1])):
+        if json.loads(line)['params']['LOCAL'] == 0 or i % 3 == 0:
+            out.write(line)
+PY
+cat >"$T/inside.py" <<'EOF'
+import json, sys
+# inside.py PART.jsonl RUN.jsonl [all]: every configuration the run recorded
+# (--db) is one of PART's, each once; with "all", every one of PART's is there
+def keys(path):
+    return [json.dumps(json.loads(l)['params'], sort_keys=True) for l in open(path)]
+kept, seen = set(keys(sys.argv[1])), keys(sys.argv[2])
+bad = [s for s in seen if s not in kept]
+ok = seen and not bad and len(seen) == len(set(seen)) and (len(sys.argv) < 4 or set(seen) == kept)
+print('%d run, %d recorded, %d outside' % (len(seen), len(kept), len(bad)))
+sys.exit(0 if ok else 1)
+EOF
+run --replay "$T/part.jsonl" --replay-recorded --jobs 4 --db "$T/rr.jsonl" >"$T/rr.out" 2>"$T/rr.err"
+check "--replay-recorded, exhaustive: exit 0" test $? -eq 0
+check "... every recorded configuration once, nothing else" python3 "$T/inside.py" "$T/part.jsonl" "$T/rr.jsonl" all
+check "... nothing missing" sh -c "! grep -q '^missing' '$T/rr.out'"
+check "... Python's best" grep -q "^best: $(printf '%.4g' "$(python3 "$T/oracle.py" best "$T/part.jsonl" | sed 's/.* //')") ms" "$T/rr.out"
+for s in random anneal pso genetic local bfs bo; do
+	run --replay "$T/part.jsonl" --replay-recorded --jobs 1 --strategy $s --budget 10% --db "$T/rr-$s.jsonl" >/dev/null 2>&1
+	check "--replay-recorded --strategy $s: only recorded configurations" python3 "$T/inside.py" "$T/part.jsonl" "$T/rr-$s.jsonl"
+done
+run --replay "$T/part.jsonl" --jobs 1 --strategy random --budget 10% >"$T/rf.out" 2>&1
+check "... (without it, the same search meets missing ones)" grep -q '^missing' "$T/rf.out"
+
+# --seeds A..B: the searches of --seed A, ..., --seed B, one after the other
+# in one process, none carrying anything over to the next.
+for st in genetic bo; do
+	rm -f "$T/one-$st.csv"
+	for s in 3 4 5; do
+		run --replay "$T/part.jsonl" --replay-recorded --jobs 2 --strategy $st --budget 5% --seed $s \
+			--trace "$T/one-$st.csv" >"$T/one-$st-$s.out" 2>&1
+	done
+	run --replay "$T/part.jsonl" --replay-recorded --jobs 2 --strategy $st --budget 5% --seeds 3..5 \
+		--trace "$T/many-$st.csv" >"$T/many-$st.out" 2>"$T/many-$st.err"
+	check "--seeds 3..5 --strategy $st: exit 0" test $? -eq 0
+	check "... the trace of --seed 3, 4 and 5 run apart" cmp -s "$T/one-$st.csv" "$T/many-$st.csv"
+	check "... one line per seed with its best" test "$(grep -c '^seed [345]: .* best: ' "$T/many-$st.out")" -eq 3
+	check "... seed 5's best is the single run's" test \
+		"$(sed -n 's/^best: \([^ ]*\) ms.*/\1/p' "$T/one-$st-5.out")" = \
+		"$(sed -n 's/^seed 5: .* best: \([^ ]*\) ms.*/\1/p' "$T/many-$st.out" | xargs printf '%.4g')"
+done
+expect_status "--seeds without --replay" 2 run --seeds 1..3
+expect_status "--seeds 5..3" 2 run --replay "$T/one.jsonl" --seeds 5..3
+expect_status "--seeds with --db" 2 run --replay "$T/one.jsonl" --seeds 1..3 --db "$T/x.jsonl"
+expect_status "--replay-recorded without --replay" 2 run --replay-recorded
+
 # batch --replay: each problem replayed into the worker's database.
 printf 'strategy random\nbudget 30\nproblem %s\n  set filter_size = 3\n' "$SP" >"$T/r.batch"
 "$SPACETUNE" batch "$T/r.batch" --db "$T/bdb" --replay "$T/one.jsonl" --devices replay --no-progress >"$T/bt.out" 2>"$T/bt.err"

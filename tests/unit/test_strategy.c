@@ -172,7 +172,8 @@ static struct outcome drive(const char *name, uint64_t seed, int batch,
 }
 
 /* Not bfs, which ends after its levels (tested below against its oracle). */
-static const char *const names[] = { "exhaustive", "random", "anneal", "pso", "genetic", "local", "bo" };
+static const char *const names[] = { "exhaustive", "random", "anneal", "pso", "genetic", "local", "bo",
+                                     "bandit" };
 
 /* Criterion runs each parameterised case in a fresh process, so cases hold
  * an index into names[], never a pointer. */
@@ -649,12 +650,6 @@ ParameterizedTest(struct strategy_case *c, strategy, huge_space_sparse)
 	struct tune_space sp = { n, 4, NULL, huge_value, huge_values, huge_find };
 	struct tune_strategy_opts o = { .seed = 5, .budget = 2000, .batch = c->batch };
 	struct tune_strategy *s;
-	if (!strcmp(names[c->which], "bo")) {
-		/* bo (and bfs) keep arrays over the points: refused, not run out of memory */
-		cr_assert_eq(tune_strategy_new(&s, "bo", &sp, &o), 2);
-		cr_assert_eq(tune_strategy_new(&s, "bfs", &sp, &o), 2);
-		return;
-	}
 	cr_assert_eq(tune_strategy_new(&s, names[c->which], &sp, &o), 0, "%s", names[c->which]);
 	cr_assert(s->sparse);
 	size_t seen_cap = 1 << 14, *seen = calloc(seen_cap, sizeof *seen), nprop = 0;
@@ -683,4 +678,53 @@ ParameterizedTest(struct strategy_case *c, strategy, huge_space_sparse)
 	cr_expect_leq(s->vcap * sizeof(struct visit), (size_t)1 << 20);
 	tune_strategy_free(s);
 	free(seen);
+}
+
+/*
+ * bfs on the same 5e11 points, in sparse mode (its levels found by lookups,
+ * not a scan): from point 0 = (0, 0, 0, 0), one parameter a level, the one
+ * best going on.  The oracle, from the definition: level a adds nothing
+ * (a <= b = 0), level b measures (0, b, 0, 0) for every b, the best being
+ * b = 700 (huge_cost's bowl), then (0, 700, c, 0) for every c (best 50),
+ * then (0, 700, 50, d) for every d; then it ends.
+ */
+Test(strategy, huge_space_bfs)
+{
+	for (int v = 0; v < HK; v++)
+		huge_vals[v] = v;
+	size_t n = (size_t)HK * (HK + 1) / 2 * HK * HK;
+	struct tune_space sp = { n, 4, NULL, huge_value, huge_values, huge_find };
+	struct tune_strategy_opts o = { .seed = 5, .budget = 0, .batch = 4 };
+	struct tune_strategy *s;
+	cr_assert_eq(tune_strategy_new(&s, "bfs", &sp, &o), 0);
+	cr_assert(s->sparse);
+	size_t want_n = 1 + 3 * (HK - 1), got = 0;
+	bool *seen_b = calloc(HK, 1), *seen_c = calloc(HK, 1), *seen_d = calloc(HK, 1);
+	size_t pts[4];
+	for (;;) {
+		size_t k = tune_strategy_propose(s, pts, 4);
+		if (k == 0)
+			break;
+		for (size_t j = 0; j < k; j++) {
+			size_t a, b, c, d;
+			huge_point(pts[j], &a, &b, &c, &d);
+			got++;
+			if (a == 0 && c == 0 && d == 0 && !seen_b[b])
+				seen_b[b] = true;
+			else if (a == 0 && b == 700 && d == 0 && c != 0 && !seen_c[c])
+				seen_c[c] = true;
+			else if (a == 0 && b == 700 && c == 50 && d != 0 && !seen_d[d])
+				seen_d[d] = true;
+			else
+				cr_assert_fail("bfs proposed (%zu, %zu, %zu, %zu), outside the oracle's levels",
+				               a, b, c, d);
+			tune_strategy_report(s, pts[j], huge_cost(pts[j]));
+		}
+	}
+	cr_expect_eq(got, want_n, "bfs proposed %zu points, the oracle %zu", got, want_n);
+	cr_expect_leq(s->vcap * sizeof(struct visit), (size_t)1 << 20);
+	tune_strategy_free(s);
+	free(seen_b);
+	free(seen_c);
+	free(seen_d);
 }
