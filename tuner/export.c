@@ -17,6 +17,7 @@
 /* One verified record, reduced to what the export needs. */
 struct rec {
 	char *space, *device, *problem, *hash, *time, *defines, *params;
+	char *kernel_sizes;   /* a multi-kernel code's per-kernel sizes (JSON), or NULL */
 	double cost, time_ms;
 	int work_dim;
 	long long global[3], local[3];
@@ -125,6 +126,9 @@ static int take(void *user, struct json_object *line, long lineno)
 	                          ? json_object_to_json_string_ext(params, JSON_C_TO_STRING_PLAIN |
 	                                                                   JSON_C_TO_STRING_NOSLASHESCAPE)
 	                          : "{}");
+	struct json_object *ks;
+	if (json_object_object_get_ex(line, "kernel_sizes", &ks) && ks)
+		r.kernel_sizes = strdup(json_object_to_json_string_ext(ks, JSON_C_TO_STRING_PLAIN));
 	c->v[c->n++] = r;
 	if (!r.space || !r.device || !r.problem || !r.hash || !r.time || !r.defines || !r.params) {
 		c->oom = true;
@@ -142,6 +146,7 @@ static void rec_free(struct rec *r)
 	free(r->time);
 	free(r->defines);
 	free(r->params);
+	free(r->kernel_sizes);
 }
 
 static int cmp_group(const struct rec *x, const struct rec *y)
@@ -544,6 +549,8 @@ static int write_json(const char *path, struct rec *const *best, size_t n, struc
 		json_object_object_add(e, "defines", json_object_new_string(r->defines));
 		json_object_object_add(e, "global", sizes_json(r->global, r->work_dim));
 		json_object_object_add(e, "local", sizes_json(r->local, r->work_dim));
+		if (r->kernel_sizes)   /* each kernel's own, where a code has several kernel lines */
+			json_object_object_add(e, "kernel_sizes", json_tokener_parse(r->kernel_sizes));
 		json_object_object_add(e, "time_ms", tune_db_json_number(r->time_ms));
 		json_object_object_add(e, "params", json_tokener_parse(r->params));
 		json_object_object_add(e, "source_hash", json_object_new_string(r->hash));

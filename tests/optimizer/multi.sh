@@ -36,6 +36,10 @@ check "joint: recorded as one code" test "$(jq -r .kernel "$T/m.jsonl" | sort -u
 check "joint: each kernel's sizes recorded" \
 	test "$(jq -c '.kernel_sizes[1].global' "$T/m.jsonl" | sort -u)" = "[64]"
 
+expect_status "export --json" 0 "$SPACETUNE" export "$T/m.jsonl" --json "$T/m.json"
+check "export --json: each kernel's sizes" test "$(jq -c '.[0].kernel_sizes | map(.global)' "$T/m.json")" = \
+	"$(jq -s -c 'map(select(.status == "ok")) | min_by(.time_ms.median) | .kernel_sizes | map(.global)' "$T/m.jsonl")"
+
 # one kernel after the other: bfs varies blur's work-group (L1), then
 # blocksum's (L2), then each annotation, every point verified
 expect_status "one after the other: bfs" 0 "$SPACETUNE" run "$D/multi.space" --db "$T/bfs.jsonl" --strategy bfs \
