@@ -51,8 +51,15 @@ def load(name):
     kt = os.path.join(OUT, name + ".kt.jsonl")
     if os.path.exists(kt):
         with open(kt) as f:
-            for line in f:
-                x = json.loads(line)
+            runs = [json.loads(line) for line in f]
+        # only seeds every strategy and budget finished (a run stopped by
+        # --until stops inside a seed)
+        cells = {(x["strategy"], x["evals"]) for x in runs}
+        seeds = [sd for sd in {x["seed"] for x in runs}
+                 if all(any(x["seed"] == sd and (x["strategy"], x["evals"]) == c for x in runs)
+                        for c in cells)]
+        for x in runs:
+            if x["seed"] in seeds:
                 r["traces"].setdefault("kt:" + x["strategy"], {}).setdefault(
                     str(x["evals"]), {})[str(x["seed"])] = x["trace"]
     return r
