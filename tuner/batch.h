@@ -232,6 +232,18 @@ int tune_batch_run(const struct tune_batch_run_opts *o);
  * 0 merges DIR/rank-*.jsonl into DIR/merged.jsonl.  Built without MPI,
  * it says so and returns 1.
  */
-int tune_batch_mpi(struct tune_batch_run_opts *o, int *argc, char ***argv);
+int tune_batch_mpi(struct tune_batch_run_opts *o);
+
+/*
+ * --mpi's start, before the units are cut: MPI_Init, *rank and *nranks.
+ * Then tune_batch_mpi_costs: the costs rank 0 computed, sent to every
+ * rank (a batch of many problems is not loaded once per rank before any
+ * work starts).  0; 1 when MPI cannot start or this spacetune was built
+ * without it (said on err).  After a start, tune_batch_mpi ends MPI, or
+ * tune_batch_mpi_end does on an error.
+ */
+int tune_batch_mpi_start(int *argc, char ***argv, int *rank, int *nranks, FILE *err);
+void tune_batch_mpi_costs(double *costs, int n);
+void tune_batch_mpi_end(void);
 
 #endif

@@ -30,14 +30,32 @@
 
 #ifndef HAVE_MPI
 
-int tune_batch_mpi(struct tune_batch_run_opts *o, int *argc, char ***argv)
+int tune_batch_mpi_start(int *argc, char ***argv, int *rank, int *nranks, FILE *err)
 {
 	(void)argc;
 	(void)argv;
-	fprintf(o->err, "spacetune: error: --mpi: this spacetune was built without MPI (configure found "
+	*rank = 0;
+	*nranks = 1;
+	fprintf(err, "spacetune: error: --mpi: this spacetune was built without MPI (configure found "
 	        "neither 'pkg-config ompi-c' nor mpicc, or was given --without-mpi); install Open MPI "
 	        "(Debian: openmpi-bin libopenmpi-dev), configure again and rebuild, or run without "
 	        "--mpi\n");
+	return 1;
+}
+
+void tune_batch_mpi_costs(double *costs, int n)
+{
+	(void)costs;
+	(void)n;
+}
+
+void tune_batch_mpi_end(void)
+{
+}
+
+int tune_batch_mpi(struct tune_batch_run_opts *o)
+{
+	(void)o;
 	return 1;
 }
 
@@ -201,13 +219,35 @@ out:
 	return rc;
 }
 
-int tune_batch_mpi(struct tune_batch_run_opts *o, int *argc, char ***argv)
+int tune_batch_mpi_start(int *argc, char ***argv, int *rank, int *nranks, FILE *err)
 {
 	int provided = 0;
+	*rank = 0;
+	*nranks = 1;
 	if (MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
-		fprintf(o->err, "spacetune: error: --mpi: MPI_Init failed\n");
+		fprintf(err, "spacetune: error: --mpi: MPI_Init failed\n");
 		return 1;
 	}
+	MPI_Comm_rank(MPI_COMM_WORLD, rank);
+	MPI_Comm_size(MPI_COMM_WORLD, nranks);
+	return 0;
+}
+
+void tune_batch_mpi_costs(double *costs, int n)
+{
+	/* the other ranks wait while rank 0 loads every problem: calmly */
+	MPI_Request req;
+	MPI_Ibcast(costs, n, MPI_DOUBLE, 0, MPI_COMM_WORLD, &req);
+	wait_calmly(&req);
+}
+
+void tune_batch_mpi_end(void)
+{
+	MPI_Finalize();
+}
+
+int tune_batch_mpi(struct tune_batch_run_opts *o)
+{
 	int rank = 0, nranks = 1;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);

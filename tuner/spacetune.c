@@ -748,7 +748,8 @@ static int cmd_batch(int argc, char **argv)
 		.err = stderr, .interrupted = &interrupted,
 	};
 	int progress = -1, rc = EXIT_USAGE, c;
-	bool list = false, mpi = false, report = false;
+	bool list = false, mpi = false, report = false, mpi_on = false;
+	int mpi_rank = 0, mpi_size = 1;
 	int chunk = 0;
 	int shard = -1, nshards = 0;
 	int *subset = NULL, nsubset = 0;
@@ -819,7 +820,14 @@ static int cmd_batch(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	if (nshards == 0) {
+	if (mpi && !list && !report) {
+		if (tune_batch_mpi_start(&argc, &argv, &mpi_rank, &mpi_size, stderr) != 0) {
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		mpi_on = true;
+	}
+	if (nshards == 0 && mpi_rank == 0) {
 		/* A problem that cannot be loaded fails when it runs, with its
 		 * diagnostic in the worker's log; here it only has no cost. */
 		FILE *quiet = fopen("/dev/null", "w");
@@ -828,6 +836,8 @@ static int cmd_batch(int argc, char **argv)
 		if (quiet)
 			fclose(quiet);
 	}
+	if (mpi_on)
+		tune_batch_mpi_costs(costs, b->nproblems);
 	for (int i = 0; i < b->nproblems; i++)
 		subset[i] = i;
 	if (nshards > 0) {
@@ -846,7 +856,8 @@ static int cmd_batch(int argc, char **argv)
 		/* No --chunk: cut for the ranks mpirun started (batch.h), so a
 		 * batch of fewer problems than ranks keeps them all busy. */
 		const char *size = getenv("OMPI_COMM_WORLD_SIZE");
-		chunk = (int)tune_batch_default_chunk(b, subset, nsubset, costs, size ? atoi(size) : 1);
+		chunk = (int)tune_batch_default_chunk(b, subset, nsubset, costs,
+		                                      mpi_on ? mpi_size : size ? atoi(size) : 1);
 	}
 	nunits = tune_batch_units(b, subset, nsubset, costs, chunk, &units);
 	if (nunits < 0) {
@@ -884,12 +895,15 @@ static int cmd_batch(int argc, char **argv)
 	o.live_progress = live_stderr = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
 	o.no_progress = progress == 0;
 	catch_signals();
-	rc = mpi ? tune_batch_mpi(&o, &argc, &argv) : tune_batch_run(&o);
+	rc = mpi ? tune_batch_mpi(&o) : tune_batch_run(&o);
+	mpi_on = false;  /* tune_batch_mpi ended it */
 	goto out;
 oom:
 	fputs("spacetune: out of memory\n", stderr);
 	rc = EXIT_INPUT;
 out:
+	if (mpi_on)
+		tune_batch_mpi_end();
 	tune_batch_units_free(units, nunits);
 	tune_batch_free(b);
 	free(costs);
