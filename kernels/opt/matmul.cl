@@ -14,7 +14,7 @@
  * - `unroll` of the loop over k (over one tile when tiled).
  * Every factor 1 is the kernel as written.
  */
-#pragma spacetune coarsen c_x c_y 1 4 *2 jam
+#pragma spacetune coarsen c_x c_y 1 8 *2 jam
 __kernel void matmul(const int M, const int N, const int K, __global const float *A,
                      __global const float *B, __global float *C)
 {
