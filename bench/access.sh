@@ -33,7 +33,7 @@ cp tests/tuner/vadd.cl tests/tuner/vadd_ref.c "$T/"
 echo
 echo "| strategy (200 points on gaussian) | seconds | peak RSS |"
 echo "|---|---|---|"
-for s in exhaustive random anneal pso genetic local; do
+for s in exhaustive random anneal pso genetic local bo bfs bandit; do
 	"$B/tests/tuner/bigsearch" "$T/g.space" "$s" 200 1 > /dev/null 2> "$T/err"
 	sec=$(sed -n 's/.* seconds \([0-9.]*\) .*/\1/p' "$T/err")
 	kib=$(sed -n 's/.* maxrss_kib \([0-9]*\)$/\1/p' "$T/err")

@@ -34,11 +34,10 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "tuner/strategy_int.h"
 
-/* ORDER ARMS */
+/* The arms (chosen as the top of the file says). */
 static const char *const ARMS[] = { "bo", "anneal" };
 enum { NARMS = sizeof ARMS / sizeof *ARMS, WINDOW = 500,
        /* proposals an arm may make per slot that turn out already measured */
