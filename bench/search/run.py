@@ -47,7 +47,7 @@ VENV = os.path.join(TOP, "bench", "kt", "venv")
 SPACETUNE_BIN = os.environ.get("SPACETUNE", os.path.join(TOP, "build", "spacetune"))
 OUT = os.path.join(HERE, "out")
 BUDGETS = [0.01, 0.02, 0.05, 0.10]
-SPACETUNE = ["random", "anneal", "pso", "genetic", "local", "bfs", "bo", "bandit"]
+SPACETUNE = ["exhaustive", "random", "anneal", "pso", "genetic", "local", "bfs", "bo", "bandit"]
 KERNEL_TUNER = ["random_sample", "genetic_algorithm", "dual_annealing", "pso",
                 "simulated_annealing", "greedy_ils", "bayes_opt"]
 KT_VERSION = "1.5.0"
