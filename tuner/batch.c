@@ -1437,7 +1437,7 @@ int tune_batch_hub_take(struct tune_batch_hub *d, int worker, int *count)
 			open[p] = -1;  /* its first open unit seen */
 		}
 	}
-	int want = (left + 2 * d->nworkers - 1) / (2 * d->nworkers);
+	int want = (left + 4 * d->nworkers - 1) / (4 * d->nworkers);
 	if (want > TUNE_BATCH_RUN_MAX)
 		want = TUNE_BATCH_RUN_MAX;
 	const struct tune_batch_unit *first = &d->units[u];

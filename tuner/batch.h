@@ -175,8 +175,10 @@ int tune_batch_report(const struct tune_batch *b, const struct tune_batch_unit *
  * the next unit not finished nor handed out, -1 when none is left (or
  * the batch is interrupted), and in *count how many units from it the
  * worker runs together: guided self-scheduling, a run of consecutive
- * chunks of its problem about (units left) / (2 x workers) long, at most
- * TUNE_BATCH_RUN_MAX, so the first hand-outs are long (a worker's set-up
+ * chunks of its problem about (units left) / (4 x workers) long, at most
+ * TUNE_BATCH_RUN_MAX (4, not guided self-scheduling's 1: units differ in
+ * cost, and a long run handed out early must not be the last to end),
+ * so the first hand-outs are long (a worker's set-up
  * paid once for many chunks) and the last ones single chunks (no worker
  * left running a long tail alone), from the problem the worker (0 the
  * local one, MPI: the rank) ran last while that has units open (its set-up
