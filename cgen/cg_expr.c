@@ -1226,11 +1226,8 @@ void cg_body(struct cg *c, const struct sema_def *d)
 	if (c->opt->line_directives)
 		sbuf_printf(c->code, "#line %d %s\n", d->stmt->loc.line, c->src_quoted);
 	cg_line(c, "return 0;");
-	free(c->local_c);
-	free(c->slot_flow);
-	free(c->slot_copy);
-	c->local_c = NULL;
-	c->slot_flow = NULL;
-	c->slot_copy = NULL;
+	CG_FREE(c->local_c);
+	CG_FREE(c->slot_flow);
+	CG_FREE(c->slot_copy);
 	c->in_body = false;
 }

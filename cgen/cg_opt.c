@@ -566,12 +566,9 @@ void cg_opt_state(struct cg *c, struct sbuf *out)
 void cg_opt_release(struct cg *c)
 {
 	sbuf_release(&c->aux);
-	free(c->plan);
-	free(c->brk_fn);
-	free(c->brk_up);
-	c->plan = NULL;
-	c->brk_fn = NULL;
-	c->brk_up = NULL;
+	CG_FREE(c->plan);
+	CG_FREE(c->brk_fn);
+	CG_FREE(c->brk_up);
 }
 
 /* ---- the loop ----------------------------------------------------------------------------- */

@@ -127,4 +127,8 @@ static inline int cg_pos(const struct cg *c, const struct sema_def *d)
 	return c->pos[d->id];
 }
 
+/* free() a member and forget it, so that a state released between two
+ * definitions (or two runs) leaves nothing dangling to free twice. */
+#define CG_FREE(p) (free(p), (p) = NULL)
+
 #endif

@@ -186,6 +186,29 @@ static bool set_value_ok(struct parser *ps, const char *name, const char *v, con
 	return rc == 0;
 }
 
+/* value(), and where it starts: a bad one gets a caret under itself. */
+static char *value_at(struct parser *ps, const char *what, const char **start)
+{
+	skip_blanks(ps);
+	*start = ps->p;
+	return value(ps, what);
+}
+
+/*
+ * Whether a scope's setting, its value already checked, may be stored: it
+ * was not given before in this scope (the file's defaults or one problem)
+ * and nothing follows it on the line.  Says what is wrong otherwise.
+ */
+static bool may_set(struct parser *ps, const char *kw, const char *name, bool given)
+{
+	if (given) {
+		error_at(ps, kw, kw + strlen(name), "'%s' given twice %s", name,
+		         current(ps)->line ? "in this problem" : "before the first problem");
+		return false;
+	}
+	return expect_end(ps);
+}
+
 static void parse_set(struct parser *ps)
 {
 	skip_blanks(ps);
@@ -250,14 +273,17 @@ fail:
 	free(s.name);
 }
 
-static void parse_strategy(struct parser *ps, const char *kw)
+/*
+ * The settings a scope holds once (strategy, objective, budget, seed): each
+ * checks its value `text` (which starts at `start`), stores it if may_set()
+ * allows, and returns whether the scope kept `text` itself.
+ */
+typedef bool setting_fn(struct parser *ps, const char *kw, const char *start, char *text,
+                        struct scope *sc);
+
+static bool set_strategy(struct parser *ps, const char *kw, const char *start, char *name,
+                         struct scope *sc)
 {
-	struct scope *sc = current(ps);
-	skip_blanks(ps);
-	const char *start = ps->p;
-	char *name = value(ps, "a strategy's name");
-	if (!name)
-		return;
 	const char *known = strcmp(name, "auto") == 0 ? "auto" : NULL;  /* resolved by tune_run */
 	for (const char *const *n = tune_strategy_names; *n; n++)
 		if (strcmp(*n, name) == 0)
@@ -268,87 +294,67 @@ static void parse_strategy(struct parser *ps, const char *kw)
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 			         n == tune_strategy_names ? "" : ", ", *n);
 		error_at(ps, start, ps->p, "unknown strategy '%s' (known: %s)", name, list);
-	} else if (sc->strategy) {
-		error_at(ps, kw, kw + 8, "'strategy' given twice %s",
-		         sc->line ? "in this problem" : "before the first problem");
-	} else if (expect_end(ps)) {
+	} else if (may_set(ps, kw, "strategy", sc->strategy != NULL)) {
 		sc->strategy = known;
 	}
-	free(name);
+	return false;
 }
 
-static void parse_objective(struct parser *ps, const char *kw)
+static bool set_objective(struct parser *ps, const char *kw, const char *start, char *text,
+                          struct scope *sc)
 {
-	struct scope *sc = current(ps);
-	skip_blanks(ps);
-	const char *start = ps->p;
-	char *text = value(ps, "an objective");
-	if (!text)
-		return;
 	const char *metric;
 	bool maximize;
 	if (tune_objective_parse(text, &metric, &maximize) != 0 || text[0] == '"')
 		error_at(ps, start, ps->p, "bad objective '%s': want time or a metric's name, maybe after min: or max:",
 		         text);
-	else if (sc->objective)
-		error_at(ps, kw, kw + 9, "'objective' given twice %s",
-		         sc->line ? "in this problem" : "before the first problem");
-	else if (expect_end(ps)) {
+	else if (may_set(ps, kw, "objective", sc->objective != NULL)) {
 		sc->objective = text;
-		return;
+		return true;
 	}
-	free(text);
+	return false;
 }
 
-static void parse_budget(struct parser *ps, const char *kw)
+static bool set_budget(struct parser *ps, const char *kw, const char *start, char *text,
+                       struct scope *sc)
 {
-	struct scope *sc = current(ps);
-	skip_blanks(ps);
-	const char *start = ps->p;
-	char *text = value(ps, "a budget");
-	if (!text)
-		return;
 	struct tune_budget b;
 	if (tune_budget_parse(text, &b) != 0)
 		error_at(ps, start, ps->p, "bad budget '%s': want N, Ns, Nm, Nh or P%%", text);
-	else if (sc->has_budget)
-		error_at(ps, kw, kw + 6, "'budget' given twice %s",
-		         sc->line ? "in this problem" : "before the first problem");
-	else if (expect_end(ps)) {
+	else if (may_set(ps, kw, "budget", sc->has_budget)) {
 		sc->budget = b;
 		sc->has_budget = true;
 	}
-	free(text);
+	return false;
 }
 
-static void parse_seed(struct parser *ps, const char *kw)
+static bool set_seed(struct parser *ps, const char *kw, const char *start, char *text,
+                     struct scope *sc)
 {
-	struct scope *sc = current(ps);
-	skip_blanks(ps);
-	const char *start = ps->p;
-	char *text = value(ps, "a seed");
-	if (!text)
-		return;
 	char *end;
 	errno = 0;
 	unsigned long long seed = strtoull(text, &end, 10);
 	if (end == text || *end || errno || *text == '-')
 		error_at(ps, start, ps->p, "bad seed '%s': want a count >= 0", text);
-	else if (sc->has_seed)
-		error_at(ps, kw, kw + 4, "'seed' given twice %s",
-		         sc->line ? "in this problem" : "before the first problem");
-	else if (expect_end(ps)) {
+	else if (may_set(ps, kw, "seed", sc->has_seed)) {
 		sc->seed = seed;
 		sc->has_seed = true;
 	}
-	free(text);
+	return false;
+}
+
+static void parse_setting(struct parser *ps, const char *kw, const char *what, setting_fn *set)
+{
+	const char *start;
+	char *text = value_at(ps, what, &start);
+	if (text && !set(ps, kw, start, text, current(ps)))
+		free(text);
 }
 
 static void parse_problem(struct parser *ps)
 {
-	skip_blanks(ps);
-	const char *start = ps->p;
-	char *path = value(ps, "the .space file of the problem");
+	const char *start;
+	char *path = value_at(ps, "the .space file of the problem", &start);
 	if (!path)
 		return;
 	if (!expect_end(ps)) {
@@ -419,13 +425,13 @@ static void parse_line(struct parser *ps)
 	if (n == 3 && memcmp(kw, "set", 3) == 0)
 		return parse_set(ps);
 	if (n == 8 && memcmp(kw, "strategy", 8) == 0)
-		return parse_strategy(ps, kw);
+		return parse_setting(ps, kw, "a strategy's name", set_strategy);
 	if (n == 6 && memcmp(kw, "budget", 6) == 0)
-		return parse_budget(ps, kw);
+		return parse_setting(ps, kw, "a budget", set_budget);
 	if (n == 4 && memcmp(kw, "seed", 4) == 0)
-		return parse_seed(ps, kw);
+		return parse_setting(ps, kw, "a seed", set_seed);
 	if (n == 9 && memcmp(kw, "objective", 9) == 0)
-		return parse_objective(ps, kw);
+		return parse_setting(ps, kw, "an objective", set_objective);
 	const char *end = word_end(kw);
 	char word[64];
 	snprintf(word, sizeof word, "%.*s", (int)(end - kw), kw);
@@ -1578,6 +1584,18 @@ void tune_batch_worker_close(struct tune_batch_worker *w)
 	w->keep = NULL;
 }
 
+/* The hub's own allocations: freed when it is done, and at once in each
+ * forked worker, to whom its copies are of no use. */
+static void free_hub(struct tune_batch_hub *d, int (*cmd)[2], pid_t *pids, bool *before)
+{
+	free(cmd);
+	free(pids);
+	free(before);
+	free(d->run);
+	free(d->workers);
+	free(d->open_of);
+}
+
 int tune_batch_run(const struct tune_batch_run_opts *o)
 {
 	const struct tune_batch *b = o->batch;
@@ -1678,12 +1696,7 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 			int mine = cmd[w][0];
 			/* The hub's state is the parent's; the worker's own children
 			 * (device readers, evaluators) must not see it as a leak. */
-			free(cmd);
-			free(pids);
-			free(before);
-			free(d.run);
-			free(d.workers);
-			free(d.open_of);
+			free_hub(&d, cmd, pids, before);
 			struct worker self = workers[w];
 			if (self.sel.platform == workers[w].platform)
 				self.sel.platform = self.platform;
@@ -1850,12 +1863,7 @@ out:
 		if (cmd[w][1] >= 0)
 			close(cmd[w][1]);
 	}
-	free(cmd);
-	free(pids);
-	free(before);
-	free(d.run);
-	free(d.workers);
-	free(d.open_of);
+	free_hub(&d, cmd, pids, before);
 	free(workers);
 	return status;
 }

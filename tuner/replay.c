@@ -24,26 +24,19 @@
 #include "tuner/db.h"
 #include "tuner/replay.h"
 
-struct record {
-	enum tune_status status;
-	double median_ms, min_ms, build_s, device_s;
-	int runs;
-	double max_abs_err, max_rel_err;
-	uint64_t nonfinite;
-	char *error;
-};
-
 struct group {
 	struct tune_device_info dev;
 	char *hash;
-	struct lh_table *records;  /* params key -> struct record */
+	/* params key -> struct tune_result: the line's outcome as the evaluator
+	 * returned it (device_s: NAN where the line has none) */
+	struct lh_table *records;
 	long last_seq;             /* the newest line's sequence number */
 };
 
 struct flight {
 	long point;
 	long seq;                  /* submission order: ties */
-	const struct record *rec;
+	const struct tune_result *rec;
 	double build_end, end;     /* end: NAN until its device turn is scheduled */
 };
 
@@ -81,7 +74,7 @@ static char *fmt(const char *format, const char *a, const char *b)
 
 static void free_record_entry(struct lh_entry *e)
 {
-	struct record *r = (struct record *)lh_entry_v(e);
+	struct tune_result *r = (struct tune_result *)lh_entry_v(e);
 	free(lh_entry_k(e));
 	if (r)
 		free(r->error);
@@ -140,14 +133,14 @@ static int take_line(void *user, struct json_object *line, long lineno)
 		return 0;
 	char *key = tune_db_line_params_key(line);
 	struct group *g = key ? group_of(rp, device, platform, driver, hash) : NULL;
-	struct record *r = calloc(1, sizeof *r);
+	struct tune_result *r = calloc(1, sizeof *r);
 	if (!key || !g || !r)
 		goto oom;
 	r->status = status_named(tune_db_str(line, "status"));
 	struct json_object *t = NULL;
 	json_object_object_get_ex(line, "time_ms", &t);
-	r->median_ms = t ? tune_db_num(t, "median", NAN) : NAN;
-	r->min_ms = t ? tune_db_num(t, "min", NAN) : NAN;
+	r->time_median_ms = t ? tune_db_num(t, "median", NAN) : NAN;
+	r->time_min_ms = t ? tune_db_num(t, "min", NAN) : NAN;
 	r->runs = (int)tune_db_num(line, "runs", 0);
 	r->build_s = tune_db_num(line, "build_s", 0);
 	r->device_s = tune_db_num(line, "device_s", NAN);
@@ -161,7 +154,7 @@ static int take_line(void *user, struct json_object *line, long lineno)
 	/* The latest line for a configuration wins, as in the database. */
 	struct lh_entry *e = lh_table_lookup_entry(g->records, key);
 	if (e) {
-		struct record *old = (struct record *)lh_entry_v(e);
+		struct tune_result *old = (struct tune_result *)lh_entry_v(e);
 		free(old->error);
 		*old = *r;
 		free(r);
@@ -459,20 +452,20 @@ void tune_replay_restart(struct tune_replay *rp)
 /* ---- the simulation ----------------------------------------------------------- */
 
 /* Seconds the evaluation held the device. */
-static double device_seconds(const struct tune_replay *rp, const struct record *r)
+static double device_seconds(const struct tune_replay *rp, const struct tune_result *r)
 {
 	if (isfinite(r->device_s) && r->device_s >= 0)
 		return r->device_s;
-	if (!isfinite(r->median_ms) || r->median_ms <= 0)
+	if (!isfinite(r->time_median_ms) || r->time_median_ms <= 0)
 		return 0;  /* never ran: a build or launch error, a skip */
 	int runs = r->runs > 0 ? r->runs : 1;
 	if (r->status == TUNE_TIMEOUT)
-		return runs * r->median_ms * 1e-3;
-	return (rp->o.warmup + runs) * r->median_ms * 1e-3;
+		return runs * r->time_median_ms * 1e-3;
+	return (rp->o.warmup + runs) * r->time_median_ms * 1e-3;
 }
 
 /* The variant's record, or NULL. */
-static const struct record *record_of(const struct tune_replay *rp, const struct tune_variant *v)
+static const struct tune_result *record_of(const struct tune_replay *rp, const struct tune_variant *v)
 {
 	char *key = tune_db_variant_params_key(v);
 	void *found = NULL;
@@ -490,7 +483,7 @@ int tune_replay_submit(struct tune_replay *rp, const struct tune_variant *v)
 {
 	if (rp->nflight >= rp->o.jobs)
 		return -1;
-	const struct record *r = record_of(rp, v);
+	const struct tune_result *r = record_of(rp, v);
 	if (!r)
 		return 1;
 	double build = isfinite(r->build_s) && r->build_s > 0 ? r->build_s : 0;
@@ -547,17 +540,9 @@ long tune_replay_wait_any(struct tune_replay *rp, struct tune_result *res)
 			rp->clock = t;
 		if (rp->o.sleep)
 			sleep_until(rp, rp->clock);
-		const struct record *r = f->rec;
+		const struct tune_result *r = f->rec;
 		long point = f->point;
-		memset(res, 0, sizeof *res);
-		res->status = r->status;
-		res->time_median_ms = r->median_ms;
-		res->time_min_ms = r->min_ms;
-		res->runs = r->runs;
-		res->max_abs_err = r->max_abs_err;
-		res->max_rel_err = r->max_rel_err;
-		res->nonfinite = r->nonfinite;
-		res->build_s = r->build_s;
+		*res = *r;  /* then the clock's device time and an own copy of the error */
 		res->device_s = device_seconds(rp, r);
 		res->error = r->error ? strdup(r->error) : NULL;
 		rp->flights[i] = rp->flights[--rp->nflight];
