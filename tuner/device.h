@@ -113,6 +113,21 @@ struct dev_ops {
 };
 
 /*
+ * A backend's table of the required entries, its functions named
+ * prefix_<entry>: one it lacks is a compile error, not a NULL found at run
+ * time.  The name and optional entries (compile_offline) follow by hand.
+ */
+#define DEV_OPS_OF(prefix)                                                              \
+	.query_name = prefix##_query_name, .list = prefix##_list, .gpus = prefix##_gpus,   \
+	.open = prefix##_open, .query = prefix##_query, .close = prefix##_close,           \
+	.error_name = prefix##_error_name, .compile = prefix##_compile,                    \
+	.binary = prefix##_binary, .load = prefix##_load, .module_free = prefix##_module_free, \
+	.kernel = prefix##_kernel, .kernel_free = prefix##_kernel_free,                    \
+	.alloc = prefix##_alloc, .buf_free = prefix##_buf_free, .write = prefix##_write,   \
+	.read = prefix##_read, .check = prefix##_check, .launch = prefix##_launch,         \
+	.finish = prefix##_finish
+
+/*
  * For a backend's launch: polls started(arg) from 20 us up to every 1 ms
  * (a short kernel costs no more than it runs) until it returns true, then
  * calls hooks->started, whose run limit starts there.

@@ -259,7 +259,7 @@ static const struct query {
 	{"double_fp", CL_DEVICE_DOUBLE_FP_CONFIG, Q_BOOL_FP64, 0},
 };
 
-static int ocl_query(cl_device_id dev, const char *name, int64_t *value)
+static int ocl_query_id(cl_device_id dev, const char *name, int64_t *value)
 {
 	const struct query *q = NULL;
 	for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++)
@@ -333,7 +333,7 @@ static void list_device(FILE *out, cl_device_id d, unsigned di)
 	int64_t v[sizeof queries / sizeof queries[0]];
 	int have[sizeof queries / sizeof queries[0]];
 	for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++)
-		have[i] = ocl_query(d, queries[i].name, &v[i]) == 0;
+		have[i] = ocl_query_id(d, queries[i].name, &v[i]) == 0;
 	/* Indices follow the ORDER of `queries`. */
 	fprintf(out, "    compute units: %lld at %lld MHz; global memory: %lld MiB; "
 	        "constant buffer: %lld KiB\n", (long long)v[5], (long long)v[7],
@@ -456,9 +456,9 @@ static int ocl_open(struct dev **out, const struct tune_device_sel *sel,
 	return 0;
 }
 
-static int ocl_dev_query(struct dev *d, const char *name, int64_t *value)
+static int ocl_query(struct dev *d, const char *name, int64_t *value)
 {
-	return ocl_query(d->device, name, value);
+	return ocl_query_id(d->device, name, value);
 }
 
 /* ---- programs ------------------------------------------------------------- */
@@ -704,24 +704,5 @@ static int ocl_launch(struct dev *d, struct dev_kernel *kernel, const struct dev
 
 const struct dev_ops dev_opencl = {
 	.name = "opencl",
-	.query_name = ocl_query_name,
-	.list = ocl_list,
-	.gpus = ocl_gpus,
-	.open = ocl_open,
-	.query = ocl_dev_query,
-	.close = ocl_close,
-	.error_name = ocl_error_name,
-	.compile = ocl_compile,
-	.binary = ocl_binary,
-	.load = ocl_load,
-	.module_free = ocl_module_free,
-	.kernel = ocl_kernel,
-	.kernel_free = ocl_kernel_free,
-	.alloc = ocl_alloc,
-	.buf_free = ocl_buf_free,
-	.write = ocl_write,
-	.read = ocl_read,
-	.check = ocl_check,
-	.launch = ocl_launch,
-	.finish = ocl_finish,
+	DEV_OPS_OF(ocl),
 };
