@@ -257,19 +257,152 @@ static void plan_component(struct fplan *f, const bool *set, bool alone)
 }
 
 /*
+ * What the checkpoints need of each sub-nest b, from its definitions:
+ * nkey[b], the outer values it reads (its memo key); first_orig[b], sema's
+ * position of its first loop; prunes[b], whether it has a constraint; and,
+ * where `at` is given, at[b], the chain position of the deepest iterator
+ * those values depend on (its checkpoint level, -1: before the loops).
+ */
+static void block_inputs(struct fplan *f, int *nkey, int *first_orig, bool *prunes, int *at)
+{
+	const struct sema_program *P = f->P;
+	int n = f->n;
+	bool *counted = xcalloc(((size_t)P->ndefs + 1) * (size_t)f->nblocks, sizeof(bool));
+	for (int b = 0; b < f->nblocks; b++) {
+		nkey[b] = 0;
+		first_orig[b] = n;
+		prunes[b] = false;
+		if (at)
+			at[b] = -1;
+	}
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		const bool *s = supp_of(f, d);
+		int b = -1;
+		for (int x = 0; x < n && b < 0; x++)
+			if (s[x] && f->block_of[x] >= 0)
+				b = f->block_of[x];
+		if (b < 0 || !per_point(d))
+			continue;
+		if (d->kind == SEMA_ITER && f->orig_pos[d->decl_pos] < first_orig[b])
+			first_orig[b] = f->orig_pos[d->decl_pos];
+		prunes[b] |= d->kind == SEMA_CONSTRAINT;
+		for (int k = 0; k < d->ndeps; k++) {
+			const struct sema_def *p = d->deps[k];
+			const bool *ps = supp_of(f, p);
+			bool inside = false, outer = false;
+			for (int x = 0; x < n; x++) {
+				inside |= ps[x] && f->block_of[x] == b;
+				outer |= ps[x];
+			}
+			if (inside || !outer)
+				continue; /* its own, or computed once */
+			if (!counted[(size_t)p->id * (size_t)f->nblocks + (size_t)b]) {
+				counted[(size_t)p->id * (size_t)f->nblocks + (size_t)b] = true;
+				nkey[b]++;
+			}
+			/* The deepest main iterator p depends on sets its level. */
+			for (int j = 0; at && j < f->nchain; j++)
+				if (ps[f->chain[j]] && j > at[b])
+					at[b] = j;
+		}
+	}
+	free(counted);
+}
+
+/* Whether sub-nest p is looked up before q where both are at one level:
+ * those with a constraint first, then the smaller key, then sema's order
+ * (cg_factor_checkpoints). */
+static bool block_before(const int *nkey, const int *first_orig, const bool *prunes, int p, int q)
+{
+	if (prunes[p] != prunes[q])
+		return prunes[p];
+	return nkey[p] < nkey[q] || (nkey[p] == nkey[q] && first_orig[p] < first_orig[q]);
+}
+
+/*
+ * For each chain iterator, the first sub-nest (in the order of
+ * block_before) whose key it is read by, as a rank (f->nblocks: none).
+ */
+static void key_rank(struct fplan *f, int *rank)
+{
+	const struct sema_program *P = f->P;
+	int n = f->n, nb = f->nblocks;
+	int *nkey = xcalloc((size_t)nb, sizeof(int)), *first_orig = xcalloc((size_t)nb, sizeof(int));
+	int *order = xcalloc((size_t)nb, sizeof(int));
+	bool *prunes = xcalloc((size_t)nb, sizeof(bool));
+	block_inputs(f, nkey, first_orig, prunes, NULL);
+	for (int b = 0; b < nb; b++) {
+		int r = 0;
+		for (int q = 0; q < nb; q++)
+			r += q != b && block_before(nkey, first_orig, prunes, q, b);
+		order[b] = r;
+	}
+	for (int x = 0; x < n; x++)
+		rank[x] = nb;
+	for (int i = 0; i < P->ndefs; i++) {
+		const struct sema_def *d = P->defs[i];
+		const bool *s = supp_of(f, d);
+		if (!per_point(d))
+			continue;
+		for (int x = 0; x < n; x++) {
+			int b = f->block_of[x];
+			if (!s[x] || b < 0)
+				continue;
+			for (int y = 0; y < n; y++)
+				if (s[y] && f->block_of[y] < 0 && order[b] < rank[y])
+					rank[y] = order[b];
+		}
+	}
+	free(prunes);
+	free(order);
+	free(first_orig);
+	free(nkey);
+}
+
+/*
  * The main chain's order.  Pulling put splitting iterators first; the
  * order now follows the usual rules of a good nest instead: first an
  * iterator that completes a constraint of the chain (a rejection as
  * early as possible), else one whose range depends on a bound iterator
  * (fail first: the bound value narrows it, as blk_m = range(dim_m, N,
  * dim_m) is narrowed by dim_m, while an independent range is as wide as
- * ever and, opened last, is where bound tightening cuts), else sema's
- * order.
+ * ever and, opened last, is where bound tightening cuts), else one that
+ * brings the chain's constraints nearest to complete (1/k for one still
+ * k iterators short, as sema's greedy order counts), else one read by the
+ * key of a sub-nest looked up earlier (key_rank), else sema's order.
+ *
+ * Only the chain's own constraints count as near: those of the sub-nests
+ * are checked inside them whatever the chain's order.  Sema's greedy
+ * order counted both, and was the tie-break before the key rule: the
+ * Kernel Tuner form of gemm_beast (bench/formulations/gemm_beast_kt.space)
+ * writes 'dim_n_b <= blk_n', a constraint of the B reshape that binding
+ * blk_n brings one iterator short, so sema opened blk_n before blk_m,
+ * where the paper's form opens blk_m first; for the chain the two are
+ * alike.  Nearness comes before the key rule because it is what a plain
+ * tie-break by key got wrong: synthetic_sparse's wy (wx * wy in a set,
+ * ty * wy >= 64) must open before tx, which the {tz} sub-nest reads (97K
+ * candidates, 490K with tx first).
+ *
+ * The key rule.  A sub-nest's near counts (below) are kept by the values
+ * of the loops its key varies with inside the innermost loop it does not
+ * vary with; a loop it does not read, opened inside those it reads, keeps
+ * that array small.  gemm_beast's A reshape reads blk_m, the B reshape
+ * blk_n: with blk_m outside blk_n, A's counts are kept by (blk_k,
+ * dim_vec) and B's by (blk_n, blk_k, dim_vec), and the other way round
+ * where blk_n comes first.  The sub-nest looked up first at a checkpoint
+ * is looked up at every visit, the next ones only where it was not empty,
+ * so the first gets the small array.  With blk_n first (the Kernel Tuner
+ * form before this rule), A's counts outgrew their array of NEAR_MAX
+ * entries: the H100 count enumerated A 12.5M times instead of 5.6M, and
+ * took 1.8x the paper form's time.
  */
 static void order_chain(struct fplan *f)
 {
 	const struct sema_program *P = f->P;
 	int n = f->n;
+	int *rank = xcalloc((size_t)n, sizeof(int));
+	key_rank(f, rank);
 	bool *in_chain = xcalloc((size_t)n, sizeof(bool));
 	for (int i = 0; i < f->nchain; i++)
 		in_chain[f->chain[i]] = true;
@@ -277,33 +410,43 @@ static void order_chain(struct fplan *f)
 	for (int pos = 0; pos < f->nchain; pos++) {
 		int best = -1, best_done = -1;
 		bool best_dep = false;
+		double best_near = -1;
 		for (int x = 0; x < n; x++) {
 			if (!in_chain[x] || f->bound[x] || !ready(f, x))
 				continue;
 			int done = 0;
+			double near = 0;
 			for (int c = 0; c < P->nconstraints; c++) {
 				const bool *cs = supp_of(f, P->constraints[c]);
-				bool mine = cs[x], complete = true;
-				for (int y = 0; y < n && complete; y++)
-					if (cs[y] && y != x && !(in_chain[y] && f->bound[y]))
-						complete = false;
-				done += mine && complete;
+				int missing = 0;
+				bool chain_only = true;
+				for (int y = 0; y < n; y++) {
+					chain_only &= !cs[y] || in_chain[y];
+					missing += cs[y] && y != x && !(in_chain[y] && f->bound[y]);
+				}
+				done += cs[x] && !missing;
+				if (cs[x] && missing && chain_only)
+					near += 1.0 / missing;
 			}
 			const bool *xs = supp_of(f, P->iters[x]);
 			bool dep = false;
 			for (int y = 0; y < n; y++)
 				dep |= y != x && xs[y];
 			if (best < 0 || done > best_done || (done == best_done && dep && !best_dep) ||
-			    (done == best_done && dep == best_dep && f->orig_pos[x] < f->orig_pos[best])) {
+			    (done == best_done && dep == best_dep &&
+			     (near > best_near || (near == best_near && rank[x] < rank[best]) ||
+			      (near == best_near && rank[x] == rank[best] && f->orig_pos[x] < f->orig_pos[best])))) {
 				best = x;
 				best_done = done;
 				best_dep = dep;
+				best_near = near;
 			}
 		}
 		f->bound[best] = true;
 		f->chain[pos] = best;
 	}
 	free(in_chain);
+	free(rank);
 }
 
 struct cg_block_def {
@@ -430,46 +573,8 @@ void cg_factor_plan(struct cg *c)
 		int *at = xcalloc((size_t)f.nblocks, sizeof(int));
 		int *first_orig = xcalloc((size_t)f.nblocks, sizeof(int));
 		int *nkey = xcalloc((size_t)f.nblocks, sizeof(int));
-		bool *counted = xcalloc(((size_t)P->ndefs + 1) * (size_t)f.nblocks, sizeof(bool));
-		for (int b = 0; b < f.nblocks; b++) {
-			at[b] = -1;
-			first_orig[b] = n;
-		}
-		/* A block's key: what its definitions read from outside it. */
-		for (int i = 0; i < P->ndefs; i++) {
-			const struct sema_def *d = P->defs[i];
-			const bool *s = supp_of(&f, d);
-			int b = -1;
-			for (int x = 0; x < n && b < 0; x++)
-				if (s[x] && f.block_of[x] >= 0)
-					b = f.block_of[x];
-			if (b < 0 || (d->kind != SEMA_ITER && d->kind != SEMA_DERIVED && d->kind != SEMA_CONSTRAINT))
-				continue;
-			if (d->kind == SEMA_ITER && cg_pos(c, d) < first_orig[b])
-				first_orig[b] = cg_pos(c, d);
-			for (int k = 0; k < d->ndeps; k++) {
-				const struct sema_def *p = d->deps[k];
-				const bool *ps = supp_of(&f, p);
-				bool inside = false, outer = false;
-				for (int x = 0; x < n; x++) {
-					inside |= ps[x] && f.block_of[x] == b;
-					outer |= ps[x];
-				}
-				if (inside || !outer)
-					continue; /* its own, or computed once */
-				if (!counted[(size_t)p->id * (size_t)f.nblocks + (size_t)b]) {
-					counted[(size_t)p->id * (size_t)f.nblocks + (size_t)b] = true;
-					nkey[b]++;
-				}
-				/* The deepest main iterator p depends on sets its level. */
-				int lvl = -1;
-				for (int j = 0; j < f.nchain; j++)
-					if (ps[f.chain[j]])
-						lvl = j;
-				if (lvl > at[b])
-					at[b] = lvl;
-			}
-		}
+		bool *prunes = xcalloc((size_t)f.nblocks, sizeof(bool));
+		block_inputs(&f, nkey, first_orig, prunes, at);
 		/*
 		 * The smaller key first: likelier memo hits, so cheaper, and its
 		 * zeros prune the dearer ones; so no sub-nest is counted before
@@ -507,7 +612,7 @@ void cg_factor_plan(struct cg *c)
 		free(at);
 		free(first_orig);
 		free(nkey);
-		free(counted);
+		free(prunes);
 		/* The emitted placement changes; sema's stays as it was. */
 		memcpy(c->order, order, sizeof(*order) * (size_t)n);
 		sema_placement(P, c->order, c->pos, c->lvl);

@@ -263,8 +263,16 @@ static bool worth_keeping(const struct sprt_memo *m)
 	for (const struct memo_chunk *c = m->chunks; c; c = c->next)
 		for (size_t at = 0; at + m->entry_size <= c->used; at += m->entry_size) {
 			const struct sprt_memo_entry *e = (const void *)(c->data + at);
+			/* A miss when listing also records its points (a copy
+			 * each, and an allocation per entry): gemm_beast's
+			 * {vec_mul} in the Kernel Tuner form, 2 candidates and
+			 * 1-2 points per key, looked up at every (blk_k, dim_vec):
+			 * counted with the candidates alone, its table was
+			 * turned off and the K40c list recorded its points
+			 * 1.18M times (0.2 s, 1.5x the paper form). */
+			uint64_t w = e->stats[0] + e->npoints;
 			/* capped: hits (<= MEMO_TRIAL) times the sum stays in 64 bits */
-			work += e->stats[0] < (UINT64_C(1) << 32) ? e->stats[0] : UINT64_C(1) << 32;
+			work += w < (UINT64_C(1) << 32) ? w : UINT64_C(1) << 32;
 			entries++;
 		}
 	/* hits * (work / entries) >= lookups * MEMO_PROBE_CANDIDATES, in ints */

@@ -34,6 +34,7 @@ class Gen:
         self.sn = 0
         self.math = False
         self.shape_r = random.Random(seed * 1000003 + 17)  # the shapes added later
+        self.twin_r = random.Random("twin%d" % seed)       # twin_subnests
         self.first_param = None
         self.lines = []
         self.ints = []      # names whose values are ints (iterators, int derived)
@@ -526,6 +527,32 @@ class Gen:
             self.features.add("factor_free")
             self.lines.append("%s = range(%d, %d)" % (self.fresh("it"), r.randint(-1, 1), r.randint(2, 4)))
 
+    def twin_subnests(self):
+        """gemm_beast's A and B reshapes in small: two sub-nests, each
+        reading an outer iterator of its own (p or q) and a shared one (k),
+        under a chain constraint that treats p and q alike.  The main
+        chain's order (cg_factor.c, order_chain) then decides which
+        sub-nest's near counts are kept by k alone and which by (q, k) or
+        (p, k); every order must count and list the same points.  Drawn
+        from a random stream of its own, after everything else."""
+        r = self.twin_r
+        self.features.add("twin_subnests")
+        p, q, k = self.fresh("it"), self.fresh("it"), self.fresh("it")
+        self.lines.append("%s = range(1, %d)" % (p, r.randint(4, 9)))
+        self.lines.append("%s = range(1, %d)" % (q, r.randint(4, 9)))
+        self.lines.append("%s = %s" % (k, r.choice(["[1, 2, 4]", "range(1, 4)", "[3, 1]"])))
+        self.lines.append("require %s * %s <= %d" % (p, q, r.randint(8, 40)))
+        for outer in r.sample([p, q], 2):
+            a, b = self.fresh("it"), self.fresh("it")
+            self.lines.append("%s = range(1, %s + 1)" % (a, outer))
+            self.lines.append("%s = %s" % (b, r.choice(["range(1, 4)", "[1, 2, 4]", "range(0, %s + 1)" % k])))
+            self.lines.append("require %s %% %s == 0" % (outer, a))
+            if r.random() < 0.5:
+                self.lines.append("require %s * %s == %s" % (a, b, k))
+            else:
+                self.lines.append("%s %s = %s + %s > %s" % (r.choice(["hard", "soft", "correct"]), self.fresh("c"), a, b,
+                                                            r.choice([k, outer])))
+
     def shared_filter(self):
         """A constant iterable whose unary constraint (-O2 domain filtering
         runs it once per value, before the loops) shares a subexpression
@@ -771,6 +798,8 @@ class Gen:
         if r.random() < 0.5:
             self.subnest()
             self.interval_constraint()
+        if self.twin_r.random() < 0.3:
+            self.twin_subnests()
         # derived values nobody reads still count: keep them read
         used = " + ".join(x for x in self.ints + self.nums if not x.startswith("it") and x != "dv") or "0"
         self.lines.append("soft keep_all = %s == -12345" % used)

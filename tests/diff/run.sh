@@ -276,7 +276,7 @@ for feat in dependent_range negative_step algebra cond_iterable list_repeat clos
 	    overflow short_circuit chained_compare in \
 	    opt_pin opt_bound opt_divisor opt_product opt_disjunct opt_derived opt_repeat opt_congruence \
 	    opt_filter factor_subnest factor_free cse_error opt_interval shared_filter long_literal \
-	    setting_iterator setting_product setting_divisibility setting_bound setting_local; do
+	    setting_iterator setting_product setting_divisibility setting_bound setting_local twin_subnests; do
 	case " $all " in
 	*" $feat "*) ;;
 	*) fail=$((fail + 1)); echo "FAIL the generator never produced '$feat'" ;;
