@@ -379,10 +379,9 @@ static void key_rank(struct fplan *f, int *rank)
  * writes 'dim_n_b <= blk_n', a constraint of the B reshape that binding
  * blk_n brings one iterator short, so sema opened blk_n before blk_m,
  * where the paper's form opens blk_m first; for the chain the two are
- * alike.  Nearness comes before the key rule because it is what a plain
- * tie-break by key got wrong: synthetic_sparse's wy (wx * wy in a set,
- * ty * wy >= 64) must open before tx, which the {tz} sub-nest reads (97K
- * candidates, 490K with tx first).
+ * alike.  Nearness is asked before the key rule, which alone would open
+ * synthetic_sparse's tx (read by the {tz} sub-nest) before wy (wx * wy in
+ * a set, ty * wy >= 64): 490K candidates instead of 97K.
  *
  * The key rule.  A sub-nest's near counts (below) are kept by the values
  * of the loops its key varies with inside the innermost loop it does not
