@@ -282,7 +282,7 @@ static inline void sprt_opt_divisors(struct sprt_opt_it *o, sprt_val c, struct s
 	}
 }
 
-static inline bool sprt_opt_next(struct sprt_opt_it *o, sprt_val *x)
+SPRT_ALWAYS_INLINE static inline bool sprt_opt_next(struct sprt_opt_it *o, sprt_val *x)
 {
 	for (;;) {
 		switch (o->mode) {
