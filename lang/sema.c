@@ -361,6 +361,13 @@ static void unknown_name(struct sema_ctx *c, struct ast_expr *e)
 		supported_builtins_note(c, e->loc, false);
 		return;
 	}
+	if (is_builtin(e->name)) {
+		/* A builtin used as a value (often after a rejected redefinition):
+		 * suggesting the name itself would only confuse. */
+		diag_error(c->diag, e->loc, "'%s' is a builtin function, not a value: call it as %s(...)",
+			   e->name, e->name);
+		return;
+	}
 	diag_error(c->diag, e->loc, "unknown name '%s'", e->name);
 	did_you_mean(c, e->name, e->loc);
 }

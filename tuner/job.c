@@ -395,7 +395,7 @@ static int compiled_point_cb(void *user, const sprt_val *point, int n)
 /*
  * Spaces up to this many points are listed and kept (a 32-bit value index
  * per parameter and point, and a hash index): the fast path.  Beyond it
- * (ICPP'25's gaussian: 1.6e8 points, about 13 GB listed) the job keeps
+ * (ICPP'25's gaussian: 1.49e8 points, about 13 GB listed) the job keeps
  * the enumerator and reaches points by index instead.  gemm_beast (1.2e6)
  * stays listed.
  */
