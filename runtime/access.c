@@ -22,8 +22,11 @@
  * Rank(p) descends the same trie: a child's value of the iterator its
  * loop binds (the def of kind ITER at that level, by name) is read from
  * the child's first point, and the child whose value matches p's is
- * entered.  Samples are uniform indices (xoshiro256**, Lemire's unbiased
- * bounded draw), unranked.
+ * entered.  Below the trie, a rank walk does not list a factorized
+ * product of sub-nests: the generated code finds each sub-nest's digit of
+ * the one point of the product that can be p (sprt_par_match) and lists
+ * that point alone.  Samples are uniform indices (xoshiro256**, Lemire's
+ * unbiased bounded draw), unranked.
  *
  * The trie keeps only visited prefixes; past MAX_ENTRIES children in all
  * it is dropped and rebuilt, so memory stays bounded on any space.
@@ -138,7 +141,17 @@ uint64_t sprt_access_skip_(struct sprt_access_walk_ *w, uint64_t n)
 	return k;
 }
 
-static bool same_value(sprt_val a, sprt_val b)
+const sprt_val *sprt_access_match_(const struct sprt_access_walk_ *w)
+{
+	return w->mode == WALK_LEAF && !w->found ? w->match : NULL;
+}
+
+void sprt_access_pass_(struct sprt_access_walk_ *w, uint64_t n)
+{
+	w->seen += n;
+}
+
+bool sprt_val_same(sprt_val a, sprt_val b)
 {
 	if (a.kind != b.kind) {
 		/* 1 == 1.0 == True in Python, but a point's column holds one kind
@@ -158,7 +171,7 @@ static int leaf_point(void *user, const sprt_val *point, int n)
 	struct sprt_access_walk_ *w = user;
 	if (w->match) {
 		for (int i = 0; i < n; i++)
-			if (!same_value(point[i], w->match[i]))
+			if (!sprt_val_same(point[i], w->match[i]))
 				goto next;
 		w->found = true;
 		w->target = w->seen;
@@ -445,7 +458,7 @@ int sprt_access_rank(struct sprt_access *a, const sprt_val *point, uint64_t *ind
 				nd->key[i] = a->scratch[c];
 				nd->key_known[i] = true;
 			}
-			if (same_value(nd->key[i], point[c]))
+			if (sprt_val_same(nd->key[i], point[c]))
 				pick = i;
 		}
 		if (pick == UINT32_MAX)

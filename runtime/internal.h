@@ -72,5 +72,7 @@ struct sprt_par *sprt_par_access_(struct sprt_access_walk_ *w); /* free() it; NU
 int sprt_access_enter_(struct sprt_ctx *ctx, struct sprt_access_walk_ *w, int level);
 void sprt_access_leave_(struct sprt_ctx *ctx, struct sprt_access_walk_ *w, int level);
 uint64_t sprt_access_skip_(struct sprt_access_walk_ *w, uint64_t n);
+const sprt_val *sprt_access_match_(const struct sprt_access_walk_ *w);
+void sprt_access_pass_(struct sprt_access_walk_ *w, uint64_t n);
 
 #endif

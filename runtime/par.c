@@ -353,6 +353,19 @@ uint64_t sprt_par_skip(struct sprt_ctx *ctx, uint64_t w)
 	return p && p->access ? sprt_access_skip_(p->access, w) : 0;
 }
 
+const sprt_val *sprt_par_match(struct sprt_ctx *ctx)
+{
+	struct sprt_par *p = ctx->par;
+	return p && p->access ? sprt_access_match_(p->access) : NULL;
+}
+
+void sprt_par_pass(struct sprt_ctx *ctx, uint64_t n)
+{
+	struct sprt_par *p = ctx->par;
+	if (p && p->access)
+		sprt_access_pass_(p->access, n);
+}
+
 struct sprt_par *sprt_par_access_(struct sprt_access_walk_ *aw)
 {
 	struct sprt_par *w = aligned_alloc(_Alignof(struct sprt_par), sizeof(*w));

@@ -490,6 +490,18 @@ void sprt_par_leave(struct sprt_ctx *ctx, int level);
  * which wants one point and skips the ones before it without listing them.
  */
 uint64_t sprt_par_skip(struct sprt_ctx *ctx, uint64_t w);
+/*
+ * The same place, in a walk that ranks a point (runtime/access.c): the
+ * point looked for (NULL in any other walk).  The generated code finds the
+ * one point of the product that can be it, lists only that one, and tells
+ * the walk how many points it passed over without listing them
+ * (sprt_par_pass: those before it, and those after it unless it was found).
+ */
+const sprt_val *sprt_par_match(struct sprt_ctx *ctx);
+void sprt_par_pass(struct sprt_ctx *ctx, uint64_t n);
+/* Whether two values are the same value of a point's column: the same
+ * kind and value (1, 1.0 and True differ; NaN is itself). */
+bool sprt_val_same(sprt_val a, sprt_val b);
 
 struct sprt_sink;
 

@@ -813,40 +813,89 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 		if (!ctx->emit) {
 			ctx->valid += w_1;
 		} else {
-			uint64_t skip_ = par_level >= 0 ? sprt_par_skip(ctx, w_1) : 0;
-			size_t s_0 = 0;
-			size_t s_1 = 0;
-			size_t s_2 = 0;
-			if (skip_) {
-				ctx->valid += skip_;
-				s_2 = f_2->npoints ? (size_t)(skip_ % f_2->npoints) : 0;
-				skip_ = f_2->npoints ? skip_ / f_2->npoints : 0;
-				s_1 = f_1->npoints ? (size_t)(skip_ % f_1->npoints) : 0;
-				skip_ = f_1->npoints ? skip_ / f_1->npoints : 0;
-				s_0 = f_0->npoints ? (size_t)(skip_ % f_0->npoints) : 0;
-				skip_ = f_0->npoints ? skip_ / f_0->npoints : 0;
-				if (skip_)
-					s_0 = f_0->npoints; /* all of it skipped */
-			}
-			for (size_t p_0 = s_0; p_0 < f_0->npoints && !ctx->stop; p_0++) {
-				const int64_t *q_0 = (const int64_t *)(const void *)(f_0->points + p_0 * 1);
-				st->blk = q_0[0];
-				for (size_t p_1 = s_1; p_1 < f_1->npoints && !ctx->stop; p_1++) {
+			const sprt_val *m_ = par_level >= 0 ? sprt_par_match(ctx) : NULL;
+			if (m_) {
+				uint64_t at_ = 0;
+				bool in_ = true;
+				size_t p_0 = 0;
+				for (; in_ && p_0 < f_0->npoints; p_0++) {
+					const int64_t *q_0 = (const int64_t *)(const void *)(f_0->points + p_0 * 1);
+					st->blk = q_0[0];
+					if (sprt_val_same(sprt_int(st->blk), m_[2]))
+						break;
+				}
+				in_ = in_ && p_0 < f_0->npoints;
+				at_ = at_ * f_0->npoints + p_0;
+				size_t p_1 = 0;
+				for (; in_ && p_1 < f_1->npoints; p_1++) {
 					const int64_t *q_1 = (const int64_t *)(const void *)(f_1->points + p_1 * 1);
 					st->dim_n = q_1[0];
 					st->read_m = q_1[1];
 					st->read_n = q_1[2];
-					for (size_t p_2 = s_2; p_2 < f_2->npoints && !ctx->stop; p_2++) {
-						const int64_t *q_2 = (const int64_t *)(const void *)(f_2->points + p_2 * 1);
-						st->pad = q_2[0];
-						ctx->valid++;
-						const int64_t point[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
-						if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point, 6) : sprt_emit_ints_(ctx, point, 6))
-							ctx->stop = true;
-					}
-					s_2 = 0;
+					if (sprt_val_same(sprt_int(st->dim_n), m_[1]) && sprt_val_same(sprt_int(st->read_m), m_[3]) && sprt_val_same(sprt_int(st->read_n), m_[4]))
+						break;
 				}
-				s_1 = 0;
+				in_ = in_ && p_1 < f_1->npoints;
+				at_ = at_ * f_1->npoints + p_1;
+				size_t p_2 = 0;
+				for (; in_ && p_2 < f_2->npoints; p_2++) {
+					const int64_t *q_2 = (const int64_t *)(const void *)(f_2->points + p_2 * 1);
+					st->pad = q_2[0];
+					if (sprt_val_same(sprt_int(st->pad), m_[5]))
+						break;
+				}
+				in_ = in_ && p_2 < f_2->npoints;
+				at_ = at_ * f_2->npoints + p_2;
+				if (!in_) {
+					sprt_par_pass(ctx, w_1);
+					ctx->valid += w_1;
+				} else {
+					sprt_par_pass(ctx, at_);
+					ctx->valid += at_ + 1;
+					const int64_t point[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
+					if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point, 6) : sprt_emit_ints_(ctx, point, 6))
+						ctx->stop = true;
+					if (!ctx->stop) {
+						sprt_par_pass(ctx, w_1 - at_ - 1);
+						ctx->valid += w_1 - at_ - 1;
+					}
+				}
+			} else {
+				uint64_t skip_ = par_level >= 0 ? sprt_par_skip(ctx, w_1) : 0;
+				size_t s_0 = 0;
+				size_t s_1 = 0;
+				size_t s_2 = 0;
+				if (skip_) {
+					ctx->valid += skip_;
+					s_2 = f_2->npoints ? (size_t)(skip_ % f_2->npoints) : 0;
+					skip_ = f_2->npoints ? skip_ / f_2->npoints : 0;
+					s_1 = f_1->npoints ? (size_t)(skip_ % f_1->npoints) : 0;
+					skip_ = f_1->npoints ? skip_ / f_1->npoints : 0;
+					s_0 = f_0->npoints ? (size_t)(skip_ % f_0->npoints) : 0;
+					skip_ = f_0->npoints ? skip_ / f_0->npoints : 0;
+					if (skip_)
+						s_0 = f_0->npoints; /* all of it skipped */
+				}
+				for (size_t p_0 = s_0; p_0 < f_0->npoints && !ctx->stop; p_0++) {
+					const int64_t *q_0 = (const int64_t *)(const void *)(f_0->points + p_0 * 1);
+					st->blk = q_0[0];
+					for (size_t p_1 = s_1; p_1 < f_1->npoints && !ctx->stop; p_1++) {
+						const int64_t *q_1 = (const int64_t *)(const void *)(f_1->points + p_1 * 1);
+						st->dim_n = q_1[0];
+						st->read_m = q_1[1];
+						st->read_n = q_1[2];
+						for (size_t p_2 = s_2; p_2 < f_2->npoints && !ctx->stop; p_2++) {
+							const int64_t *q_2 = (const int64_t *)(const void *)(f_2->points + p_2 * 1);
+							st->pad = q_2[0];
+							ctx->valid++;
+							const int64_t point[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
+							if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point, 6) : sprt_emit_ints_(ctx, point, 6))
+								ctx->stop = true;
+						}
+						s_2 = 0;
+					}
+					s_1 = 0;
+				}
 			}
 		}
 	}
