@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +25,67 @@ static const struct strategy_ops *const all_strategies[] = {
 const char *const tune_strategy_names[] = {
 	"exhaustive", "random", "anneal", "pso", "genetic", "local", "bfs", "bo", "bandit", NULL
 };
+
+/* ---- memory a strategy owns ------------------------------------------------------ */
+
+/* Each block has this header in front; the blocks of a strategy form a
+ * list that tune_strategy_free frees, so neither the framework nor a
+ * strategy frees its arrays one by one, and an init() that fails half-way
+ * leaks nothing. */
+struct owned {
+	struct owned *next;
+	max_align_t data[];
+};
+
+static struct owned *owned_of(void *p)
+{
+	return (struct owned *)((char *)p - offsetof(struct owned, data));
+}
+
+/* The link that points at p's block. */
+static struct owned **owned_link(struct tune_strategy *s, void *p)
+{
+	struct owned **at = &s->owned;
+	while (*at != owned_of(p))
+		at = &(*at)->next;
+	return at;
+}
+
+void *strategy_alloc(struct tune_strategy *s, size_t n, size_t size)
+{
+	if (size && n > (SIZE_MAX - sizeof(struct owned)) / size)
+		return NULL;
+	struct owned *b = calloc(1, sizeof *b + n * size);
+	if (!b)
+		return NULL;
+	b->next = s->owned;
+	s->owned = b;
+	return b->data;
+}
+
+void *strategy_realloc(struct tune_strategy *s, void *p, size_t n, size_t size)
+{
+	if (!p)
+		return strategy_alloc(s, n, size);
+	if (size && n > (SIZE_MAX - sizeof(struct owned)) / size)
+		return NULL;
+	struct owned **at = owned_link(s, p);
+	struct owned *b = realloc(*at, sizeof *b + n * size);
+	if (!b)
+		return NULL;
+	*at = b;
+	return b->data;
+}
+
+void strategy_free(struct tune_strategy *s, void *p)
+{
+	if (!p)
+		return;
+	struct owned **at = owned_link(s, p);
+	struct owned *b = *at;
+	*at = b->next;
+	free(b);
+}
 
 /* ---- random numbers ---------------------------------------------------------- */
 
@@ -90,7 +153,7 @@ static bool set_state(struct tune_strategy *s, size_t point, enum point_state st
 	}
 	if ((s->nvisits + 1) * 2 > s->vcap) {
 		size_t cap = s->vcap * 2;
-		struct visit *old = s->visits, *nv = calloc(cap, sizeof *nv);
+		struct visit *old = s->visits, *nv = strategy_alloc(s, cap, sizeof *nv);
 		if (!nv)
 			return false;
 		size_t oldcap = s->vcap;
@@ -99,7 +162,7 @@ static bool set_state(struct tune_strategy *s, size_t point, enum point_state st
 		for (size_t i = 0; i < oldcap; i++)
 			if (old[i].key)
 				s->visits[visit_slot(s, (size_t)old[i].key - 1)] = old[i];
-		free(old);
+		strategy_free(s, old);
 	}
 	struct visit *v = &s->visits[visit_slot(s, point)];
 	if (!v->key) {
@@ -181,7 +244,7 @@ const uint32_t *strategy_coords(struct tune_strategy *s, size_t point)
 	if (!s->coords) {
 		if (np && sp->npoints > SIZE_MAX / np / sizeof *s->coords)
 			return NULL;
-		s->coords = malloc(sp->npoints * np * sizeof *s->coords + 1);
+		s->coords = strategy_alloc(s, sp->npoints * np, sizeof *s->coords);
 		if (!s->coords)
 			return NULL;
 		for (size_t i = 0; i < sp->npoints; i++)
@@ -322,32 +385,34 @@ int tune_strategy_new(struct tune_strategy **out, const char *name,
 	rng_seed(&s->rng, o->seed);
 	s->nunseen = space->npoints;
 	s->sparse = space->npoints > STRATEGY_DENSE_MAX;
+	size_t np1 = (size_t)space->nparams + 1;
 	if (s->sparse) {
 		s->vcap = 1024;
-		s->visits = calloc(s->vcap, sizeof *s->visits);
-		s->coord_ring = calloc((size_t)COORD_RING * ((size_t)space->nparams + 1), sizeof *s->coord_ring);
+		s->visits = strategy_alloc(s, s->vcap, sizeof *s->visits);
+		s->coord_ring = strategy_alloc(s, (size_t)COORD_RING * np1, sizeof *s->coord_ring);
 		if (!s->visits || !s->coord_ring)
 			goto fail;
 	} else {
-		s->state = calloc(space->npoints + 1, 1);
-		s->cost = malloc((space->npoints + 1) * sizeof *s->cost);
+		s->state = strategy_alloc(s, space->npoints, 1);
+		s->cost = strategy_alloc(s, space->npoints, sizeof *s->cost);
 		if (!s->state || !s->cost)
 			goto fail;
 	}
-	s->nvalues = calloc((size_t)space->nparams + 1, sizeof *s->nvalues);
-	s->values = calloc((size_t)space->nparams + 1, sizeof *s->values);
-	s->value_scratch = calloc((size_t)space->nparams + 1, sizeof *s->value_scratch);
-	s->coord_scratch = calloc((size_t)space->nparams + 1, sizeof *s->coord_scratch);
+	s->nvalues = strategy_alloc(s, np1, sizeof *s->nvalues);
+	s->values = strategy_alloc(s, np1, sizeof *s->values);
+	s->value_scratch = strategy_alloc(s, np1, sizeof *s->value_scratch);
+	s->coord_scratch = strategy_alloc(s, np1, sizeof *s->coord_scratch);
 	if (!s->nvalues || !s->values || !s->value_scratch || !s->coord_scratch)
 		goto fail;
 	for (int p = 0; p < space->nparams; p++)
 		s->nvalues[p] = space->values(space->user, p, &s->values[p]);
+	if (ops->impl_size && !(s->impl = strategy_alloc(s, 1, ops->impl_size)))
+		goto fail;
 	if (ops->init && ops->init(s) != 0)
 		goto fail;
 	*out = s;
 	return 0;
 fail:
-	s->ops = NULL;
 	tune_strategy_free(s);
 	return -1;
 }
@@ -356,17 +421,13 @@ void tune_strategy_free(struct tune_strategy *s)
 {
 	if (!s)
 		return;
-	if (s->ops && s->ops->release)
+	if (s->impl && s->ops->release)
 		s->ops->release(s);
-	free(s->state);
-	free(s->cost);
-	free(s->nvalues);
-	free(s->values);
-	free(s->coords);
-	free(s->visits);
-	free(s->coord_ring);
-	free(s->value_scratch);
-	free(s->coord_scratch);
+	while (s->owned) {
+		struct owned *b = s->owned;
+		s->owned = b->next;
+		free(b);
+	}
 	free(s);
 }
 

@@ -34,13 +34,10 @@ struct anneal {
 
 static int anneal_init(struct tune_strategy *s)
 {
-	struct anneal *a = calloc(1, sizeof *a);
-	if (!a)
-		return -1;
-	s->impl = a;
+	struct anneal *a = s->impl;
 	a->nchains = s->opts.batch;
-	a->chains = calloc((size_t)a->nchains, sizeof *a->chains);
-	a->neighbours = calloc(2 * (size_t)s->space->nparams + 1, sizeof *a->neighbours);
+	a->chains = strategy_alloc(s, (size_t)a->nchains, sizeof *a->chains);
+	a->neighbours = strategy_alloc(s, 2 * (size_t)s->space->nparams, sizeof *a->neighbours);
 	if (!a->chains || !a->neighbours)
 		return -1;
 	for (int c = 0; c < a->nchains; c++)
@@ -123,20 +120,10 @@ static void anneal_report(struct tune_strategy *s, size_t point, double cost)
 	}
 }
 
-static void anneal_release(struct tune_strategy *s)
-{
-	struct anneal *a = s->impl;
-	if (!a)
-		return;
-	free(a->chains);
-	free(a->neighbours);
-	free(a);
-}
-
 const struct strategy_ops strategy_anneal = {
 	.name = "anneal",
+	.impl_size = sizeof(struct anneal),
 	.init = anneal_init,
 	.propose = anneal_propose,
 	.report = anneal_report,
-	.release = anneal_release,
 };

@@ -71,10 +71,7 @@ static uint64_t arm_seed(uint64_t seed, int arm)
 
 static int bandit_init(struct tune_strategy *s)
 {
-	struct bandit *b = calloc(1, sizeof *b);
-	if (!b)
-		return -1;
-	s->impl = b;
+	struct bandit *b = s->impl;
 	b->best = INFINITY;
 	for (int k = 0; k < NARMS; k++) {
 		struct tune_strategy_opts o = s->opts;
@@ -125,11 +122,11 @@ static void rank_arms(struct tune_strategy *s, struct bandit *b, int *order, int
 	*narms = n;
 }
 
-static bool add_waiter(struct bandit *b, size_t point, int arm, bool owner)
+static bool add_waiter(struct tune_strategy *s, struct bandit *b, size_t point, int arm, bool owner)
 {
 	if (b->nwaiters == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 16;
-		struct waiter *w = realloc(b->waiters, cap * sizeof *w);
+		struct waiter *w = strategy_realloc(s, b->waiters, cap, sizeof *w);
 		if (!w)
 			return false;
 		b->waiters = w;
@@ -152,7 +149,7 @@ static bool ask(struct tune_strategy *s, struct bandit *b, int arm, size_t *out,
 			return false;
 		switch (strategy_state(s, p)) {
 		case POINT_UNSEEN:
-			if (!add_waiter(b, p, arm, true))
+			if (!add_waiter(s, b, p, arm, true))
 				return false;
 			strategy_take(s, p, out, n);
 			return true;
@@ -160,7 +157,7 @@ static bool ask(struct tune_strategy *s, struct bandit *b, int arm, size_t *out,
 			tune_strategy_report(b->arms[arm], p, strategy_cost(s, p));
 			break;
 		case POINT_PENDING:
-			if (!add_waiter(b, p, arm, false))
+			if (!add_waiter(s, b, p, arm, false))
 				return false;
 			break;
 		}
@@ -211,16 +208,13 @@ static void bandit_report(struct tune_strategy *s, size_t point, double cost)
 static void bandit_release(struct tune_strategy *s)
 {
 	struct bandit *b = s->impl;
-	if (!b)
-		return;
 	for (int k = 0; k < NARMS; k++)
 		tune_strategy_free(b->arms[k]);
-	free(b->waiters);
-	free(b);
 }
 
 const struct strategy_ops strategy_bandit = {
 	.name = "bandit",
+	.impl_size = sizeof(struct bandit),
 	.init = bandit_init,
 	.propose = bandit_propose,
 	.report = bandit_report,

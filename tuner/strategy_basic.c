@@ -10,12 +10,6 @@ struct exhaustive {
 	size_t next;
 };
 
-static int exhaustive_init(struct tune_strategy *s)
-{
-	s->impl = calloc(1, sizeof(struct exhaustive));
-	return s->impl ? 0 : -1;
-}
-
 static size_t exhaustive_propose(struct tune_strategy *s, size_t *out, size_t max)
 {
 	struct exhaustive *e = s->impl;
@@ -25,16 +19,10 @@ static size_t exhaustive_propose(struct tune_strategy *s, size_t *out, size_t ma
 	return n;
 }
 
-static void free_impl(struct tune_strategy *s)
-{
-	free(s->impl);
-}
-
 const struct strategy_ops strategy_exhaustive = {
 	.name = "exhaustive",
-	.init = exhaustive_init,
+	.impl_size = sizeof(struct exhaustive),
 	.propose = exhaustive_propose,
-	.release = free_impl,
 };
 
 static size_t random_propose(struct tune_strategy *s, size_t *out, size_t max)

@@ -55,25 +55,20 @@ struct bfs {
 
 static int bfs_init(struct tune_strategy *s)
 {
-	struct bfs *b = calloc(1, sizeof *b);
-	if (!b)
-		return -1;
-	s->impl = b;
+	struct bfs *b = s->impl;
 	int np = s->space->nparams;
 	size_t n = s->space->npoints;
-	bool *named = calloc((size_t)np + 1, sizeof *named);
-	b->levels = calloc((size_t)np + (size_t)s->opts.nstages + 1, sizeof *b->levels);
+	bool *named = strategy_alloc(s, (size_t)np, sizeof *named);
+	b->levels = strategy_alloc(s, (size_t)np + (size_t)s->opts.nstages, sizeof *b->levels);
 	b->cap = s->sparse ? 1024 : n + 1;
-	b->survivors = calloc(b->cap, sizeof *b->survivors);
-	b->members = calloc(b->cap, sizeof *b->members);
-	b->mark = s->sparse ? NULL : calloc(n + 1, sizeof *b->mark);
-	b->varied = calloc((size_t)np + 1, sizeof *b->varied);
-	b->ranked = calloc(b->cap, sizeof *b->ranked);
+	b->survivors = strategy_alloc(s, b->cap, sizeof *b->survivors);
+	b->members = strategy_alloc(s, b->cap, sizeof *b->members);
+	b->mark = s->sparse ? NULL : strategy_alloc(s, n, sizeof *b->mark);
+	b->varied = strategy_alloc(s, (size_t)np, sizeof *b->varied);
+	b->ranked = strategy_alloc(s, b->cap, sizeof *b->ranked);
 	if (!named || !b->levels || !b->survivors || !b->members || !(b->mark || s->sparse) ||
-	    !b->varied || !b->ranked) {
-		free(named);
+	    !b->varied || !b->ranked)
 		return -1;
-	}
 	for (int k = 0; k < s->opts.nstages; k++)
 		for (int j = 0; j < s->opts.stages[k].nparams; j++)
 			if (s->opts.stages[k].params[j] >= 0 && s->opts.stages[k].params[j] < np)
@@ -87,21 +82,19 @@ static int bfs_init(struct tune_strategy *s)
 		if (named[p])
 			continue;
 		struct level *l = &b->levels[b->nlevels++];
-		l->params = malloc(sizeof *l->params);
-		if (!l->params) {
-			free(named);
+		l->params = strategy_alloc(s, 1, sizeof *l->params);
+		if (!l->params)
 			return -1;
-		}
 		l->nparams = 1;
 		l->params[0] = p;
 		l->tolerance = tol;
 		l->number = number;
 	}
-	free(named);
+	strategy_free(s, named);
 	for (int k = 0; k < s->opts.nstages; k++) {
 		const struct tune_stage *st = &s->opts.stages[k];
 		struct level *l = &b->levels[b->nlevels++];
-		l->params = calloc((size_t)st->nparams + 1, sizeof *l->params);
+		l->params = strategy_alloc(s, (size_t)st->nparams, sizeof *l->params);
 		if (!l->params)
 			return -1;
 		for (int j = 0; j < st->nparams; j++)
@@ -126,18 +119,18 @@ static bool same_elsewhere(struct tune_strategy *s, struct bfs *b, size_t i, siz
 }
 
 /* Room for one more member (sparse mode's lists grow); false when out of memory. */
-static bool room(struct bfs *b)
+static bool room(struct tune_strategy *s, struct bfs *b)
 {
 	if (b->nmembers < b->cap)
 		return true;
 	size_t cap = 2 * b->cap;
-	size_t *sv = realloc(b->survivors, cap * sizeof *sv);
+	size_t *sv = strategy_realloc(s, b->survivors, cap, sizeof *sv);
 	if (sv)
 		b->survivors = sv;
-	size_t *m = realloc(b->members, cap * sizeof *m);
+	size_t *m = strategy_realloc(s, b->members, cap, sizeof *m);
 	if (m)
 		b->members = m;
-	struct ranked *r = realloc(b->ranked, cap * sizeof *r);
+	struct ranked *r = strategy_realloc(s, b->ranked, cap, sizeof *r);
 	if (r)
 		b->ranked = r;
 	if (!sv || !m || !r)
@@ -170,7 +163,7 @@ static void open_level_sparse(struct tune_strategy *s, struct bfs *b, const stru
 		for (;;) {
 			long i = strategy_at(s, at);
 			if (i >= 0) {
-				if (!room(b))
+				if (!room(s, b))
 					return;
 				b->members[b->nmembers++] = (size_t)i;
 			}
@@ -290,26 +283,10 @@ static size_t bfs_propose(struct tune_strategy *s, size_t *out, size_t max)
 	}
 }
 
-static void bfs_release(struct tune_strategy *s)
-{
-	struct bfs *b = s->impl;
-	if (!b)
-		return;
-	for (int k = 0; b->levels && k < b->nlevels; k++)
-		free(b->levels[k].params);
-	free(b->levels);
-	free(b->survivors);
-	free(b->members);
-	free(b->mark);
-	free(b->varied);
-	free(b->ranked);
-	free(b);
-}
-
 const struct strategy_ops strategy_bfs = {
 	.name = "bfs",
+	.impl_size = sizeof(struct bfs),
 	.init = bfs_init,
 	.propose = bfs_propose,
-	.release = bfs_release,
 	.ends = true,
 };

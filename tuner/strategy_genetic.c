@@ -31,13 +31,10 @@ struct genetic {
 
 static int genetic_init(struct tune_strategy *s)
 {
-	struct genetic *g = calloc(1, sizeof *g);
-	if (!g)
-		return -1;
-	s->impl = g;
+	struct genetic *g = s->impl;
 	g->capacity = 2 * s->opts.batch > MIN_POPULATION ? 2 * s->opts.batch : MIN_POPULATION;
-	g->members = calloc((size_t)g->capacity, sizeof *g->members);
-	g->child = calloc((size_t)s->space->nparams + 1, sizeof *g->child);
+	g->members = strategy_alloc(s, (size_t)g->capacity, sizeof *g->members);
+	g->child = strategy_alloc(s, (size_t)s->space->nparams, sizeof *g->child);
 	return g->members && g->child ? 0 : -1;
 }
 
@@ -109,20 +106,10 @@ static void genetic_report(struct tune_strategy *s, size_t point, double cost)
 		g->members[worst] = (struct member){ point, cost };
 }
 
-static void genetic_release(struct tune_strategy *s)
-{
-	struct genetic *g = s->impl;
-	if (!g)
-		return;
-	free(g->members);
-	free(g->child);
-	free(g);
-}
-
 const struct strategy_ops strategy_genetic = {
 	.name = "genetic",
+	.impl_size = sizeof(struct genetic),
 	.init = genetic_init,
 	.propose = genetic_propose,
 	.report = genetic_report,
-	.release = genetic_release,
 };

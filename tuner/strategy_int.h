@@ -20,12 +20,17 @@ struct rng {
 
 struct strategy_ops {
 	const char *name;
-	/* Allocates s->impl; 0 or -1. */
+	/* The size of s->impl, which the framework allocates zeroed before
+	 * init() (0: the strategy sets s->impl itself, or has none). */
+	size_t impl_size;
+	/* Fills s->impl, keeping its arrays in strategy_alloc's memory; 0 or -1. */
 	int (*init)(struct tune_strategy *s);
 	/* Proposes up to max points, each taken with strategy_take(). */
 	size_t (*propose)(struct tune_strategy *s, size_t *out, size_t max);
 	/* A reported cost; s->cost[point] is already set. */
 	void (*report)(struct tune_strategy *s, size_t point, double cost);
+	/* Frees what strategy_alloc does not own (NULL: nothing); called
+	 * once s->impl is set, also after an init() that failed. */
 	void (*release)(struct tune_strategy *s);
 	/* The strategy has an end of its own (bfs after its last level): no
 	 * random top-up once it proposes nothing with nothing in flight. */
@@ -55,6 +60,7 @@ struct tune_strategy {
 	double *value_scratch;   /* nparams: strategy_at's argument to find() */
 	uint32_t *coord_scratch; /* nparams: positions being probed */
 	void *impl;
+	struct owned *owned;     /* strategy_alloc's blocks */
 };
 
 /* Spaces with more points than this run in sparse mode (see above). */
@@ -67,6 +73,18 @@ struct visit {
 	uint8_t state;
 	double cost;
 };
+
+/*
+ * Zeroed memory for n objects of `size` that the strategy owns: freed with
+ * it by tune_strategy_free, so strategies keep their arrays here and need
+ * no release().  NULL when out of memory.  strategy_realloc resizes a
+ * block, not zeroing what it adds (NULL p: a new one; NULL: out of memory,
+ * p unchanged); strategy_free
+ * frees one early (NULL: nothing).
+ */
+void *strategy_alloc(struct tune_strategy *s, size_t n, size_t size);
+void *strategy_realloc(struct tune_strategy *s, void *p, size_t n, size_t size);
+void strategy_free(struct tune_strategy *s, void *p);
 
 /* A point's state, and its cost where POINT_DONE. */
 enum point_state strategy_state(const struct tune_strategy *s, size_t point);

@@ -29,14 +29,11 @@ struct local {
 
 static int local_init(struct tune_strategy *s)
 {
-	struct local *l = calloc(1, sizeof *l);
-	if (!l)
-		return -1;
-	s->impl = l;
+	struct local *l = s->impl;
 	size_t width = 2 * (size_t)s->space->nparams + 1;
 	l->nclimbers = s->opts.batch;
-	l->climbers = calloc((size_t)l->nclimbers, sizeof *l->climbers);
-	l->storage = calloc(((size_t)l->nclimbers + 1) * width, sizeof *l->storage);
+	l->climbers = strategy_alloc(s, (size_t)l->nclimbers, sizeof *l->climbers);
+	l->storage = strategy_alloc(s, ((size_t)l->nclimbers + 1) * width, sizeof *l->storage);
 	if (!l->climbers || !l->storage)
 		return -1;
 	l->neighbours = l->storage + (size_t)l->nclimbers * width;
@@ -113,20 +110,10 @@ static void local_report(struct tune_strategy *s, size_t point, double cost)
 	}
 }
 
-static void local_release(struct tune_strategy *s)
-{
-	struct local *l = s->impl;
-	if (!l)
-		return;
-	free(l->climbers);
-	free(l->storage);
-	free(l);
-}
-
 const struct strategy_ops strategy_local = {
 	.name = "local",
+	.impl_size = sizeof(struct local),
 	.init = local_init,
 	.propose = local_propose,
 	.report = local_report,
-	.release = local_release,
 };

@@ -36,15 +36,12 @@ struct pso {
 
 static int pso_init(struct tune_strategy *s)
 {
-	struct pso *w = calloc(1, sizeof *w);
-	if (!w)
-		return -1;
-	s->impl = w;
+	struct pso *w = s->impl;
 	w->np = s->space->nparams;
 	w->nparticles = s->opts.batch > MIN_SWARM ? s->opts.batch : MIN_SWARM;
 	size_t np = (size_t)w->np;
-	w->particles = calloc((size_t)w->nparticles, sizeof *w->particles);
-	w->storage = calloc((3 * (size_t)w->nparticles + 1) * np + 1, sizeof *w->storage);
+	w->particles = strategy_alloc(s, (size_t)w->nparticles, sizeof *w->particles);
+	w->storage = strategy_alloc(s, (3 * (size_t)w->nparticles + 1) * np, sizeof *w->storage);
 	if (!w->particles || !w->storage)
 		return -1;
 	for (int i = 0; i < w->nparticles; i++) {
@@ -141,20 +138,10 @@ static void pso_report(struct tune_strategy *s, size_t point, double cost)
 	}
 }
 
-static void pso_release(struct tune_strategy *s)
-{
-	struct pso *w = s->impl;
-	if (!w)
-		return;
-	free(w->particles);
-	free(w->storage);
-	free(w);
-}
-
 const struct strategy_ops strategy_pso = {
 	.name = "pso",
+	.impl_size = sizeof(struct pso),
 	.init = pso_init,
 	.propose = pso_propose,
 	.report = pso_report,
-	.release = pso_release,
 };
