@@ -1865,8 +1865,9 @@ static void space_text(struct kopt *k)
 		if ((p->kind == KOPT_UNROLL || p->kind == KOPT_UNROLL_JAM || p->kind == KOPT_VECTOR) && p->trip > 0)
 			fprintf(f, "require %s <= %lld\n", p->params[0], p->trip);
 		for (int j = 0; p->kind == KOPT_TILE && j < k->np; j++)
-			if (k->p[j].kind == KOPT_COARSEN && k->p[j].target == func_of(k, p->target)) {
-				/* a point tiles or coarsens, not both (check_tile) */
+			if (k->p[j].kind == KOPT_COARSEN && !k->p[j].jam && k->p[j].target == func_of(k, p->target)) {
+				/* item by item, a point tiles or coarsens, not both (check_tile);
+				 * jammed items share one loop, and so its tiles */
 				fprintf(f, "require %s == 1 or (%s == 1", p->params[0], k->p[j].params[0]);
 				if (k->p[j].nparams > 1)
 					fprintf(f, " and %s == 1", k->p[j].params[1]);
@@ -2116,6 +2117,7 @@ struct emit {
 	const struct pragma *cjam;    /* in a kernel coarsened with `jam`: its loop's body is copied */
 	long long cf[2];              /* ... its factors, and the copy (item) being emitted */
 	long long copy[2];
+	long long vw;                 /* vload width: dimension 0's items in runs of vw (1: interleaved) */
 	bool copying;                 /* emitting the copies of the jammed loop's body */
 	bool ragged;                  /* ... and some items fall past the NDRange */
 	int local_index;
@@ -2722,16 +2724,47 @@ static const struct pragma *tile_on(const struct emit *E, int n, int *index)
 	return NULL;
 }
 
+/* The current item's place along dimension d of the work-group's tile.
+ * Without jammed coarsening, the work-item's local id.  With it, the
+ * work-group's items of dimension d form F blocks of L (its local size):
+ * item c's column is c * L + get_local_id(d), as its global index is
+ * get_global_id(d) + c * get_global_size(d); along dimension 0 with
+ * vload width W, runs of W consecutive items (item c = g * W + w, global
+ * index (get_global_id(0) + g * get_global_size(0)) * W + w) sit at
+ * g * L * W + get_local_id(0) * W + w. */
+static void emit_tile_slot(struct emit *E, int d)
+{
+	long long c = E->cjam ? E->copy[d] : 0, W = d == 0 ? E->vw : 1;
+	long long L = (long long)E->v->local[d], at = c / W * L * W + c % W;
+	if (W > 1)
+		fprintf(E->out, "get_local_id(%d) * %lld", d, W);
+	else
+		fprintf(E->out, "get_local_id(%d)", d);
+	if (at)
+		fprintf(E->out, " + %lld", at);
+}
+
 /* spt_A[...] of a tile (check_tile): its row, its column or its strip,
- * at `pos` along the loop (from the tile's first iteration). */
+ * at `pos` along the loop (from the tile's first iteration), for the
+ * current item. */
 static void emit_tile_index(struct emit *E, const struct tile *t, const char *pos)
 {
-	if (t->dim == 1)
-		fprintf(E->out, "spt_%s[get_local_id(1)][%s]", t->name, pos);
-	else if (t->dim == 0)
-		fprintf(E->out, "spt_%s[%s][get_local_id(0)]", t->name, pos);
-	else
-		fprintf(E->out, "spt_%s[%s]", t->name, pos);
+	fprintf(E->out, "spt_%s[", t->name);
+	if (t->dim == 1) {
+		emit_tile_slot(E, 1);
+		fprintf(E->out, "][%s]", pos);
+	} else if (t->dim == 0) {
+		fprintf(E->out, "%s][", pos);
+		emit_tile_slot(E, 0);
+		fputs("]", E->out);
+	} else
+		fprintf(E->out, "%s]", pos);
+}
+
+/* The items a tile's load covers: those of its dimension (jammed coarsening). */
+static long long tile_items(const struct emit *E, const struct tile *t)
+{
+	return !E->cjam || t->dim < 0 ? 1 : E->cf[t->dim];
 }
 
 /* `for (V = FROM; V OP BOUND and V < spt_k0 + T; V++) BODY` at ind, the
@@ -2791,6 +2824,8 @@ static void emit_tile(struct emit *E, const struct pragma *p, int pi)
 	 * tiles are declared there, before the loop (check_tile) */
 	fprintf(E->out, "/* spacetune: tile %s = %lld: %s in __local memory, work-group %zu x %zu", p->params[0],
 		T, p->array, lx, ly);
+	if (E->cjam)
+		fprintf(E->out, " of %lld x %lld items", E->cf[0], E->cf[1]);
 	if (U > 1)
 		fprintf(E->out, "; unroll %s = %lld", u->params[0], U);
 	fputs(" */\n", E->out);
@@ -2798,9 +2833,9 @@ static void emit_tile(struct emit *E, const struct pragma *p, int pi)
 		const struct tile *t = &p->tiles[i];
 		fprintf(E->out, "%s__local %s spt_%s", ind, t->elem, t->name);
 		if (t->dim == 1)
-			fprintf(E->out, "[%zu][%lld];\n", ly, T);
+			fprintf(E->out, "[%lld][%lld];\n", (long long)ly * tile_items(E, t), T);
 		else if (t->dim == 0)
-			fprintf(E->out, "[%lld][%zu];\n", T, lx);
+			fprintf(E->out, "[%lld][%lld];\n", T, (long long)lx * tile_items(E, t));
 		else
 			fprintf(E->out, "[%lld];\n", T);
 	}
@@ -2822,12 +2857,26 @@ static void emit_tile(struct emit *E, const struct pragma *p, int pi)
 		push_sub(E, V->at + 1, xstrdup("(spt_k0 + spt_kk)"), false);
 		fprintf(E->out, "spt_k0 + spt_kk %s ", p->le ? "<=" : "<");
 		emit_node(E, p->bound);
-		fprintf(E->out, ")\n%s\t\t\t", ind);
-		emit_tile_index(E, t, "spt_kk");
-		fprintf(E->out, " = %s[", t->name);
-		emit_node(E, t->index);
-		fputs("];\n", E->out);
 		pop_subs(E, mark);
+		long long n = tile_items(E, t);
+		fprintf(E->out, ")%s", n > 1 ? " {\n" : "\n");
+		/* each of the work-item's items along the tile's dimension
+		 * loads its own element: the index with that item's names */
+		for (long long c = 0; c < n; c++) {
+			mark = E->nsubs;
+			if (E->cjam)
+				push_item(E, t->dim == 1 ? c * E->cf[0] : c);
+			push_sub(E, V->at + 1, xstrdup("(spt_k0 + spt_kk)"), false);
+			fprintf(E->out, "%s\t\t\t", ind);
+			emit_tile_index(E, t, "spt_kk");
+			fprintf(E->out, " = %s[", t->name);
+			emit_node(E, t->index);
+			fputs("];\n", E->out);
+			pop_subs(E, mark);
+		}
+		E->copy[0] = E->copy[1] = 0;
+		if (n > 1)
+			fprintf(E->out, "%s\t\t}\n", ind);
 	}
 	fprintf(E->out, "%s\tbarrier(CLK_LOCAL_MEM_FENCE);\n", ind);
 	E->tile = p;
@@ -2962,7 +3011,7 @@ static void emit_node(struct emit *E, int n)
 int kopt_apply(const struct kopt *k, struct kopt_variant *v, char **source, char *why, size_t whylen)
 {
 	*source = NULL;
-	struct emit E = { .k = k, .v = v };
+	struct emit E = { .k = k, .v = v, .vw = 1 };
 	E.val = xcalloc((size_t)k->np + 1, sizeof(*E.val));
 	for (int i = 0; i < k->np; i++) {
 		const struct pragma *p = &k->p[i];
@@ -3036,11 +3085,16 @@ int kopt_apply(const struct kopt *k, struct kopt_variant *v, char **source, char
 			continue;
 		/* the tiles' shapes are the work-group's: the space must give it */
 		bool rows = false;
-		long long bytes = 0;
+		long long bytes = 0, items[2] = { 1, 1 };
+		for (int j = 0; j < k->np; j++)   /* jammed items: a tile holds every item's row or column */
+			if (k->p[j].kind == KOPT_COARSEN && k->p[j].jam && k->p[j].target == func_of(k, p->target)) {
+				items[0] = E.val[j][0];
+				items[1] = E.val[j][1];
+			}
 		for (int t = 0; t < p->ntiles; t++) {
 			rows |= p->tiles[t].dim == 1;
-			long long cells = p->tiles[t].dim == 1 ? (long long)(v->work_dim > 1 ? v->local[1] : 1)
-					  : p->tiles[t].dim == 0 ? (long long)v->local[0] : 1;
+			long long cells = p->tiles[t].dim == 1 ? (long long)(v->work_dim > 1 ? v->local[1] : 1) * items[1]
+					  : p->tiles[t].dim == 0 ? (long long)v->local[0] * items[0] : 1;
 			bytes += cells * E.val[i][0] * elem_size(p->tiles[t].elem);
 		}
 		const char *bad = !v->local[0] ? "needs the work-group size (a 'local' line)"

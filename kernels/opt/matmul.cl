@@ -10,7 +10,9 @@
  *   A's element, those of one column B's);
  * - `tile`: the rows of A and the columns of B that a work-group shares
  *   staged in __local memory, t_k iterations of k at a time (HPL's
- *   local-memory tiling); a point tiles or coarsens, not both;
+ *   local-memory tiling); with the jammed coarsening the tiles hold
+ *   every item's rows and columns, so a point can do both (a GEMM's
+ *   register block computed from local-memory tiles);
  * - `unroll` of the loop over k (over one tile when tiled).
  * Every factor 1 is the kernel as written.
  */
