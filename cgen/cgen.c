@@ -106,6 +106,41 @@ static const char *default_text(struct cg *c, const struct sema_def *d)
 	return b.s;
 }
 
+/*
+ * The source line of a device's or setting's name, for the runtime's
+ * located error (sprt_bindable_report); NULL where it is not at hand or
+ * too long to quote whole.  Control bytes become '?', as in spacec's own
+ * quotes, so the caret under it stays aligned.
+ */
+static const char *name_line(struct cg *c, const struct sema_def *d)
+{
+	const char *src = c->opt->source_text;
+	const struct ast_stmt *st = d->stmt;
+	if (!src || !st || st->src_begin < 0 || (size_t)st->src_begin > c->opt->source_len)
+		return NULL;
+	size_t begin = (size_t)st->src_begin, end = begin;
+	while (begin > 0 && src[begin - 1] != '\n')
+		begin--;
+	if (begin == 0 && c->opt->source_len >= 3 && !memcmp(src, "\xEF\xBB\xBF", 3))
+		begin = 3; /* the byte order mark: columns start after it */
+	while (end < c->opt->source_len && src[end] != '\n')
+		end++;
+	if (end > begin && src[end - 1] == '\r')
+		end--;
+	if (end - begin > 200)
+		return NULL;
+	struct sbuf b = { 0 };
+	for (size_t i = begin; i < end; i++) {
+		unsigned char ch = (unsigned char)src[i];
+		char out = (ch == '\t' || (ch >= 0x20 && ch < 0x7f) || ch >= 0x80) ? (char)ch : '?';
+		sbuf_add(&b, &out, 1);
+	}
+	if (!b.s)
+		sbuf_puts(&b, "");
+	cg_keep(c, b.s);
+	return b.s;
+}
+
 static const char *kind_word(const struct sema_def *d)
 {
 	switch (d->kind) {
@@ -593,7 +628,8 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 		sbuf_puts(out, "};\n\n");
 	}
 	if (P->nbindable) {
-		sbuf_puts(out, "/* Device parameters and settings, with their defaults' text. */\n");
+		sbuf_puts(out, "/* Device parameters and settings: their defaults' text, the type a\n"
+			       " * binding must have, where each is named. */\n");
 		sbuf_puts(out, "static const struct sprt_bindable_desc bindables[] = {\n");
 		for (int i = 0; i < P->nbindable; i++) {
 			const struct sema_def *d = P->bindable[i];
@@ -601,6 +637,8 @@ static void gen_descriptor(struct cg *c, struct sbuf *out)
 			cg_quoted(out, d->name);
 			sbuf_printf(out, ", %s, ", d->kind == SEMA_SETTING ? "true" : "false");
 			cg_quoted(out, default_text(c, d));
+			sbuf_printf(out, ", %s, %d, %d,\n\t  ", type_enum(d->type), d->loc.line, d->loc.col);
+			cg_quoted(out, name_line(c, d));
 			sbuf_puts(out, " },\n");
 		}
 		sbuf_puts(out, "};\n\n");

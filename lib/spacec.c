@@ -93,6 +93,45 @@ int spacec_analyze(struct spacec_unit *u)
 	return 0;
 }
 
+/* A bindable as the runtime's rule sees it: the kind its default has. */
+static struct sprt_bindable_desc bindable_desc(const struct sema_def *d)
+{
+	enum sprt_kind k = d->type == TY_INT ? SPRT_INT : d->type == TY_FLOAT ? SPRT_FLOAT :
+			   d->type == TY_BOOL ? SPRT_BOOL : d->type == TY_STR ? SPRT_STR : SPRT_UNDEF;
+	return (struct sprt_bindable_desc){ .name = d->name, .type = k, .line = d->loc.line, .col = d->loc.col };
+}
+
+int spacec_check_bindings(struct spacec_unit *u, const struct sprt_bindings *b, const char *const *sets, int nsets,
+			  const char *profile, bool one_problem)
+{
+	int bad = 0;
+	for (int i = 0; i < b->n; i++) {
+		const struct sprt_binding *x = &b->v[i];
+		const struct sema_def *d = sema_lookup(&u->prog, x->name);
+		if (!d || (d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING))
+			continue; /* the run reports unknown names */
+		const char *given = NULL;
+		size_t n = strlen(x->name);
+		for (int j = nsets - 1; j >= 0 && !given; j--)
+			if (!strncmp(sets[j], x->name, n) && sets[j][n] == '=')
+				given = sets[j];
+		if (!given && !profile)
+			continue; /* a device query's answer */
+		char why[512], note[512];
+		struct sprt_bindable_desc desc = bindable_desc(d);
+		if (!sprt_bindable_check(&desc, x, given ? NULL : profile, why, note, sizeof why))
+			continue;
+		diag_error(&u->diag, d->loc, "%s", why);
+		if (one_problem && given && strchr(given, ',') && desc.type != SPRT_STR)
+			diag_note(&u->diag, d->loc, "spacec enumerates one problem at a time: run it once per value "
+				  "('spacetune run --set %s' tunes each value as a problem of its own)", given);
+		if (note[0])
+			diag_note(&u->diag, d->loc, "%s", note);
+		bad++;
+	}
+	return bad;
+}
+
 void spacec_unit_release(struct spacec_unit *u)
 {
 	if (!u->parsed)

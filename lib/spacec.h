@@ -86,6 +86,18 @@ int spacec_parse(struct spacec_unit *u, const char *file, const char *src, size_
  */
 int spacec_analyze(struct spacec_unit *u);
 void spacec_unit_release(struct spacec_unit *u);
+/*
+ * The bound values against the types their device parameters and
+ * settings declare, by the runtime's one rule (sprt_bindable_check, the
+ * check a compiled enumerator makes): each misfit is a located error at
+ * its definition in u->diag.  A binding named by one of the `nsets` texts
+ * NAME=VALUE came from --set; any other from the --device-profile file
+ * `profile` (NULL: not checked, e.g. a device query's answer).
+ * `one_problem`: the caller enumerates one problem, so a --set list of
+ * values gets a note pointing to spacetune run.  Returns the error count.
+ */
+int spacec_check_bindings(struct spacec_unit *u, const struct sprt_bindings *b, const char *const *sets, int nsets,
+			  const char *profile, bool one_problem);
 
 /* What the generated program is for. */
 struct spacec_build {

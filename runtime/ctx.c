@@ -456,6 +456,71 @@ int sprt_bindings_set_arg(struct sprt_bindings *b, const char *arg, char *err, s
 	return rc;
 }
 
+/* ---- a binding against its bindable's declared type ------------------------------------ */
+
+static const char *kind_article(int k)
+{
+	return k == SPRT_STR ? "a string" : k == SPRT_INT ? "an int" : k == SPRT_BOOL ? "a bool" : "a float";
+}
+
+int sprt_bindable_check(const struct sprt_bindable_desc *d, const struct sprt_binding *x, const char *profile,
+			char *err, char *note, size_t errlen)
+{
+	int k = x->text ? SPRT_STR : x->value.kind;
+	bool fits;
+	switch (d->type) {
+	case SPRT_INT: fits = k == SPRT_INT; break;
+	case SPRT_FLOAT: fits = k == SPRT_INT || k == SPRT_FLOAT; break;
+	case SPRT_BOOL: fits = k == SPRT_BOOL; break;
+	case SPRT_STR: fits = k == SPRT_STR; break;
+	default: fits = true; break;
+	}
+	note[0] = 0;
+	if (fits)
+		return SPRT_OK;
+	/* The value as --set reads it back: what was typed, but for the
+	 * spelling of a number (0x1F is 31). */
+	char num[SPRT_FLOAT_BUF];
+	const char *value = x->text;
+	if (!value && k == SPRT_FLOAT)
+		sprt_float_repr_(num, x->value.u.f);
+	else if (!value && k == SPRT_BOOL)
+		snprintf(num, sizeof num, "%s", x->value.u.i ? "True" : "False");
+	else if (!value)
+		snprintf(num, sizeof num, "%" PRId64, x->value.u.i);
+	if (!value)
+		value = num;
+	const char *holds = d->type == SPRT_INT ? "an int" : d->type == SPRT_FLOAT ? "a number" :
+			    d->type == SPRT_BOOL ? "a bool (True or False)" : "a string";
+	if (profile)
+		snprintf(err, errlen, "--device-profile '%s' gives '%s' %s, but it holds %s", profile, x->name,
+			 kind_article(k), holds);
+	else
+		snprintf(err, errlen, "--set %s=%s gives '%s' %s, but it holds %s", x->name, value, x->name,
+			 kind_article(k), holds);
+	if (d->type == SPRT_STR)
+		snprintf(note, errlen, "a value that reads as a number is one; quote it to make a string: "
+			 "--set '%s=\"%s\"'", x->name, profile ? "..." : value);
+	return SPRT_ETYPE;
+}
+
+void sprt_bindable_report(FILE *f, const char *file, const struct sprt_bindable_desc *d, const char *level,
+			  const char *msg)
+{
+	fprintf(f, "%s:%d:%d: %s: %s\n", file ? file : "?", d->line, d->col, level, msg);
+	if (!d->line_text || d->line < 1 || d->col < 1)
+		return;
+	/* Tabs stay tabs under the line, so the caret lines up however they
+	 * are shown; the name's length in tildes. */
+	fprintf(f, "%5d | %s\n      | ", d->line, d->line_text);
+	for (int i = 0; i < d->col - 1 && d->line_text[i]; i++)
+		fputc(d->line_text[i] == '\t' ? '\t' : ' ', f);
+	fputc('^', f);
+	for (size_t i = 1; i < strlen(d->name); i++)
+		fputc('~', f);
+	fputc('\n', f);
+}
+
 /* ---- device profiles: a flat JSON object ----------------------------------------------- */
 
 struct jp {

@@ -32,8 +32,9 @@
 extern "C" {
 #endif
 
-/* 5: generated code calls spacert_gen.h's helpers rather than carrying them */
-#define SPRT_ABI_VERSION 5
+/* 5: generated code calls spacert_gen.h's helpers rather than carrying them;
+ * 6: a bindable's descriptor carries its declared type and its place */
+#define SPRT_ABI_VERSION 6
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -113,6 +114,13 @@ struct sprt_bindable_desc {
 	const char *name;
 	bool is_setting;
 	const char *default_text; /* the default's source text, for --help */
+	/* What a binding must be (sprt_bindable_check): SPRT_INT, SPRT_FLOAT,
+	 * SPRT_BOOL or SPRT_STR as its default; SPRT_UNDEF takes anything. */
+	enum sprt_kind type;
+	/* The name's place in the space's source_file, and that line's text
+	 * (NULL: not known), for a located error with a caret. */
+	int line, col;
+	const char *line_text;
 };
 
 struct sprt_ctx;
@@ -319,6 +327,24 @@ int sprt_bindings_set_text(struct sprt_bindings *b, const char *name, const char
  */
 int sprt_set_check(const char *arg, size_t *name_len, char *err, size_t errlen);
 int sprt_bindings_set_arg(struct sprt_bindings *b, const char *arg, char *err, size_t errlen);
+/*
+ * The one rule for a bound value's type (docs/LANGUAGE.md, "Binding
+ * values"): a bindable declared an int takes ints, a float ints and
+ * floats, a bool bools, a string strings; SPRT_UNDEF anything.  Returns 0
+ * where `x` fits `d`, else SPRT_ETYPE with the message in err ("--set
+ * n=12.5 gives 'n' a float, but it holds an int"; `profile` names the
+ * --device-profile file where the value came from one, NULL for --set)
+ * and a hint in note ("" if none); both errlen bytes.
+ */
+int sprt_bindable_check(const struct sprt_bindable_desc *d, const struct sprt_binding *x, const char *profile,
+			char *err, char *note, size_t errlen);
+/*
+ * Writes "file:line:col: LEVEL: msg" to `f`, then d's source line with a
+ * caret under its name, as spacec's diagnostics look (line 0: the first
+ * line only).
+ */
+void sprt_bindable_report(FILE *f, const char *file, const struct sprt_bindable_desc *d, const char *level,
+			  const char *msg);
 /* Binds `name` to a value; a string is given by `text` (value ignored). */
 int sprt_bindings_set(struct sprt_bindings *b, const char *name, sprt_val value, const char *text);
 /*

@@ -506,66 +506,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static const char *bound_kind(const struct sprt_binding *x)
-{
-	return x->text ? "a string" : x->value.kind == SPRT_INT ? "an int" :
-	       x->value.kind == SPRT_BOOL ? "a bool" : "a float";
-}
-
-static const char *holds(enum sema_type t)
-{
-	return t == TY_INT ? "an int" : t == TY_FLOAT ? "a number" : t == TY_BOOL ? "a bool (True or False)" :
-	       "a string";
-}
-
-/*
- * A device parameter or setting bound (--set, --device-profile) to a value
- * its default's type cannot hold is an error at the definition: an int
- * takes ints, a float ints and floats, a bool bools, a string strings.
- * (max_threads=abc once made every point a domain error and the count 0.)
- */
-static int check_binding_types(const struct cli *cli, const struct sprt_bindings *b,
-			       const struct sema_program *prog, struct diag *diag)
-{
-	int bad = 0;
-	for (int i = 0; i < b->n; i++) {
-		const struct sprt_binding *x = &b->v[i];
-		const struct sema_def *d = sema_lookup(prog, x->name);
-		if (!d || (d->kind != SEMA_DEVICE && d->kind != SEMA_SETTING))
-			continue; /* the run reports unknown names */
-		int k = x->text ? SPRT_STR : x->value.kind;
-		bool fits;
-		switch (d->type) {
-		case TY_INT: fits = k == SPRT_INT; break;
-		case TY_FLOAT: fits = k == SPRT_INT || k == SPRT_FLOAT; break;
-		case TY_BOOL: fits = k == SPRT_BOOL; break;
-		case TY_STR: fits = k == SPRT_STR; break;
-		default: fits = true; break;
-		}
-		if (fits)
-			continue;
-		const char *given = NULL;
-		size_t n = strlen(x->name);
-		for (int j = cli->nbindings - 1; j >= 0 && !given; j--)
-			if (!strncmp(cli->binding_text[j], x->name, n) && cli->binding_text[j][n] == '=')
-				given = cli->binding_text[j];
-		if (given)
-			diag_error(diag, d->loc, "--set %s gives '%s' %s, but it holds %s", given, x->name,
-				   bound_kind(x), holds(d->type));
-		else
-			diag_error(diag, d->loc, "--device-profile '%s' gives '%s' %s, but it holds %s",
-				   cli->device_profile, x->name, bound_kind(x), holds(d->type));
-		if (given && strchr(given, ',') && d->type != TY_STR)
-			diag_note(diag, d->loc, "spacec enumerates one problem at a time: run it once per value "
-				  "('spacetune run --set %s' tunes each value as a problem of its own)", given);
-		if (d->type == TY_STR)
-			diag_note(diag, d->loc, "a value that reads as a number is one; quote it to make a string: "
-				  "--set '%s=\"%s\"'", x->name, given ? strchr(given, '=') + 1 : "...");
-		bad++;
-	}
-	return bad;
-}
-
 /* spacec emit: the standalone program, specialized (--specialize) to the
  * bindings where they can be read. */
 static int emit_file(const struct cli *cli, struct spacec_unit *u)
@@ -761,7 +701,8 @@ int main(int argc, char **argv)
 	}
 	if ((rc = read_bindings(&cli, &bindings, true)))
 		goto out;
-	if (check_binding_types(&cli, &bindings, &u.prog, &u.diag)) {
+	if (spacec_check_bindings(&u, &bindings, (const char *const *)cli.binding_text, cli.nbindings,
+				  cli.device_profile, true)) {
 		rc = EXIT_INPUT;
 		goto out;
 	}

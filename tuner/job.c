@@ -220,6 +220,10 @@ static int bind_all(struct tune_job *job, const struct tune_job_opts *o)
 		if (rc)
 			return rc == SPRT_EVALUE ? 1 : -1;
 	}
+	/* A value of the wrong type is refused here as by spacec and an
+	 * enumerator, rather than making every point a domain error. */
+	if (spacec_check_bindings(&job->u, &job->sb, o->sets, o->nsets, NULL, false))
+		return 1;
 	/* The interpreter reads the same bindings, so both paths agree. */
 	job->nbindings = job->sb.n;
 	job->bindings = xcalloc((size_t)job->sb.n + 1, sizeof(*job->bindings));

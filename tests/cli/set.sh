@@ -121,6 +121,94 @@ while IFS= read -r arg; do
 	[ $? -eq 2 ] && grep -q -- "--set" "$T/err" && ok "run rejects '$arg'" || bad "run: '$arg' not a usage error"
 done < "$T/bad_names"
 
+# A value that fits no type of the definition's default is refused by
+# every door with a located error at the definition and exit status 1
+# (LANGUAGE.md, "Binding values").  The oracle is the type t.space
+# declares (the table's third column, written from the file) and the
+# place of the name there, found by grep, not by the tools.
+sed -e 's/^setting s = None$/device n = 10\
+setting f = 1.5\
+setting on = True\
+setting name = "x"/' -e 's/^v = \[s\]$/v = [n]/' "$T/s.space" > "$T/t.space"
+"$SPACEC" emit "$T/t.space" -o "$T/t.c" &&
+	$CC -std=c11 -I"$top_srcdir/runtime" "$T/t.c" "$top_srcdir"/runtime/*.c -o "$T/tenum" -lm -pthread ||
+	{ bad "building the typed enumerator"; exit 1; }
+# NAME|VALUE|the type t.space declares|fits
+cat > "$T/types" <<'EOF'
+n|12|int|yes
+n|-0x1F|int|yes
+n|12.5|int|no
+n|1e3|int|no
+n|"s"|int|no
+n|True|int|no
+f|2|float|yes
+f|2.5|float|yes
+f|abc|float|no
+f|False|float|no
+on|False|bool|yes
+on|1|bool|no
+on|yes|bool|no
+name|abc|str|yes
+name|"32"|str|yes
+name|32|str|no
+name|1.5|str|no
+EOF
+# where NAME is declared: LINE:COL of the name after "device " or "setting "
+place() {
+	line=$(grep -n -E "^(device|setting) $1 =" "$T/t.space" | cut -d: -f1)
+	kw=$(sed -n "${line}p" "$T/t.space" | cut -d' ' -f1)
+	echo "$line:$((${#kw} + 2))"
+}
+tdoor() { # door NAME=VALUE: status in $st, stderr in $T/err
+	case $1 in
+	compiled) "$SPACEC" count "$T/t.space" --set "$2" ;;
+	interp) "$SPACEC" count --interpret "$T/t.space" --set "$2" ;;
+	enum) "$T/tenum" count --set "$2" ;;
+	variant) "$SPACETUNE" variant "$T/t.space" --set "$2" ;;
+	run) "$SPACETUNE" run "$T/t.space" --set "$2" --replay "$T/empty.jsonl" ;;
+	esac > /dev/null 2> "$T/err"
+	st=$?
+}
+while IFS='|' read -r name value type fits; do
+	where="t.space:$(place "$name"): error: --set $name="
+	for d in compiled interp enum variant run; do
+		tdoor "$d" "$name=$value"
+		if [ "$fits" = no ]; then
+			[ "$st" -eq 1 ] && grep -q "$where.* but it holds" "$T/err" &&
+				ok "$d refuses $name=$value for a $type at $where" ||
+				bad "$d: $name=$value ($type): exit $st; $(cat "$T/err")"
+		elif [ "$d" = run ]; then
+			[ "$st" -eq 1 ] && grep -q "no records of space 't'" "$T/err" &&
+				ok "run takes $name=$value for a $type" || bad "run: $name=$value ($type): exit $st; $(cat "$T/err")"
+		else
+			[ "$st" -eq 0 ] && ! grep -q . "$T/err" && ok "$d takes $name=$value for a $type" ||
+				bad "$d: $name=$value ($type): exit $st; $(cat "$T/err")"
+		fi
+	done
+done < "$T/types"
+# the source line quoted with a caret under the name
+"$T/tenum" count --set n=12.5 2> "$T/err" > /dev/null
+grep -qxF "    $(place n | cut -d: -f1) | $(grep '^device n =' "$T/t.space")" "$T/err" &&
+	grep -qx '      |        ^' "$T/err" &&
+	ok "enum: the error quotes the line with a caret" || bad "enum: no quote or caret: $(cat "$T/err")"
+# a device profile's value, by the same rule
+printf '{"f": "abc"}\n' > "$T/p.json"
+for d in enum compiled; do
+	case $d in
+	enum) "$T/tenum" count --device-profile "$T/p.json" ;;
+	compiled) "$SPACEC" count --device-profile "$T/p.json" "$T/t.space" ;;
+	esac > /dev/null 2> "$T/err"
+	[ $? -eq 1 ] && grep -q "t.space:$(place f): error: --device-profile '.*p.json' gives 'f' a string" "$T/err" &&
+		ok "$d refuses a profile's string for a float" || bad "$d: profile: $(cat "$T/err")"
+done
+# a batch problem's set line, by the same rule (--shard loads each
+# problem, for its cost, without opening a device)
+printf 'problem "t.space"\n    set n = 12.5\n' > "$T/type.batch"
+"$SPACETUNE" batch "$T/type.batch" --list --shard 0/1 > /dev/null 2> "$T/err"
+st=$?
+[ $st -eq 1 ] && grep -q "t.space:$(place n): error: --set n=12.5 gives 'n' a float" "$T/err" &&
+	ok "batch refuses a set value of the wrong type" || bad "batch: exit $st; $(cat "$T/err")"
+
 # A batch file's set line: a bare word or a double-quoted string per
 # value (TUNING.md), each then taken as --set NAME=VALUE takes it.
 printf 'problem "s.space"\n    set s = 5, 1e3, double, "x y", a=b\n' > "$T/ok.batch"

@@ -699,10 +699,13 @@ static const struct sprt_def_desc defs[] = {
 	{ "too_little_work", SPRT_DEF_CONSTRAINT, SPRT_SOFT, false, 13, 2 },
 };
 
-/* Device parameters and settings, with their defaults' text. */
+/* Device parameters and settings: their defaults' text, the type a
+ * binding must have, where each is named. */
 static const struct sprt_bindable_desc bindables[] = {
-	{ "max_threads", false, "256" },
-	{ "tile_limit", true, "64" },
+	{ "max_threads", false, "256", SPRT_INT, 2, 8,
+	  "device max_threads = 256" },
+	{ "tile_limit", true, "64", SPRT_INT, 3, 9,
+	  "setting tile_limit = 64" },
 };
 
 extern const struct sprt_space spacec_space;

@@ -939,9 +939,11 @@ static const struct sprt_def_desc defs[] = {
 	{ "line_24", SPRT_DEF_CONSTRAINT, SPRT_CORRECT, true, 24, 5 },
 };
 
-/* Device parameters and settings, with their defaults' text. */
+/* Device parameters and settings: their defaults' text, the type a
+ * binding must have, where each is named. */
 static const struct sprt_bindable_desc bindables[] = {
-	{ "threads", false, "64" },
+	{ "threads", false, "64", SPRT_INT, 2, 8,
+	  "device threads = 64" },
 };
 
 extern const struct sprt_space spacec_space;

@@ -605,10 +605,13 @@ static const struct sprt_def_desc defs[] = {
 	{ "fits", SPRT_DEF_CONSTRAINT, SPRT_HARD, true, 21, 1 },
 };
 
-/* Device parameters and settings, with their defaults' text. */
+/* Device parameters and settings: their defaults' text, the type a
+ * binding must have, where each is named. */
 static const struct sprt_bindable_desc bindables[] = {
-	{ "precision", true, "\"double\"" },
-	{ "arch", false, "1" },
+	{ "precision", true, "\"double\"", SPRT_STR, 2, 9,
+	  "setting precision = \"double\"" },
+	{ "arch", false, "1", SPRT_INT, 3, 8,
+	  "device arch = 1" },
 };
 
 extern const struct sprt_space spacec_space;
