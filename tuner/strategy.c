@@ -230,6 +230,27 @@ static int value_index(const double *values, int n, double x)
 	return lo;
 }
 
+static size_t point_slot(size_t point)
+{
+	return (size_t)((((uint64_t)point + 1) * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & (MEMO_SLOTS - 1);
+}
+
+static size_t coords_slot(const uint32_t *c, int np)
+{
+	uint64_t h = UINT64_C(1469598103934665603);
+	for (int p = 0; p < np; p++)
+		h = (h ^ c[p]) * UINT64_C(1099511628211);
+	return (size_t)(h ^ (h >> 29)) & (MEMO_SLOTS - 1);
+}
+
+/* Sparse mode: the point's coordinates are known (strategy_at found it there). */
+static void memo_coords(struct tune_strategy *s, size_t point, const uint32_t *c)
+{
+	size_t np = (size_t)s->space->nparams, slot = point_slot(point);
+	s->coords_key[slot] = (uint64_t)point + 1;
+	memcpy(s->coords_memo + slot * np, c, np * sizeof *c);
+}
+
 const uint32_t *strategy_coords(struct tune_strategy *s, size_t point)
 {
 	const struct tune_space *sp = s->space;
@@ -237,8 +258,15 @@ const uint32_t *strategy_coords(struct tune_strategy *s, size_t point)
 	if (s->sparse) {
 		uint32_t *c = s->coord_ring + (size_t)s->ring_next * np;
 		s->ring_next = (s->ring_next + 1) % COORD_RING;
-		for (size_t p = 0; p < np; p++)
-			c[p] = (uint32_t)value_index(s->values[p], s->nvalues[p], sp->value(sp->user, point, (int)p));
+		size_t slot = point_slot(point);
+		uint32_t *m = s->coords_memo + slot * np;
+		if (s->coords_key[slot] != (uint64_t)point + 1) {
+			for (size_t p = 0; p < np; p++)
+				m[p] = (uint32_t)value_index(s->values[p], s->nvalues[p],
+							     sp->value(sp->user, point, (int)p));
+			s->coords_key[slot] = (uint64_t)point + 1;
+		}
+		memcpy(c, m, np * sizeof *c);
 		return c;
 	}
 	if (!s->coords) {
@@ -257,9 +285,24 @@ const uint32_t *strategy_coords(struct tune_strategy *s, size_t point)
 
 long strategy_at(struct tune_strategy *s, const uint32_t *coords)
 {
-	for (int p = 0; p < s->space->nparams; p++)
+	int np = s->space->nparams;
+	size_t slot = 0;
+	if (s->sparse) {
+		slot = coords_slot(coords, np);
+		if (s->at_used[slot] && !memcmp(s->at_coords + slot * (size_t)np, coords, (size_t)np * sizeof *coords))
+			return s->at_point[slot];
+	}
+	for (int p = 0; p < np; p++)
 		s->value_scratch[p] = s->values[p][coords[p]];
-	return s->space->find(s->space->user, s->value_scratch);
+	long q = s->space->find(s->space->user, s->value_scratch);
+	if (s->sparse) {
+		s->at_used[slot] = 1;
+		memcpy(s->at_coords + slot * (size_t)np, coords, (size_t)np * sizeof *coords);
+		s->at_point[slot] = q;
+		if (q >= 0)
+			memo_coords(s, (size_t)q, coords);
+	}
+	return q;
 }
 
 int strategy_neighbours(struct tune_strategy *s, size_t point, size_t *out)
@@ -390,7 +433,13 @@ int tune_strategy_new(struct tune_strategy **out, const char *name,
 		s->vcap = 1024;
 		s->visits = strategy_alloc(s, s->vcap, sizeof *s->visits);
 		s->coord_ring = strategy_alloc(s, (size_t)COORD_RING * np1, sizeof *s->coord_ring);
-		if (!s->visits || !s->coord_ring)
+		s->coords_key = strategy_alloc(s, MEMO_SLOTS, sizeof *s->coords_key);
+		s->coords_memo = strategy_alloc(s, MEMO_SLOTS * np1, sizeof *s->coords_memo);
+		s->at_used = strategy_alloc(s, MEMO_SLOTS, 1);
+		s->at_coords = strategy_alloc(s, MEMO_SLOTS * np1, sizeof *s->at_coords);
+		s->at_point = strategy_alloc(s, MEMO_SLOTS, sizeof *s->at_point);
+		if (!s->visits || !s->coord_ring || !s->coords_key || !s->coords_memo || !s->at_used ||
+		    !s->at_coords || !s->at_point)
 			goto fail;
 	} else {
 		s->state = strategy_alloc(s, space->npoints, 1);

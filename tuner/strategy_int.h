@@ -57,6 +57,18 @@ struct tune_strategy {
 	size_t nvisits, vcap;
 	uint32_t *coord_ring;
 	int ring_next;
+	/* Sparse mode's memo of the two lookups that walk the enumerator
+	 * (spacert's unrank and rank), each direct-mapped in MEMO_SLOTS
+	 * slots (a new entry replaces its slot's): a point's coordinates
+	 * (strategy_coords), and the point at coordinates, -1 included
+	 * (strategy_at).  Strategies ask for the same ones again and again:
+	 * bo every observed point's coordinates and the incumbents'
+	 * neighbours at every proposal. */
+	uint64_t *coords_key;    /* point + 1; 0: empty */
+	uint32_t *coords_memo;   /* MEMO_SLOTS * nparams */
+	uint8_t *at_used;
+	uint32_t *at_coords;     /* MEMO_SLOTS * nparams */
+	long *at_point;
 	double *value_scratch;   /* nparams: strategy_at's argument to find() */
 	uint32_t *coord_scratch; /* nparams: positions being probed */
 	void *impl;
@@ -65,6 +77,8 @@ struct tune_strategy {
 
 /* Spaces with more points than this run in sparse mode (see above). */
 #define STRATEGY_DENSE_MAX TUNE_DENSE_MAX
+/* Slots of each of sparse mode's memos (about 88 bytes each at 20 parameters). */
+#define MEMO_SLOTS ((size_t)1 << 14)
 /* Coordinates from strategy_coords stay valid for this many more calls. */
 #define COORD_RING 4
 

@@ -728,3 +728,71 @@ Test(strategy, huge_space_bfs)
 	free(seen_c);
 	free(seen_d);
 }
+
+/*
+ * Sparse mode memoizes its two lookups, each a walk of the enumerator on
+ * a real space (strategy_int.h): over three memos' worth of random points
+ * (so slots are reused), every answer is still the closed form's, a
+ * repeated question costs no call of the space, and a point found at
+ * coordinates has those coordinates without asking the space.
+ */
+static size_t value_calls, find_calls;
+
+static double counted_value(void *user, size_t i, int p)
+{
+	value_calls++;
+	return huge_value(user, i, p);
+}
+
+static long counted_find(void *user, const double *x)
+{
+	find_calls++;
+	return huge_find(user, x);
+}
+
+Test(strategy, sparse_lookups_are_memoized)
+{
+	for (int v = 0; v < HK; v++)
+		huge_vals[v] = v;
+	size_t n = (size_t)HK * (HK + 1) / 2 * HK * HK;
+	struct tune_space sp = { n, 4, NULL, counted_value, huge_values, counted_find };
+	struct tune_strategy_opts o = { .seed = 5, .budget = 10, .batch = 1 };
+	struct tune_strategy *s;
+	cr_assert_eq(tune_strategy_new(&s, "random", &sp, &o), 0);
+	cr_assert(s->sparse);
+	struct rng r;
+	rng_seed(&r, 9);
+	for (size_t k = 0; k < 3 * MEMO_SLOTS; k++) {
+		size_t i = rng_below(&r, n), v[4];
+		huge_point(i, &v[0], &v[1], &v[2], &v[3]);
+		for (int again = 0; again < 2; again++) {
+			size_t before = value_calls;
+			const uint32_t *c = strategy_coords(s, i);
+			for (int p = 0; p < 4; p++)
+				cr_assert_eq(c[p], v[p], "point %zu, parameter %d: %u, want %zu", i, p, c[p], v[p]);
+			if (again)
+				cr_assert_eq(value_calls, before, "point %zu's coordinates asked again", i);
+		}
+		/* a neighbour along d, found once */
+		uint32_t at[4] = { (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2], (uint32_t)((v[3] + 1) % HK) };
+		double x[4] = { (double)at[0], (double)at[1], (double)at[2], (double)at[3] };
+		long want = huge_find(NULL, x);
+		size_t finds = find_calls;
+		cr_assert_eq(strategy_at(s, at), want);
+		cr_assert_eq(strategy_at(s, at), want);
+		cr_assert_eq(find_calls, finds + 1, "the same coordinates looked up twice");
+		size_t before = value_calls;
+		const uint32_t *c = strategy_coords(s, (size_t)want);
+		cr_assert(!memcmp(c, at, sizeof at));
+		cr_assert_eq(value_calls, before, "a point found at coordinates asked for them");
+		/* an invalid combination (a > b), remembered as such */
+		if (v[0] < v[1]) {
+			uint32_t bad[4] = { (uint32_t)v[1], (uint32_t)v[0], (uint32_t)v[2], (uint32_t)v[3] };
+			finds = find_calls;
+			cr_assert_eq(strategy_at(s, bad), -1);
+			cr_assert_eq(strategy_at(s, bad), -1);
+			cr_assert_eq(find_calls, finds + 1);
+		}
+	}
+	tune_strategy_free(s);
+}
