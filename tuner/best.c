@@ -67,15 +67,6 @@ static double median_ms(struct json_object *line)
 	return isfinite(x) && x > 0 ? x : INFINITY;
 }
 
-static bool contains_nocase(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return true;
-	return n == 0;
-}
-
 static int keep_line(void *user, struct json_object *line, long lineno)
 {
 	struct records *rs = user;
@@ -86,14 +77,10 @@ static int keep_line(void *user, struct json_object *line, long lineno)
 	(void)lineno;
 	if (!space || !device || !platform || !driver || !hash || !status)
 		return 0;  /* not a result line */
-	if (o->space && strcmp(o->space, space) != 0)
-		return 0;
-	if (o->device && !contains_nocase(device, o->device))
-		return 0;
 	const char *problem = str_field(line, "problem");
 	if (!problem)
 		problem = "";
-	if (o->problem && strcmp(o->problem, problem) != 0)
+	if (!tune_select_match(&o->select, space, device, problem))
 		return 0;
 	struct record *v = tune_db_grow(rs->v, &rs->cap, rs->n, sizeof *v, 256);
 	if (!v) {
@@ -490,8 +477,8 @@ int tune_best(const struct tune_best_opts *o)
 	}
 	if (rs.n == 0) {
 		fprintf(o->err, "spacetune: error: %s has no results%s%s%s%s\n", o->db_path,
-		        o->space ? " for space " : "", o->space ? o->space : "",
-		        o->device ? " on a device matching " : "", o->device ? o->device : "");
+		        o->select.space ? " for space " : "", o->select.space ? o->select.space : "",
+		        o->select.device ? " on a device matching " : "", o->select.device ? o->select.device : "");
 		goto out;
 	}
 	const char *space = pick_space(&rs);

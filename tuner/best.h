@@ -19,13 +19,15 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "tuner/db.h"
+
 struct json_object;
 
 struct tune_best_opts {
 	const char *db_path;
-	const char *space;        /* NULL: the only space in the file */
-	const char *device;       /* NULL: any; else a case-insensitive substring */
-	const char *problem;      /* NULL: the latest record's; else exactly this ("A=1 B=2", "" for none) */
+	/* The records considered.  No space: the only space in the file; no
+	 * problem: the latest record's. */
+	struct tune_select select;
 	/* The objective (see tune_objective_parse); when not given, the one
 	 * the group's latest record was run with. */
 	bool objective_given;

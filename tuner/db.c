@@ -8,6 +8,7 @@
  * variant's parameter text and from a line read back, so the two compare
  * equal whatever the spelling in the .space file.
  */
+#define _GNU_SOURCE /* strcasestr */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -159,6 +160,13 @@ const char *tune_db_str(struct json_object *line, const char *field)
 	if (!json_object_object_get_ex(line, field, &o) || !json_object_is_type(o, json_type_string))
 		return NULL;
 	return json_object_get_string(o);
+}
+
+bool tune_select_match(const struct tune_select *s, const char *space, const char *device,
+                       const char *problem)
+{
+	return (!s->space || strcmp(s->space, space) == 0) && (!s->device || strcasestr(device, s->device)) &&
+	       (!s->problem || strcmp(s->problem, problem) == 0);
 }
 
 /* name=value\x1f... of a line's "params", appended to k; false without them. */

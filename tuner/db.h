@@ -88,6 +88,18 @@ char *tune_db_line_params_key(struct json_object *line);
 const char *tune_db_str(struct json_object *line, const char *field);
 double tune_db_num(struct json_object *parent, const char *field, double dflt);
 
+/* The records a command reads (best, export --kt-cache/--t4); a NULL
+ * field selects any. */
+struct tune_select {
+	const char *space;    /* exactly this space */
+	const char *device;   /* a case-insensitive substring of the device's name */
+	const char *problem;  /* exactly this problem ("A=1 B=2", "" for none) */
+};
+
+/* Whether the selection takes a record of this space, device and problem. */
+bool tune_select_match(const struct tune_select *s, const char *space, const char *device,
+                       const char *problem);
+
 /*
  * The batch's workers share their work through files: the records of
  * `path` (another worker's database, read, never written) count as

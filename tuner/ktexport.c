@@ -37,8 +37,7 @@ static int take(void *user, struct json_object *line, long lineno)
 	if (!space || !device || !tune_db_str(line, "status") ||
 	    !json_object_object_get_ex(line, "params", &params) ||
 	    !json_object_is_type(params, json_type_object) ||
-	    (o->space && strcmp(space, o->space) != 0) || (o->device && !strcasestr(device, o->device)) ||
-	    (o->problem && strcmp(problem_of(line), o->problem) != 0))
+	    !tune_select_match(&o->select, space, device, problem_of(line)))
 		return 0;
 	struct json_object **v = tune_db_grow(l->v, &l->cap, l->n, sizeof *v, 1024);
 	if (!v) {
@@ -390,9 +389,9 @@ int tune_export_kt(const struct tune_kt_opts *o)
 	}
 	if (l.n == 0) {
 		fprintf(o->err, "spacetune: error: no records%s%s%s%s%s%s to export\n",
-		        o->space ? " of space " : "", o->space ? o->space : "",
-		        o->device ? " on a device matching " : "", o->device ? o->device : "",
-		        o->problem ? " for problem " : "", o->problem ? o->problem : "");
+		        o->select.space ? " of space " : "", o->select.space ? o->select.space : "",
+		        o->select.device ? " on a device matching " : "", o->select.device ? o->select.device : "",
+		        o->select.problem ? " for problem " : "", o->select.problem ? o->select.problem : "");
 		goto out;
 	}
 	/* One problem: a cache file describes one kernel, device and problem size. */

@@ -26,14 +26,14 @@
 
 #include <stdio.h>
 
+#include "tuner/db.h"
+
 struct tune_kt_opts {
 	const char *const *inputs;  /* results databases */
 	int ninputs;
 	const char *cache_path;     /* Kernel Tuner cache file, or NULL */
 	const char *t4_path;        /* T4 results file, or NULL */
-	const char *space;          /* selections: NULL for any */
-	const char *device;         /* a substring of the device's name */
-	const char *problem;        /* exactly the records' problem ("" for none) */
+	struct tune_select select;  /* the records exported */
 	FILE *out, *err;
 };
 

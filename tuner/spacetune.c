@@ -228,7 +228,7 @@ enum {
 	OPT_SPACE, OPT_VERSION, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES,
 	OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C, OPT_REPLAY, OPT_REPLAY_SLEEP, OPT_TRACE, OPT_KT_CACHE,
 	OPT_T4, OPT_HOST, OPT_SOURCE, OPT_BFS_TOLERANCE, OPT_BFS_NUMBER, OPT_MPI, OPT_REPORT, OPT_CHUNK, OPT_JIT,
-	OPT_SEEDS, OPT_REPLAY_RECORDED
+	OPT_SEEDS, OPT_REPLAY_RECORDED, OPT_END
 };
 
 /* Seconds >= 0 (or "auto" where `can_auto`: TUNE_RUN_LIMIT_AUTO); -1 if malformed. */
@@ -298,39 +298,87 @@ static int parse_shared_option(int c, const char *arg, struct tune_eval_opts *e,
 	}
 }
 
-/* The rows of parse_shared_option's options, --progress and --help. */
-#define EVAL_OPTIONS \
-	{ "repeat", required_argument, NULL, OPT_REPEAT }, \
-	{ "warmup", required_argument, NULL, OPT_WARMUP }, \
-	{ "jobs", required_argument, NULL, OPT_JOBS }, \
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT }, \
-	{ "build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT }, \
-	{ "run-timeout", required_argument, NULL, OPT_RUN_TIMEOUT }, \
-	{ "progress", no_argument, NULL, OPT_PROGRESS }, \
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS }, \
-	{ "replay", required_argument, NULL, OPT_REPLAY }, \
-	{ "replay-sleep", no_argument, NULL, OPT_REPLAY_SLEEP }, \
-	{ "help", no_argument, NULL, 'h' }
+/* The commands that take an option (all_options). */
+enum { IN_RUN = 1, IN_BATCH = 2, IN_BEST = 4, IN_EXPORT = 8, IN_MERGE = 16 };
 
-static const struct option run_options[] = {
-	{ "backend", required_argument, NULL, OPT_BACKEND },
-	{ "jit", required_argument, NULL, OPT_JIT },
-	{ "platform", required_argument, NULL, OPT_PLATFORM },
-	{ "device", required_argument, NULL, OPT_DEVICE },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "strategy", required_argument, NULL, OPT_STRATEGY },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "seeds", required_argument, NULL, OPT_SEEDS },
-	{ "replay-recorded", no_argument, NULL, OPT_REPLAY_RECORDED },
-	{ "set", required_argument, NULL, OPT_SET },
-	{ "objective", required_argument, NULL, OPT_OBJECTIVE },
-	{ "trace", required_argument, NULL, OPT_TRACE },
-	{ "bfs-tolerance", required_argument, NULL, OPT_BFS_TOLERANCE },
-	{ "bfs-number", required_argument, NULL, OPT_BFS_NUMBER },
-	EVAL_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+/* Every long option of the commands that use getopt, once, with the
+ * commands that take it (parse_shared_option's go to run and batch). */
+static const struct {
+	struct option o;
+	unsigned in;
+} all_options[] = {
+	{ { "backend", required_argument, NULL, OPT_BACKEND }, IN_RUN },
+	{ { "jit", required_argument, NULL, OPT_JIT }, IN_RUN },
+	{ { "platform", required_argument, NULL, OPT_PLATFORM }, IN_RUN },
+	{ { "device", required_argument, NULL, OPT_DEVICE }, IN_RUN | IN_BEST | IN_EXPORT },
+	{ { "db", required_argument, NULL, OPT_DB }, IN_RUN | IN_BEST | IN_BATCH },
+	{ { "strategy", required_argument, NULL, OPT_STRATEGY }, IN_RUN },
+	{ { "budget", required_argument, NULL, OPT_BUDGET }, IN_RUN },
+	{ { "seed", required_argument, NULL, OPT_SEED }, IN_RUN },
+	{ { "seeds", required_argument, NULL, OPT_SEEDS }, IN_RUN },
+	{ { "replay-recorded", no_argument, NULL, OPT_REPLAY_RECORDED }, IN_RUN },
+	{ { "set", required_argument, NULL, OPT_SET }, IN_RUN },
+	{ { "objective", required_argument, NULL, OPT_OBJECTIVE }, IN_RUN | IN_BEST },
+	{ { "trace", required_argument, NULL, OPT_TRACE }, IN_RUN },
+	{ { "bfs-tolerance", required_argument, NULL, OPT_BFS_TOLERANCE }, IN_RUN },
+	{ { "bfs-number", required_argument, NULL, OPT_BFS_NUMBER }, IN_RUN },
+	{ { "repeat", required_argument, NULL, OPT_REPEAT }, IN_RUN | IN_BATCH },
+	{ { "warmup", required_argument, NULL, OPT_WARMUP }, IN_RUN | IN_BATCH },
+	{ { "jobs", required_argument, NULL, OPT_JOBS }, IN_RUN | IN_BATCH },
+	{ { "timeout", required_argument, NULL, OPT_TIMEOUT }, IN_RUN | IN_BATCH },
+	{ { "build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT }, IN_RUN | IN_BATCH },
+	{ { "run-timeout", required_argument, NULL, OPT_RUN_TIMEOUT }, IN_RUN | IN_BATCH },
+	{ { "progress", no_argument, NULL, OPT_PROGRESS }, IN_RUN | IN_BATCH },
+	{ { "no-progress", no_argument, NULL, OPT_NO_PROGRESS }, IN_RUN | IN_BATCH },
+	{ { "replay", required_argument, NULL, OPT_REPLAY }, IN_RUN | IN_BATCH },
+	{ { "replay-sleep", no_argument, NULL, OPT_REPLAY_SLEEP }, IN_RUN | IN_BATCH },
+	{ { "space", required_argument, NULL, OPT_SPACE }, IN_BEST | IN_EXPORT },
+	{ { "problem", required_argument, NULL, OPT_PROBLEM }, IN_BEST | IN_EXPORT },
+	{ { "header", required_argument, NULL, OPT_HEADER }, IN_BEST },
+	{ { "json", required_argument, NULL, OPT_JSON }, IN_BEST | IN_EXPORT },
+	{ { "host", required_argument, NULL, OPT_HOST }, IN_BEST },
+	{ { "source", required_argument, NULL, OPT_SOURCE }, IN_BEST },
+	{ { "devices", required_argument, NULL, OPT_DEVICES }, IN_BATCH },
+	{ { "list", no_argument, NULL, OPT_LIST }, IN_BATCH },
+	{ { "shard", required_argument, NULL, OPT_SHARD }, IN_BATCH },
+	{ { "mpi", no_argument, NULL, OPT_MPI }, IN_BATCH },
+	{ { "report", no_argument, NULL, OPT_REPORT }, IN_BATCH },
+	{ { "chunk", required_argument, NULL, OPT_CHUNK }, IN_BATCH },
+	{ { "out", required_argument, NULL, OPT_OUT }, IN_MERGE },
+	{ { "c", required_argument, NULL, OPT_C }, IN_EXPORT },
+	{ { "kt-cache", required_argument, NULL, OPT_KT_CACHE }, IN_EXPORT },
+	{ { "t4", required_argument, NULL, OPT_T4 }, IN_EXPORT },
+	{ { "help", no_argument, NULL, 'h' }, IN_RUN | IN_BATCH | IN_BEST | IN_EXPORT | IN_MERGE },
 };
+
+/*
+ * The next option of command `in` (getopt_long over `shortopts` and its
+ * rows of all_options), or -1 at the end.  An option whose argument is
+ * only kept has a place in `stored` (indexed by getopt's value): the
+ * argument goes there and the option is not returned.
+ */
+static int next_option(int argc, char **argv, const char *shortopts, unsigned in,
+                       const char **const stored[OPT_END])
+{
+	static struct option longopts[sizeof all_options / sizeof *all_options + 1];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof all_options / sizeof *all_options; i++)
+		if (all_options[i].in & in)
+			longopts[n++] = all_options[i].o;
+	longopts[n] = (struct option){ 0 };
+	int c;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0 && c < OPT_END && stored[c])
+		*stored[c] = optarg;
+	return c;
+}
+
+/* The places of --space, --device and --problem (best and export). */
+static void store_select(const char **stored[OPT_END], struct tune_select *s)
+{
+	stored[OPT_SPACE] = &s->space;
+	stored[OPT_DEVICE] = &s->device;
+	stored[OPT_PROBLEM] = &s->problem;
+}
 
 /* One --set: its name and its values (several make one problem each). */
 struct set_values {
@@ -495,7 +543,11 @@ static int cmd_run(int argc, char **argv)
 	struct spacec_options compiler;
 	spacec_options_init(&compiler);
 	o.compiler = &compiler;
-	while ((c = getopt_long(argc, argv, "hO:f:", run_options, NULL)) != -1) {
+	const char **stored[OPT_END] = {
+		[OPT_PLATFORM] = &o.eval.device.platform, [OPT_DEVICE] = &o.eval.device.device,
+		[OPT_TRACE] = &o.trace_path,
+	};
+	while ((c = next_option(argc, argv, "hO:f:", IN_RUN, stored)) != -1) {
 		switch (c) {
 		case 'O':
 		case 'f':
@@ -516,10 +568,7 @@ static int cmd_run(int argc, char **argv)
 			}
 			o.eval.device.backend = optarg;
 			break;
-		case OPT_PLATFORM: o.eval.device.platform = optarg; break;
-		case OPT_DEVICE: o.eval.device.device = optarg; break;
 		case OPT_DB: o.db_path = optarg; db_given = true; break;
-		case OPT_TRACE: o.trace_path = optarg; break;
 		case OPT_STRATEGY:
 			if (!known_strategy(optarg)) {
 				bad_usage("unknown strategy '%s'", optarg);
@@ -641,41 +690,24 @@ out:
 	return rc;
 }
 
-static const struct option best_options[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "space", required_argument, NULL, OPT_SPACE },
-	{ "device", required_argument, NULL, OPT_DEVICE },
-	{ "problem", required_argument, NULL, OPT_PROBLEM },
-	{ "objective", required_argument, NULL, OPT_OBJECTIVE },
-	{ "header", required_argument, NULL, OPT_HEADER },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "source", required_argument, NULL, OPT_SOURCE },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int cmd_best(int argc, char **argv)
 {
 	struct tune_best_opts o = { .db_path = DEFAULT_DB, .out = stdout, .err = stderr };
 	struct tune_host_opts host = { .host_path = NULL };
+	const char **stored[OPT_END] = {
+		[OPT_DB] = &o.db_path, [OPT_HEADER] = &o.header_path, [OPT_JSON] = &o.json_path,
+		[OPT_HOST] = &host.host_path, [OPT_SOURCE] = &host.source_path,
+	};
+	store_select(stored, &o.select);
 	int c;
-	while ((c = getopt_long(argc, argv, "h", best_options, NULL)) != -1) {
+	while ((c = next_option(argc, argv, "h", IN_BEST, stored)) != -1) {
 		switch (c) {
-		case OPT_DB: o.db_path = optarg; break;
-		case OPT_SPACE: o.space = optarg; break;
-		case OPT_DEVICE: o.device = optarg; break;
-		case OPT_PROBLEM: o.problem = optarg; break;
 		case OPT_OBJECTIVE:
 			if (tune_objective_parse(optarg, &o.objective_metric, &o.maximize) != 0)
 				return bad_usage("bad --objective '%s': want time or a metric's name, maybe after "
 				                 "min: or max:", optarg);
 			o.objective_given = true;
 			break;
-		case OPT_HEADER: o.header_path = optarg; break;
-		case OPT_JSON: o.json_path = optarg; break;
-		case OPT_HOST: host.host_path = optarg; break;
-		case OPT_SOURCE: host.source_path = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
@@ -704,18 +736,6 @@ static int cmd_best(int argc, char **argv)
 	json_object_put(line);
 	return rc;
 }
-
-static const struct option batch_options[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "devices", required_argument, NULL, OPT_DEVICES },
-	{ "list", no_argument, NULL, OPT_LIST },
-	{ "shard", required_argument, NULL, OPT_SHARD },
-	{ "mpi", no_argument, NULL, OPT_MPI },
-	{ "report", no_argument, NULL, OPT_REPORT },
-	{ "chunk", required_argument, NULL, OPT_CHUNK },
-	EVAL_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
 
 /* The problems of the list (all when list is NULL), with their costs when known. */
 static void list_problems(const struct tune_batch *b, const int *list, int n, const double *costs)
@@ -759,9 +779,9 @@ static int cmd_batch(int argc, char **argv)
 	struct tune_batch *b = NULL;
 	struct tune_batch_unit *units = NULL;
 	int nunits = 0;
-	while ((c = getopt_long(argc, argv, "h", batch_options, NULL)) != -1) {
+	const char **stored[OPT_END] = { [OPT_DB] = &o.db_dir };
+	while ((c = next_option(argc, argv, "h", IN_BATCH, stored)) != -1) {
 		switch (c) {
-		case OPT_DB: o.db_dir = optarg; break;
 		case OPT_DEVICES: free(devices_text); devices_text = strdup(optarg); break;
 		case OPT_LIST: list = true; break;
 		case OPT_MPI: mpi = true; break;
@@ -915,17 +935,11 @@ out:
 
 static int cmd_merge(int argc, char **argv)
 {
-	static const struct option merge_options[] = {
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *output = NULL;
+	const char **stored[OPT_END] = { ['o'] = &output, [OPT_OUT] = &output };
 	int c;
-	while ((c = getopt_long(argc, argv, "ho:", merge_options, NULL)) != -1) {
+	while ((c = next_option(argc, argv, "ho:", IN_MERGE, stored)) != -1) {
 		switch (c) {
-		case 'o':
-		case OPT_OUT: output = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
@@ -939,29 +953,16 @@ static int cmd_merge(int argc, char **argv)
 
 static int cmd_export(int argc, char **argv)
 {
-	static const struct option export_options[] = {
-		{ "c", required_argument, NULL, OPT_C },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "kt-cache", required_argument, NULL, OPT_KT_CACHE },
-		{ "t4", required_argument, NULL, OPT_T4 },
-		{ "space", required_argument, NULL, OPT_SPACE },
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "problem", required_argument, NULL, OPT_PROBLEM },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tune_export_opts o = { .out = stdout, .err = stderr };
 	struct tune_kt_opts kt = { .out = stdout, .err = stderr };
+	const char **stored[OPT_END] = {
+		[OPT_C] = &o.c_path, [OPT_JSON] = &o.json_path, [OPT_KT_CACHE] = &kt.cache_path,
+		[OPT_T4] = &kt.t4_path,
+	};
+	store_select(stored, &kt.select);
 	int c;
-	while ((c = getopt_long(argc, argv, "h", export_options, NULL)) != -1) {
+	while ((c = next_option(argc, argv, "h", IN_EXPORT, stored)) != -1) {
 		switch (c) {
-		case OPT_C: o.c_path = optarg; break;
-		case OPT_JSON: o.json_path = optarg; break;
-		case OPT_KT_CACHE: kt.cache_path = optarg; break;
-		case OPT_T4: kt.t4_path = optarg; break;
-		case OPT_SPACE: kt.space = optarg; break;
-		case OPT_DEVICE: kt.device = optarg; break;
-		case OPT_PROBLEM: kt.problem = optarg; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
@@ -972,7 +973,7 @@ static int cmd_export(int argc, char **argv)
 	if (!o.c_path && !o.json_path && !kt_files)
 		return bad_usage("%s", "'export' needs --c OUT.h, --json OUT.json, --kt-cache OUT.json or "
 		                       "--t4 OUT.json");
-	if ((kt.space || kt.device || kt.problem) && !kt_files)
+	if ((kt.select.space || kt.select.device || kt.select.problem) && !kt_files)
 		return bad_usage("%s", "--space, --device and --problem choose what --kt-cache and --t4 export");
 	o.inputs = kt.inputs = (const char *const *)argv + optind;
 	o.ninputs = kt.ninputs = argc - optind;
