@@ -1002,43 +1002,57 @@ static void close_block(struct cg *c)
 	cg_line(c, "}");
 }
 
+/* A loop's flag for its else (set when the else must run, or when it
+ * must not), or NULL when the loop has no else. */
+static const char *else_flag(struct cg *c, const struct ast_stmt *s)
+{
+	if (!s->orelse.n)
+		return NULL;
+	const char *flag = cg_temp(c, "bool %s", "false");
+	cg_line(c, "%s = false;", flag);
+	return flag;
+}
+
+/*
+ * A loop's body, closing the loop, then its else: `brk` is the flag a
+ * break in the body sets (NULL: none), and the else runs where `flag`
+ * passes the test `else_if` (a format for it).
+ */
+static void gen_loop_rest(struct cg *c, const struct ast_stmt *s, const char *brk, const char *flag,
+                          const char *else_if)
+{
+	if (c->loop_depth < 63)
+		c->brk_flag[c->loop_depth] = brk;
+	c->loop_depth++;
+	gen_block(c, &s->body);
+	c->loop_depth--;
+	close_block(c);
+	if (flag) {
+		open_block(c, else_if, flag);
+		gen_block(c, &s->orelse);
+		close_block(c);
+	}
+}
+
 static void gen_for(struct cg *c, const struct ast_stmt *s)
 {
 	const char *seq = cg_temp(c, "sprt_val %s", "sprt_undef()");
 	cg_expr_into(c, s->value, seq);
 	cg_line(c, "if (%s.kind != SPRT_VEC && %s.kind != SPRT_RANGE)", seq, seq);
 	cg_line(c, "\treturn SPRT_ETYPE;");
-	const char *flag = NULL;
-	if (s->orelse.n) {
-		flag = cg_temp(c, "bool %s", "false");
-		cg_line(c, "%s = false;", flag);
-	}
+	const char *flag = else_flag(c, s);
 	const char *i = cg_temp(c, "uint64_t %s", "0");
 	/* The length is read each time round: Python sees appends. */
 	cg_line(c, "for (%s = 0; %s < sprt_loop_len(%s); %s++) {", i, i, seq, i);
 	c->indent++;
 	cg_line(c, "SPRT_STEP(steps, limit);");
 	gen_assign(c, s->targets[0], cg_fmt(c, "sprt_loop_at(%s, %s)", seq, i));
-	if (c->loop_depth < 63)
-		c->brk_flag[c->loop_depth] = flag;
-	c->loop_depth++;
-	gen_block(c, &s->body);
-	c->loop_depth--;
-	close_block(c);
-	if (flag) {
-		open_block(c, "if (!%s) {", flag);
-		gen_block(c, &s->orelse);
-		close_block(c);
-	}
+	gen_loop_rest(c, s, flag, flag, "if (!%s) {");
 }
 
 static void gen_while(struct cg *c, const struct ast_stmt *s)
 {
-	const char *flag = NULL;
-	if (s->orelse.n) {
-		flag = cg_temp(c, "bool %s", "false");
-		cg_line(c, "%s = false;", flag);
-	}
+	const char *flag = else_flag(c, s);
 	cg_line(c, "for (;;) {");
 	c->indent++;
 	cg_line(c, "SPRT_STEP(steps, limit);");
@@ -1052,17 +1066,8 @@ static void gen_while(struct cg *c, const struct ast_stmt *s)
 		cg_line(c, "if (!sprt_is_true(ctx, %s))", cond);
 		cg_line(c, "\tbreak;");
 	}
-	if (c->loop_depth < 63)
-		c->brk_flag[c->loop_depth] = NULL; /* break skips the else: flag stays false */
-	c->loop_depth++;
-	gen_block(c, &s->body);
-	c->loop_depth--;
-	close_block(c);
-	if (flag) {
-		open_block(c, "if (%s) {", flag);
-		gen_block(c, &s->orelse);
-		close_block(c);
-	}
+	/* a break skips the else: the flag stays false */
+	gen_loop_rest(c, s, NULL, flag, "if (%s) {");
 }
 
 static void gen_stmt(struct cg *c, const struct ast_stmt *s)
