@@ -26,6 +26,7 @@
 #include "tuner/batch.h"
 #include "tuner/best.h"
 #include "tuner/db.h"
+#include "tuner/device.h"
 #include "tuner/job.h"
 #include "tuner/run.h"
 #include "tools/progress.h"
@@ -1230,19 +1231,22 @@ out:
 /* One worker: its device selection and its file name. */
 struct worker {
 	char name[128];
-	char platform[16], device[16];   /* indices of a GPU found */
 	struct tune_device_sel sel;
 };
 
 /*
  * The workers: one per --devices selector ("device-" and the selector made
- * safe), else one per OpenCL GPU ("gpu-P.D"), else one on the default
- * device ("default": the first device, PoCL's CPU on a machine without GPU).
+ * safe), else one per GPU (dev_worker_gpus: "gpu-P.D" after an OpenCL
+ * GPU's indices, "gpu-B-D" after another backend B's), else one on the
+ * default device ("default": the first device, PoCL's CPU on a machine
+ * without GPU).
  */
 static int find_workers(const struct tune_batch_run_opts *o, struct worker **out)
 {
-	int gpus[TUNE_MAX_GPUS][2];
+	struct tune_gpu gpus[TUNE_MAX_GPUS];
 	int ngpus = o->ndevices > 0 ? 0 : tune_list_gpus(gpus, TUNE_MAX_GPUS);
+	if (ngpus > 0)
+		ngpus = dev_worker_gpus(gpus, ngpus);
 	int n = o->ndevices > 0 ? o->ndevices : ngpus > 0 ? ngpus : 1;
 	struct worker *w = calloc((size_t)n, sizeof *w);
 	if (!w)
@@ -1255,11 +1259,12 @@ static int find_workers(const struct tune_batch_run_opts *o, struct worker **out
 					*c = '_';
 			w[i].sel.device = o->devices[i];
 		} else if (ngpus > 0) {
-			snprintf(w[i].name, sizeof w[i].name, "gpu-%d.%d", gpus[i][0], gpus[i][1]);
-			snprintf(w[i].platform, sizeof w[i].platform, "%d", gpus[i][0]);
-			snprintf(w[i].device, sizeof w[i].device, "%d", gpus[i][1]);
-			w[i].sel.platform = w[i].platform;
-			w[i].sel.device = w[i].device;
+			const char *backend = dev_backends()[gpus[i].backend]->name;
+			if (gpus[i].backend == 0)
+				snprintf(w[i].name, sizeof w[i].name, "gpu-%d.%d", gpus[i].platform, gpus[i].device);
+			else
+				snprintf(w[i].name, sizeof w[i].name, "gpu-%s-%d", backend, gpus[i].device);
+			w[i].sel.gpu = i + 1;
 		} else {
 			snprintf(w[i].name, sizeof w[i].name, "default");
 		}
@@ -1698,10 +1703,6 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 			 * (device readers, evaluators) must not see it as a leak. */
 			free_hub(&d, cmd, pids, before);
 			struct worker self = workers[w];
-			if (self.sel.platform == workers[w].platform)
-				self.sel.platform = self.platform;
-			if (self.sel.device == workers[w].device)
-				self.sel.device = self.device;
 			free(workers);
 			struct tune_batch_worker wk;
 			struct tune_eval_opts eval = o->eval;

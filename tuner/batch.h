@@ -195,7 +195,7 @@ struct tune_batch_run_opts {
 	const struct tune_batch_unit *units;
 	int nunits;
 	const double *costs;            /* per problem, for the report; may be NULL */
-	int ndevices;                   /* 0: every OpenCL GPU, else the default device */
+	int ndevices;                   /* 0: every GPU (dev_worker_gpus), else the default device */
 	const char *const *devices;     /* index or name substring each; one worker each */
 	int shard, nshards;             /* nshards > 0: names get "shardI-of-N-" in front */
 	/* One local worker of this name on this device instead (MPI's rank 0). */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "tuner/batch.h"
+#include "tuner/device.h"
 
 #ifndef HAVE_MPI
 
@@ -99,22 +100,19 @@ static int local_rank(void)
 }
 
 /* The device of this rank: local rank modulo the node's devices. */
-static void rank_device(const struct tune_batch_run_opts *o, int lr, struct tune_device_sel *sel,
-                        char *platform, char *device, size_t n)
+static void rank_device(const struct tune_batch_run_opts *o, int lr, struct tune_device_sel *sel)
 {
 	*sel = (struct tune_device_sel){ .device = NULL };
 	if (o->ndevices > 0) {
 		sel->device = o->devices[lr % o->ndevices];
 		return;
 	}
-	int gpus[TUNE_MAX_GPUS][2];
+	struct tune_gpu gpus[TUNE_MAX_GPUS];
 	int ngpus = tune_list_gpus(gpus, TUNE_MAX_GPUS);
-	if (ngpus <= 0)
-		return;  /* the default device: PoCL's CPU on a machine without GPU */
-	snprintf(platform, n, "%d", gpus[lr % ngpus][0]);
-	snprintf(device, n, "%d", gpus[lr % ngpus][1]);
-	sel->platform = platform;
-	sel->device = device;
+	if (ngpus > 0)
+		ngpus = dev_worker_gpus(gpus, ngpus);
+	if (ngpus > 0)
+		sel->gpu = lr % ngpus + 1;  /* else the default device: PoCL's CPU on a machine without GPU */
 }
 
 struct serve {
@@ -252,9 +250,9 @@ int tune_batch_mpi(struct tune_batch_run_opts *o)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	int lr = local_rank();
-	char platform[16], device[16], name[64];
+	char name[64];
 	struct tune_device_sel sel;
-	rank_device(o, lr, &sel, platform, device, sizeof platform);
+	rank_device(o, lr, &sel);
 	snprintf(name, sizeof name, "rank-%d", rank);
 	/* Every rank writes into the directory: it must exist before any opens a file there. */
 	if (rank == 0 && mkdir(o->db_dir, 0777) != 0 && errno != EEXIST)

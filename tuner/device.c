@@ -43,6 +43,42 @@ const struct dev_ops *dev_backend(const char *name)
 	return NULL;
 }
 
+int dev_open(const struct dev_ops *ops, struct dev **out, const struct tune_device_sel *sel,
+             struct tune_device_info *info, char **err)
+{
+	if (sel->gpu <= 0)
+		return ops->open(out, sel, info, err);
+	*out = NULL;
+	int gpus[TUNE_MAX_GPUS][2];
+	int n = ops->gpus(gpus, TUNE_MAX_GPUS);
+	if (sel->gpu > n) {
+		*err = tune_strfmt("GPU %d was asked for, but %s lists %d", sel->gpu, ops->name, n < 0 ? 0 : n);
+		return -1;
+	}
+	char platform[16], device[16];
+	snprintf(platform, sizeof platform, "%d", gpus[sel->gpu - 1][0]);
+	snprintf(device, sizeof device, "%d", gpus[sel->gpu - 1][1]);
+	struct tune_device_sel s = { .backend = sel->backend, .platform = platform, .device = device };
+	return ops->open(out, &s, info, err);
+}
+
+int dev_worker_gpus(struct tune_gpu *gpus, int n)
+{
+	enum { NBACKENDS = sizeof backends / sizeof *backends - 1 };
+	int best = -1, count[NBACKENDS + 1] = { 0 };
+	for (int i = 0; i < n; i++)
+		if (gpus[i].backend >= 0 && gpus[i].backend < NBACKENDS)
+			count[gpus[i].backend]++;
+	for (int k = 0; k < NBACKENDS; k++)
+		if (count[k] > 0 && (best < 0 || count[k] > count[best]))
+			best = k;
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (gpus[i].backend == best)
+			gpus[m++] = gpus[i];
+	return m;
+}
+
 const char *dev_backend_of_path(const char *path)
 {
 	size_t n = path ? strlen(path) : 0;

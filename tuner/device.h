@@ -134,6 +134,23 @@ struct dev_ops {
  */
 void dev_await_start(bool (*started)(void *arg), void *arg, const struct exec_hooks *hooks);
 
+/*
+ * ops->open with the selection's GPU number resolved: sel->gpu > 0 opens
+ * the backend's gpu-th GPU in the order of its gpus() (an error where it
+ * lists fewer); else the selection as it is.
+ */
+int dev_open(const struct dev_ops *ops, struct dev **out, const struct tune_device_sel *sel,
+             struct tune_device_info *info, char **err);
+/*
+ * Of the GPUs every backend lists (tune_list_gpus), those that batch
+ * workers and MPI ranks are made for: the backend that lists the most,
+ * the first built in (OpenCL) on a tie, since on an NVIDIA machine OpenCL
+ * and CUDA list the same cards and two workers on one card would disturb
+ * each other's timings.  Worker k is then every backend's k-th GPU
+ * (tune_device_sel.gpu = k + 1), whichever its problem's kernel picks.
+ * Moves them to the front of `gpus`; returns their count.
+ */
+int dev_worker_gpus(struct tune_gpu *gpus, int n);
 /* The backend named `name` (NULL: OpenCL), or NULL when it is not built in. */
 const struct dev_ops *dev_backend(const char *name);
 /* The backend a kernel file asks for: "cuda" for .cu, else "opencl". */

@@ -301,6 +301,7 @@ int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
 	sh->sel.backend = dup_or_null(o->device.backend);
 	sh->sel.platform = dup_or_null(o->device.platform);
 	sh->sel.device = dup_or_null(o->device.device);
+	sh->sel.gpu = o->device.gpu;
 	sh->warmup = o->warmup > 0 ? o->warmup : 0;
 	sh->repeat = o->repeat > 0 ? o->repeat : 1;
 	sh->cache_dir = o->cache_dir ? strdup(o->cache_dir) : cache_default_dir("spacetune");
@@ -518,7 +519,7 @@ int exec_worker_open(struct exec_worker *w, struct exec_shared *sh, char **err)
 	memset(w, 0, sizeof *w);
 	w->sh = sh;
 	w->ops = sh->ops;
-	if (w->ops->open(&w->dev, &sh->sel, &w->info, err) != 0)
+	if (dev_open(w->ops, &w->dev, &sh->sel, &w->info, err) != 0)
 		return -1;
 	size_t n = sh->nargs > 0 ? (size_t)sh->nargs : 1;
 	w->mems = calloc(n, sizeof *w->mems);

@@ -56,6 +56,10 @@ struct tune_device_sel {
 	const char *backend;   /* "opencl" (NULL), "cuda": tuner/device.h */
 	const char *platform;  /* NULL: first platform with a matching device */
 	const char *device;    /* NULL: first device; both NULL: the first GPU, else the first device */
+	/* > 0: the backend's gpu-th GPU in its own order (dev_ops.gpus), in
+	 * place of platform and device, so that one choice of card means a
+	 * card whichever backend the problem's kernel picks (batch workers) */
+	int gpu;
 };
 
 struct tune_device_info {
@@ -70,11 +74,17 @@ struct tune_device_info {
  */
 int tune_list_devices(FILE *out);
 
-/* Every OpenCL GPU as (platform index, device index), found in a child
- * process like the listing; at most max (TUNE_MAX_GPUS is plenty).
- * Returns the count, 0 with no GPU or no platform, -1 when the child failed. */
+/* A GPU that a backend lists: the backend (index in dev_backends()) and
+ * its platform and device indices there. */
+struct tune_gpu {
+	int backend, platform, device;
+};
+/* The GPUs of every backend built in, each backend's in its order, found
+ * in a child process like the listing; at most max (TUNE_MAX_GPUS is
+ * plenty).  A backend without driver lists none, silently.  Returns the
+ * count, 0 with no GPU, -1 when the child failed. */
 enum { TUNE_MAX_GPUS = 64 };
-int tune_list_gpus(int (*out)[2], int max);
+int tune_list_gpus(struct tune_gpu *out, int max);
 
 /* For a just-forked child of `parent`: die with SIGKILL when the parent
  * dies (Linux), so a tuner killed with -9 leaves no child tuning on. */

@@ -143,7 +143,7 @@ static void usage(FILE *out)
 	      "  --db DIR            one database per worker in DIR (required unless --list)\n"
 	      "  --devices D,...     one worker per device, by index or name substring\n"
 	      "                      (default: the batch file's device lines, else every\n"
-	      "                      OpenCL GPU, else the first device)\n"
+	      "                      GPU (OpenCL's or CUDA's), else the first device)\n"
 	      "  --list              print the problems, one a line, and run nothing\n"
 	      "  --shard I/N         only shard I (0-based) of N, balanced by estimated cost\n"
 	      "  --mpi               under mpirun: rank 0 hands the problems out to the ranks\n"

@@ -1555,12 +1555,18 @@ static void list_in_child(void *arg, int fd)
 static void gpus_in_child(void *arg, int fd)
 {
 	(void)arg;
-	int pairs[TUNE_MAX_GPUS][2];
-	int n = dev_backend(NULL)->gpus(pairs, TUNE_MAX_GPUS);
-	tune_write_all(fd, pairs, (size_t)n * sizeof pairs[0]);
+	const struct dev_ops *const *b = dev_backends();
+	for (int k = 0; b[k]; k++) {
+		int pairs[TUNE_MAX_GPUS][2];
+		int n = b[k]->gpus(pairs, TUNE_MAX_GPUS);
+		for (int i = 0; i < n; i++) {
+			struct tune_gpu g = { k, pairs[i][0], pairs[i][1] };
+			tune_write_all(fd, &g, sizeof g);
+		}
+	}
 }
 
-int tune_list_gpus(int (*out)[2], int max)
+int tune_list_gpus(struct tune_gpu *out, int max)
 {
 	char *buf, *err = NULL;
 	size_t len;
@@ -1614,7 +1620,7 @@ static void props_in_child(void *arg, int fd)
 	char *err = NULL;
 	if (!ops)
 		err = tune_strfmt("spacetune was built without the '%s' backend", sel->backend);
-	if (!ops || ops->open(&dev, sel, &p.info, &err) != 0) {
+	if (!ops || dev_open(ops, &dev, sel, &p.info, &err) != 0) {
 		tune_write_all(fd, "E", 1);
 		tune_write_all(fd, err ? err : "?", err ? strlen(err) : 1);
 		free(err);
