@@ -1067,7 +1067,7 @@ int tune_batch_run_unit(const struct tune_batch *b, const struct tune_batch_unit
 		.no_progress = true, .out = w->log, .err = w->log, .interrupted = interrupted, .best = &best,
 		.also_dbs = (const char *const *)dbs, .nalso_dbs = nalso,
 		.chunk = u->chunk, .nchunks = u->nchunks, .chunks = count, .kernel_s = kernel_s,
-		.keep = w->keep,
+		.keep = w->keep, .also_view = w->also,
 	};
 	if (p->objective)
 		tune_objective_parse(p->objective, &o.objective_metric, &o.maximize);
@@ -1569,12 +1569,13 @@ int tune_batch_worker_open(struct tune_batch_worker *w, const char *dir, const c
 	worker_paths(w, dir, name);
 	w->eval = *eval;
 	w->keep = tune_run_keep_new();
+	w->also = tune_db_also_new();
 	w->log = fopen(w->log_path, "a");
 	if (!w->log)
 		fprintf(err, "spacetune: error: cannot write '%s': %s\n", w->log_path, strerror(errno));
-	if (!w->keep)
+	if (!w->keep || !w->also)
 		fprintf(err, "spacetune: error: out of memory\n");
-	if (w->log && w->keep)
+	if (w->log && w->keep && w->also)
 		return 0;
 	tune_batch_worker_close(w);
 	return -1;
@@ -1585,8 +1586,10 @@ void tune_batch_worker_close(struct tune_batch_worker *w)
 	if (w->log)
 		fclose(w->log);
 	tune_run_keep_free(w->keep);
+	tune_db_also_free(w->also);
 	w->log = NULL;
 	w->keep = NULL;
+	w->also = NULL;
 }
 
 /* The hub's own allocations: freed when it is done, and at once in each

@@ -21,6 +21,9 @@
 #include "tuner/eval.h"
 #include "tuner/strategy.h"
 
+struct tune_run_keep;
+struct tune_db_also;
+
 /* One problem: a space with every setting bound to one value. */
 struct tune_batch_problem {
 	char *space_path;           /* resolved against the batch file's directory */
@@ -127,6 +130,8 @@ struct tune_batch_worker {
 	/* The last problem's job and evaluator (or replay), for its next
 	 * chunks (tune_run_opts.keep) */
 	struct tune_run_keep *keep;
+	/* The other workers' databases as read so far (tune_run_opts.also_view) */
+	struct tune_db_also *also;
 };
 
 /* Fills w and opens its log (errors on err).  0 or -1. */
@@ -139,8 +144,9 @@ void tune_batch_worker_close(struct tune_batch_worker *w);
  * Runs units[unit .. unit + count) (count > 1: consecutive chunks of one
  * problem, as the hand-out gives them: one search over their union) on
  * the worker's device into its database.  Every
- * other database of the directory is read too (tune_run_opts.also_dbs),
- * so what any worker recorded of this unit is not timed again.  When it
+ * other database of the directory is read too (tune_run_opts.also_dbs:
+ * what it gained since the worker's last unit), so what any worker
+ * recorded of this unit is not timed again.  When it
  * runs to its end their keys are appended to the worker's .done file (one
  * write, fsync'd) and they are never reopened.  `what` gets the outcome:
  * "skip" (finished before), "fail", "none" (no configuration ran

@@ -33,6 +33,7 @@ struct tune_db {
 	char *problem;           /* the run's --set bindings, "" without any */
 	char *objective;         /* "min:time", "max:GFLOPS", ... */
 	struct lh_table *keys;   /* key -> struct db_known */
+	const struct tune_db_also *also;  /* the other workers' records, or NULL */
 	long nrecords;
 };
 
@@ -453,23 +454,97 @@ fail:
 	return -1;
 }
 
-/* Another file's keys count as recorded unless known already (this file's
- * own lines win); its lines are not counted in nrecords. */
+/* ---- the other workers' databases ------------------------------------------------ */
+
+/* One file of the view: read up to offset, the end of its last complete line. */
+struct also_file {
+	char *path;
+	off_t offset;
+};
+
+struct tune_db_also {
+	struct lh_table *keys;   /* key -> struct db_known: the first line read for it */
+	struct also_file *files;
+	size_t nfiles;
+};
+
+struct tune_db_also *tune_db_also_new(void)
+{
+	struct tune_db_also *a = calloc(1, sizeof *a);
+	if (a && !(a->keys = lh_kchar_table_new(1024, free_entry))) {
+		free(a);
+		a = NULL;
+	}
+	return a;
+}
+
+void tune_db_also_free(struct tune_db_also *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nfiles; i++)
+		free(a->files[i].path);
+	free(a->files);
+	lh_table_free(a->keys);
+	free(a);
+}
+
+/* Another file's key counts as recorded unless read already (from any of them). */
 static int load_also(void *user, struct json_object *line, long lineno)
 {
-	struct tune_db *db = user;
+	struct tune_db_also *a = user;
 	char *key = tune_db_line_key(line);
 	(void)lineno;
-	if (key && lh_table_lookup_entry(db->keys, key)) {
+	if (!key)
+		return 0;
+	if (lh_table_lookup_entry(a->keys, key)) {
 		free(key);
 		return 0;
 	}
-	return key && remember(db, key, time_of_line(line), status_of_line(line)) ? -1 : 0;
+	struct db_known *known = malloc(sizeof *known);
+	if (!known || lh_table_insert(a->keys, key, known) != 0) {
+		free(known);
+		free(key);
+		return -1;
+	}
+	known->time_ms = time_of_line(line);
+	known->status = status_of_line(line);
+	return 0;
 }
 
-int tune_db_read_also(struct tune_db *db, const char *path, char **err)
+int tune_db_also_read(struct tune_db_also *a, const char *path, char **err)
 {
 	*err = NULL;
+	struct also_file *af = NULL;
+	for (size_t i = 0; i < a->nfiles && !af; i++)
+		if (strcmp(a->files[i].path, path) == 0)
+			af = &a->files[i];
+	if (!af) {
+		struct also_file *more = realloc(a->files, (a->nfiles + 1) * sizeof *more);
+		char *copy = more ? strdup(path) : NULL;
+		if (more)
+			a->files = more;
+		if (!copy) {
+			errno = ENOMEM;
+			*err = dup_printf_error(path, "cannot read");
+			return -1;
+		}
+		af = &a->files[a->nfiles++];
+		*af = (struct also_file){ copy, 0 };
+	}
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		*err = dup_printf_error(path, "cannot read");
+		return -1;
+	}
+	/* Shorter than what was read: its torn last line cut off (tune_db_open)
+	 * after a crash.  Read again; its lines are known and keep their values. */
+	if (st.st_size < af->offset)
+		af->offset = 0;
+	if (st.st_size == af->offset)
+		return 0;
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		if (errno == ENOENT)
@@ -479,14 +554,20 @@ int tune_db_read_also(struct tune_db *db, const char *path, char **err)
 	}
 	off_t good_end = 0;
 	/* Its writer may be appending right now: a torn last line is its line
-	 * in progress, not news for this run's stderr. */
-	int rc = scan_stream(f, path, NULL, load_also, db, &good_end);
+	 * in progress, not news for this run's stderr, and is read next time. */
+	int rc = fseeko(f, af->offset, SEEK_SET) != 0 ? -1 : scan_stream(f, path, NULL, load_also, a, &good_end);
 	fclose(f);
 	if (rc) {
 		*err = dup_printf_error(path, "cannot read");
 		return -1;
 	}
+	af->offset += good_end;
 	return 0;
+}
+
+void tune_db_use_also(struct tune_db *db, const struct tune_db_also *also)
+{
+	db->also = also;
 }
 
 void tune_db_close(struct tune_db *db)
@@ -540,7 +621,9 @@ bool tune_db_lookup(const struct tune_db *db, const struct tune_device_info *dev
 {
 	char *key = key_of_variant(dev, source_hash, db->problem, v);
 	void *known = NULL;
-	bool found = key && lh_table_lookup_ex(db->keys, key, &known);
+	/* this file's own record wins over another worker's */
+	bool found = key && (lh_table_lookup_ex(db->keys, key, &known) ||
+	                     (db->also && lh_table_lookup_ex(db->also->keys, key, &known)));
 	free(key);
 	if (found && time_ms)
 		*time_ms = ((struct db_known *)known)->time_ms;

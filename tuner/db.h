@@ -101,13 +101,28 @@ bool tune_select_match(const struct tune_select *s, const char *space, const cha
                        const char *problem);
 
 /*
- * The batch's workers share their work through files: the records of
- * `path` (another worker's database, read, never written) count as
- * recorded for tune_db_has and tune_db_lookup, so an evaluation any
- * worker finished is not timed again by this one.  Records of this
- * file win over them.  A missing file is none.  0, or -1 with *err.
+ * The batch's workers share their work through files: the records of the
+ * other workers' databases (read, never written) count as recorded for
+ * tune_db_has and tune_db_lookup, so an evaluation any worker finished is
+ * not timed again by this one.  A view of them outlives one run: a
+ * worker keeps it from one unit of work to the next, and each read takes
+ * only the complete lines appended to a file since the last (a batch's
+ * databases grow all the time; read whole at every hand-out they cost
+ * each worker O(hand-outs x records)).  Among the other files the first
+ * line read for an evaluation wins; the database's own records win over
+ * them all.
  */
-int tune_db_read_also(struct tune_db *db, const char *path, char **err);
+struct tune_db_also;
+/* An empty view, or NULL out of memory. */
+struct tune_db_also *tune_db_also_new(void);
+void tune_db_also_free(struct tune_db_also *a);
+/* What path has gained since the last read of it (all of it the first
+ * time; again from its start when it shrank).  A missing file is none.
+ * 0, or -1 with *err. */
+int tune_db_also_read(struct tune_db_also *a, const char *path, char **err);
+/* db's lookups see the view's records too, as read now and later; the
+ * view must outlive db. */
+void tune_db_use_also(struct tune_db *db, const struct tune_db_also *also);
 
 /* The resume key of a record read back (malloc'd): equal for two records
  * of one evaluation (device, platform, driver, source hash, problem,

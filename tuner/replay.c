@@ -1,11 +1,21 @@
 /*
  * replay.c - a recorded database as the device (see replay.h).
  *
- * The records of one space and problem are read into groups, one per
- * (device, source hash); one group is chosen and its records are looked up
- * by the parameters' key (db.h), the latest line for a configuration
- * winning as in the database.  The in-flight evaluations are a handful (at
- * most `jobs`), so the event simulation scans them linearly.
+ * A dataset (a file or a directory of them) is read once per process and
+ * kept while its files are unchanged (their names, sizes and times), and
+ * the records of a space and problem are parsed the first time an open
+ * asks for them, one group per (device, source hash).  A batch worker or
+ * MPI rank opens a replay for every hand-out of another problem, and a
+ * dataset is a few MiB of JSON (bench/batch: 3.8 MB, most of a rank's
+ * set-up when all of it was parsed at every open).  Only the lines that
+ * can be the problem's are parsed: a line without a backslash spells
+ * every string literally, so one that lacks "SPACE" or "PROBLEM" in
+ * quotes is not the problem's.  An open chooses one group and looks its
+ * records up by the parameters' key (db.h), the latest line for a
+ * configuration winning as in the database.  The in-flight evaluations
+ * are a handful (at most `jobs`), so the event simulation scans them
+ * linearly.  A process's runs are sequential: the kept dataset has no
+ * lock.
  */
 /* strcasestr, as ocl.c matches a device selection */
 #define _GNU_SOURCE
@@ -33,6 +43,37 @@ struct group {
 	long last_seq;             /* the newest line's sequence number */
 };
 
+/* The records of one space and problem. */
+struct problem_records {
+	int ngroups;
+	struct group *groups;
+};
+
+/* One file's text, decoded. */
+struct dataset_file {
+	char *name;
+	char *text;
+	size_t len;
+	long first_line;           /* the lines of the files before it */
+};
+
+/* A dataset as read: its files, and "SPACE\nPROBLEM" -> struct problem_records
+ * for each problem asked for so far. */
+struct dataset {
+	int refs;                  /* the kept one's, and each open replay's */
+	char *path;
+	char *signature;           /* of its files when read (signature()) */
+	struct dataset_file *files;
+	size_t nfiles;
+	struct lh_table *problems;
+	bool failed;               /* out of memory while parsing */
+};
+
+/* The dataset read last, for the next open of the same path. */
+static struct dataset *kept;
+/* Datasets read, and opens that found theirs kept (tune_replay_reads) */
+static long reads, reads_kept;
+
 struct flight {
 	long point;
 	long seq;                  /* submission order: ties */
@@ -42,16 +83,14 @@ struct flight {
 
 struct tune_replay {
 	struct tune_replay_opts o;
-	int ngroups;
-	struct group *groups;
+	struct dataset *ds;
+	const struct problem_records *pr;  /* NULL: none of the problem */
 	const struct group *chosen;
 	struct flight *flights;
 	int nflight;
-	long seq;                  /* lines read, then submissions */
+	long seq;                  /* submissions */
 	double clock, device_free;
 	double real_start;         /* CLOCK_MONOTONIC at the open (sleep) */
-	const char *reading;       /* the file being read, for messages */
-	bool failed;               /* out of memory while reading */
 };
 
 static double mono_now(void)
@@ -81,7 +120,40 @@ static void free_record_entry(struct lh_entry *e)
 	free(r);
 }
 
-static struct group *group_of(struct tune_replay *rp, const char *device, const char *platform,
+static void free_problem_entry(struct lh_entry *e)
+{
+	struct problem_records *pr = (struct problem_records *)lh_entry_v(e);
+	for (int i = 0; pr && i < pr->ngroups; i++) {
+		free(pr->groups[i].hash);
+		lh_table_free(pr->groups[i].records);
+	}
+	if (pr)
+		free(pr->groups);
+	free(pr);
+	free(lh_entry_k(e));
+}
+
+/* The records of the space and problem, created empty when new; NULL out of memory. */
+static struct problem_records *problem_of(struct dataset *ds, const char *space, const char *problem)
+{
+	char *key = fmt("%s\n%s", space, problem);
+	void *found = NULL;
+	if (!key)
+		return NULL;
+	if (lh_table_lookup_ex(ds->problems, key, &found)) {
+		free(key);
+		return found;
+	}
+	struct problem_records *pr = calloc(1, sizeof *pr);
+	if (!pr || lh_table_insert(ds->problems, key, pr) != 0) {
+		free(pr);
+		free(key);
+		return NULL;
+	}
+	return pr;
+}
+
+static struct group *group_of(struct problem_records *rp, const char *device, const char *platform,
                               const char *driver, const char *hash)
 {
 	for (int i = 0; i < rp->ngroups; i++) {
@@ -120,19 +192,25 @@ static enum tune_status status_named(const char *name)
 	return TUNE_CRASHED;  /* a status this build does not know: not a result to use */
 }
 
+/* What a scan of one file for one problem fills. */
+struct scan {
+	struct dataset *ds;
+	struct problem_records *pr;
+	const char *space, *problem;
+	long first_line;           /* of the file: the lines' sequence numbers */
+};
+
 static int take_line(void *user, struct json_object *line, long lineno)
 {
-	struct tune_replay *rp = user;
-	(void)lineno;
+	struct scan *sc = user;
 	const char *space = tune_db_str(line, "space"), *problem = tune_db_str(line, "problem");
 	const char *device = tune_db_str(line, "device"), *platform = tune_db_str(line, "platform");
 	const char *driver = tune_db_str(line, "driver"), *hash = tune_db_str(line, "source_hash");
-	const char *want = rp->o.problem ? rp->o.problem : "";
-	if (!space || strcmp(space, rp->o.space) != 0 || strcmp(problem ? problem : "", want) != 0 ||
+	if (!space || strcmp(space, sc->space) != 0 || strcmp(problem ? problem : "", sc->problem) != 0 ||
 	    !device || !platform || !driver || !hash)
 		return 0;
 	char *key = tune_db_line_params_key(line);
-	struct group *g = key ? group_of(rp, device, platform, driver, hash) : NULL;
+	struct group *g = key ? group_of(sc->pr, device, platform, driver, hash) : NULL;
 	struct tune_result *r = calloc(1, sizeof *r);
 	if (!key || !g || !r)
 		goto oom;
@@ -150,7 +228,7 @@ static int take_line(void *user, struct json_object *line, long lineno)
 	const char *error = tune_db_str(line, "error");
 	if (error && !(r->error = strdup(error)))
 		goto oom;
-	g->last_seq = ++rp->seq;
+	g->last_seq = sc->first_line + lineno;
 	/* The latest line for a configuration wins, as in the database. */
 	struct lh_entry *e = lh_table_lookup_entry(g->records, key);
 	if (e) {
@@ -169,7 +247,7 @@ oom:
 	if (r)
 		free(r->error);
 	free(r);
-	rp->failed = true;
+	sc->ds->failed = true;
 	return -1;
 }
 
@@ -243,37 +321,129 @@ fail:
 	return -1;
 }
 
-/* One file, decoded in memory when it ends in .xz.  0 or -1 with *err. */
-static int read_file(struct tune_replay *rp, const char *path, char **err)
+/* One file's text, decoded in memory when it ends in .xz.  0 or -1 with *err. */
+static int read_text(const char *path, char **out, size_t *out_len, char **err)
 {
-	FILE *f;
-	char *data = NULL;
-	size_t data_len = 0;
-	if (ends_with(path, ".xz")) {
-		if (read_xz(path, &data, &data_len, err))
-			return -1;
-		f = data_len ? fmemopen(data, data_len, "r") : fopen("/dev/null", "r");
-	} else {
-		f = fopen(path, "r");
+	if (ends_with(path, ".xz"))
+		return read_xz(path, out, out_len, err);
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, len = 0;
+	char *buf = f ? malloc(cap) : NULL;
+	while (buf) {
+		len += fread(buf + len, 1, cap - len, f);
+		if (len < cap)
+			break;
+		char *more = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+		if (!more) {
+			free(buf);
+			buf = NULL;
+		}
+		buf = more;
+		cap *= 2;
 	}
-	if (!f) {
-		*err = fmt("%s: cannot read: %s", path, strerror(errno));
-		free(data);
+	if (!f || !buf || ferror(f)) {
+		*err = fmt("%s: cannot read: %s", path, f && buf ? "read error" : strerror(errno));
+		if (f)
+			fclose(f);
+		free(buf);
 		return -1;
 	}
-	rp->reading = path;
-	int rc = tune_db_scan_stream(f, path, rp->o.err, take_line, rp);
-	int closed = fclose(f);
-	free(data);
-	if (rp->failed) {
-		*err = fmt("%s: out of memory reading the records%s", path, NULL);
-		return -1;
-	}
-	if (rc != 0 || closed != 0) {
-		*err = fmt("%s: cannot read%s", path, NULL);
-		return -1;
-	}
+	fclose(f);
+	*out = buf;
+	*out_len = len;
 	return 0;
+}
+
+/* Whether s appears in a JSON text as itself whenever that text has no backslash. */
+static bool spelt_literally(const char *s)
+{
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+		if (*c == '"' || *c == '\\' || *c < 0x20)
+			return false;
+	return *s != '\0';
+}
+
+/*
+ * The file's lines that can be of the space and problem, the others
+ * blank (so that line numbers stay), in a buffer of the caller's.
+ */
+static char *candidate_lines(const struct dataset_file *df, const char *space, const char *problem)
+{
+	char *out = malloc(df->len + 1);
+	if (!out)
+		return NULL;
+	size_t ns = strlen(space) + 3, np = strlen(problem) + 3;
+	char *qs = malloc(ns), *qp = malloc(np);
+	if (!qs || !qp) {
+		free(qs);
+		free(qp);
+		free(out);
+		return NULL;
+	}
+	snprintf(qs, ns, "\"%s\"", space);
+	snprintf(qp, np, "\"%s\"", problem);
+	bool by_space = spelt_literally(space), by_problem = spelt_literally(problem);
+	size_t k = 0;
+	for (const char *at = df->text, *end = df->text + df->len; at < end;) {
+		const char *nl = memchr(at, '\n', (size_t)(end - at));
+		size_t n = nl ? (size_t)(nl - at) : (size_t)(end - at);
+		bool maybe = memchr(at, '\\', n) ||
+		             ((!by_space || memmem(at, n, qs, ns - 1)) && (!by_problem || memmem(at, n, qp, np - 1)));
+		if (maybe) {
+			memcpy(out + k, at, n);
+			k += n;
+		}
+		if (nl)
+			out[k++] = '\n';
+		at += n + (nl ? 1 : 0);
+	}
+	free(qs);
+	free(qp);
+	out[k] = '\0';
+	return out;
+}
+
+/* The records of the space and problem, parsed now or before.  NULL with *err. */
+static const struct problem_records *problem_get(struct dataset *ds, const char *space,
+                                                 const char *problem, FILE *diag, char **err)
+{
+	char *key = fmt("%s\n%s", space, problem);
+	void *found = NULL;
+	bool known = key && lh_table_lookup_ex(ds->problems, key, &found);
+	free(key);
+	if (known)
+		return found;
+	struct problem_records *pr = problem_of(ds, space, problem);
+	if (!pr) {
+		*err = fmt("%s: out of memory%s", ds->path, NULL);
+		return NULL;
+	}
+	for (size_t i = 0; i < ds->nfiles; i++) {
+		const struct dataset_file *df = &ds->files[i];
+		char *text = candidate_lines(df, space, problem);
+		size_t len = text ? strlen(text) : 0;
+		FILE *f = !text ? NULL : len ? fmemopen(text, len, "r") : fopen("/dev/null", "r");
+		if (!f) {
+			free(text);
+			*err = fmt("%s: out of memory%s", df->name, NULL);
+			ds->failed = true;
+			return NULL;
+		}
+		struct scan sc = { ds, pr, space, problem, df->first_line };
+		int rc = tune_db_scan_stream(f, df->name, diag, take_line, &sc);
+		int closed = fclose(f);
+		free(text);
+		if (ds->failed) {
+			*err = fmt("%s: out of memory reading the records%s", df->name, NULL);
+			return NULL;
+		}
+		if (rc != 0 || closed != 0) {
+			*err = fmt("%s: cannot read%s", df->name, NULL);
+			ds->failed = true;
+			return NULL;
+		}
+	}
+	return pr;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -281,16 +451,43 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every *.jsonl and *.jsonl.xz of a directory, in name order. */
-static int read_dir(struct tune_replay *rp, const char *dir, char **err)
+static void free_names(char **names, size_t n)
 {
-	DIR *d = opendir(dir);
-	if (!d) {
-		*err = fmt("%s: cannot read: %s", dir, strerror(errno));
-		return -1;
-	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * The files of a dataset: the path itself, or every *.jsonl and
+ * *.jsonl.xz of the directory, in name order.  0, or -1 with *err.
+ */
+static int dataset_files(const char *path, char ***out, size_t *nout, char **err)
+{
+	struct stat st;
 	char **names = NULL;
 	size_t n = 0, cap = 0;
+	*out = NULL;
+	*nout = 0;
+	if (stat(path, &st) != 0) {
+		*err = fmt("%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (!(names = malloc(sizeof *names)) || !(names[0] = strdup(path))) {
+			free(names);
+			*err = fmt("%s: out of memory%s", path, NULL);
+			return -1;
+		}
+		*out = names;
+		*nout = 1;
+		return 0;
+	}
+	DIR *d = opendir(path);
+	if (!d) {
+		*err = fmt("%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
 	int rc = 0;
 	for (struct dirent *e; (e = readdir(d)) != NULL;) {
 		if (!ends_with(e->d_name, ".jsonl") && !ends_with(e->d_name, ".jsonl.xz"))
@@ -304,24 +501,132 @@ static int read_dir(struct tune_replay *rp, const char *dir, char **err)
 			}
 			names = more;
 		}
-		if (!(names[n] = fmt("%s/%s", dir, e->d_name))) {
+		if (!(names[n] = fmt("%s/%s", path, e->d_name))) {
 			rc = -1;
 			break;
 		}
 		n++;
 	}
 	closedir(d);
-	if (rc != 0)
-		*err = fmt("%s: out of memory%s", dir, NULL);
-	if (rc == 0 && n > 0)
-		qsort(names, n, sizeof *names, cmp_names);
-	for (size_t i = 0; i < n; i++) {
-		if (rc == 0)
-			rc = read_file(rp, names[i], err);
-		free(names[i]);
+	if (rc != 0) {
+		free_names(names, n);
+		*err = fmt("%s: out of memory%s", path, NULL);
+		return -1;
 	}
-	free(names);
-	return rc;
+	if (n > 0)
+		qsort(names, n, sizeof *names, cmp_names);
+	*out = names;
+	*nout = n;
+	return 0;
+}
+
+/*
+ * What the dataset's content is taken to be: each file's name, device,
+ * inode, size and modification time.  A file rewritten or appended to
+ * changes it, and the dataset is read again.  NULL out of memory or when
+ * a file cannot be examined (then it is read, and says why).
+ */
+static char *signature(char *const *names, size_t n)
+{
+	size_t cap = 1, len = 0;
+	for (size_t i = 0; i < n; i++)
+		cap += strlen(names[i]) + 128;
+	char *sig = malloc(cap);
+	if (!sig)
+		return NULL;
+	sig[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		if (stat(names[i], &st) != 0) {
+			free(sig);
+			return NULL;
+		}
+		len += (size_t)snprintf(sig + len, cap - len, "%s %ju %ju %jd %jd.%09ld\n", names[i],
+		                        (uintmax_t)st.st_dev, (uintmax_t)st.st_ino, (intmax_t)st.st_size,
+		                        (intmax_t)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	}
+	return sig;
+}
+
+static void dataset_release(struct dataset *ds)
+{
+	if (!ds || --ds->refs > 0)
+		return;
+	if (ds->problems)
+		lh_table_free(ds->problems);
+	for (size_t i = 0; i < ds->nfiles; i++) {
+		free(ds->files[i].name);
+		free(ds->files[i].text);
+	}
+	free(ds->files);
+	free(ds->path);
+	free(ds->signature);
+	free(ds);
+}
+
+/* Parsed by this process before and its files unchanged */
+static bool kept_is(const char *path, const char *sig)
+{
+	return kept && sig && strcmp(kept->path, path) == 0 && strcmp(kept->signature, sig) == 0;
+}
+
+/*
+ * The dataset at path, read now or kept from the last read, with a
+ * reference for the caller.  NULL with *err.
+ */
+static struct dataset *dataset_get(const char *path, char **err)
+{
+	char **names;
+	size_t n;
+	if (dataset_files(path, &names, &n, err) != 0)
+		return NULL;
+	char *sig = signature(names, n);
+	if (kept_is(path, sig)) {
+		free(sig);
+		free_names(names, n);
+		kept->refs++;
+		reads_kept++;
+		return kept;
+	}
+	struct dataset *ds = calloc(1, sizeof *ds);
+	int rc = -1;
+	if (ds)
+		ds->refs = 1;
+	if (ds && (ds->path = strdup(path)) && (ds->problems = lh_kchar_table_new(64, free_problem_entry)) &&
+	    (ds->files = calloc(n + 1, sizeof *ds->files))) {
+		rc = 0;
+		long lines = 0;
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			struct dataset_file *df = &ds->files[ds->nfiles];
+			rc = read_text(names[i], &df->text, &df->len, err);
+			if (rc != 0)
+				break;
+			df->name = names[i];
+			names[i] = NULL;
+			df->first_line = lines;
+			ds->nfiles++;
+			for (const char *c = df->text; (c = memchr(c, '\n', df->len - (size_t)(c - df->text))); c++)
+				lines++;
+			lines++;  /* an unterminated last line */
+		}
+	} else {
+		*err = fmt("%s: out of memory%s", path, NULL);
+	}
+	free_names(names, n);
+	reads++;
+	if (rc != 0) {
+		free(sig);
+		dataset_release(ds);
+		return NULL;
+	}
+	/* Kept for the next open when it could be signed */
+	if (sig) {
+		ds->signature = sig;
+		dataset_release(kept);
+		kept = ds;
+		ds->refs++;
+	}
+	return ds;
 }
 
 /* A selection by index (a live device's) names no recorded device. */
@@ -335,8 +640,9 @@ static int choose(struct tune_replay *rp, char **err)
 {
 	const char *sel = rp->o.device && !index_selection(rp->o.device) ? rp->o.device : NULL;
 	const struct group *dev = NULL;
-	for (int i = 0; i < rp->ngroups; i++) {
-		const struct group *g = &rp->groups[i];
+	int ngroups = rp->pr ? rp->pr->ngroups : 0;
+	for (int i = 0; i < ngroups; i++) {
+		const struct group *g = &rp->pr->groups[i];
 		if (sel && !strcasestr(g->dev.name, sel))
 			continue;
 		if (dev && (strcmp(dev->dev.name, g->dev.name) || strcmp(dev->dev.platform, g->dev.platform) ||
@@ -359,8 +665,8 @@ static int choose(struct tune_replay *rp, char **err)
 		return -1;
 	}
 	const struct group *best = NULL;
-	for (int i = 0; i < rp->ngroups; i++) {
-		const struct group *g = &rp->groups[i];
+	for (int i = 0; i < ngroups; i++) {
+		const struct group *g = &rp->pr->groups[i];
 		if (strcmp(g->dev.name, dev->dev.name) || strcmp(g->dev.platform, dev->dev.platform) ||
 		    strcmp(g->dev.driver, dev->dev.driver))
 			continue;
@@ -392,23 +698,22 @@ int tune_replay_open(struct tune_replay **out, const struct tune_replay_opts *o,
 	}
 	rp->o = *o;
 	rp->o.jobs = jobs;
-	struct stat st;
-	int rc;
-	if (stat(o->path, &st) != 0) {
-		*err = fmt("%s: cannot read: %s", o->path, strerror(errno));
-		rc = -1;
-	} else {
-		rc = S_ISDIR(st.st_mode) ? read_dir(rp, o->path, err) : read_file(rp, o->path, err);
+	int rc = -1;
+	if ((rp->ds = dataset_get(o->path, err)) != NULL) {
+		rp->pr = problem_get(rp->ds, o->space, o->problem ? o->problem : "", o->err, err);
+		rc = rp->pr ? choose(rp, err) : -1;
+		if (rp->ds->failed && kept == rp->ds) {
+			/* a problem parsed in part: not kept */
+			kept = NULL;
+			dataset_release(rp->ds);
+		}
 	}
-	if (rc == 0)
-		rc = choose(rp, err);
 	if (rc != 0) {
 		if (!*err)
 			*err = fmt("%s: out of memory%s", o->path, NULL);
 		tune_replay_close(rp);
 		return -1;
 	}
-	rp->seq = 0;
 	rp->real_start = mono_now();
 	*out = rp;
 	return 0;
@@ -418,13 +723,15 @@ void tune_replay_close(struct tune_replay *rp)
 {
 	if (!rp)
 		return;
-	for (int i = 0; i < rp->ngroups; i++) {
-		free(rp->groups[i].hash);
-		lh_table_free(rp->groups[i].records);
-	}
-	free(rp->groups);
+	dataset_release(rp->ds);
 	free(rp->flights);
 	free(rp);
+}
+
+void tune_replay_reads(long *read, long *kept_reads)
+{
+	*read = reads;
+	*kept_reads = reads_kept;
 }
 
 const struct tune_device_info *tune_replay_device(const struct tune_replay *rp)

@@ -25,8 +25,10 @@
 #include "tuner/eval.h"
 
 struct tune_replay_opts {
-	/* A JSONL database, one compressed with xz (NAME.xz, read through
-	 * `xz -dc`), or a directory: every *.jsonl and *.jsonl.xz in it. */
+	/* A JSONL database, one compressed with xz (NAME.xz, decoded with
+	 * liblzma), or a directory: every *.jsonl and *.jsonl.xz in it.  Read
+	 * once per process while its files are unchanged: the next open of
+	 * the same path, another problem's included, parses nothing. */
 	const char *path;
 	const char *space;        /* the records' "space" */
 	const char *problem;      /* their "problem" (NULL or "": none) */
@@ -54,6 +56,9 @@ void tune_replay_close(struct tune_replay *rp);
 
 /* The recorded device, platform and driver (indices -1). */
 const struct tune_device_info *tune_replay_device(const struct tune_replay *rp);
+/* How many opens read their dataset, and how many found it kept from an
+ * earlier open of this process (unchanged since: replay.c). */
+void tune_replay_reads(long *read, long *kept);
 /* Records loaded for the selected device and hash. */
 long tune_replay_nrecords(const struct tune_replay *rp);
 

@@ -288,6 +288,8 @@ struct run {
 	struct tune_evaluator *ev;
 	struct tune_replay *replay;  /* instead of ev */
 	struct tune_db *db;          /* NULL: nothing recorded */
+	struct tune_db_also *also;   /* the other workers' records (o->also_view or own_also) */
+	struct tune_db_also *own_also;
 	FILE *trace;
 	struct tune_space space;
 	struct view view;        /* the space's user; view.lo maps its points to the job's */
@@ -793,13 +795,21 @@ static int start(struct run *r)
 	}
 	r->progress.unit = r->metric >= 0 ? o->objective_metric : "ms";
 	r->progress.negate = o->maximize;
+	r->also = o->also_view;
+	if (r->db && o->nalso_dbs > 0 && !r->also && !(r->also = r->own_also = tune_db_also_new())) {
+		progress_break(&r->progress);
+		fprintf(o->err, "spacetune: error: out of memory\n");
+		return -1;
+	}
 	for (int i = 0; r->db && i < o->nalso_dbs; i++)
-		if (tune_db_read_also(r->db, o->also_dbs[i], &err) != 0) {
+		if (tune_db_also_read(r->also, o->also_dbs[i], &err) != 0) {
 			progress_break(&r->progress);
 			fprintf(o->err, "spacetune: error: %s\n", err ? err : o->also_dbs[i]);
 			free(err);
 			return -1;
 		}
+	if (r->db && r->also)
+		tune_db_use_also(r->db, r->also);
 	r->view = (struct view){ .job = r->job, .lo = 0, .n = n };
 	if (o->replay_recorded && recorded_view(r) != 0)
 		return -1;
@@ -1008,6 +1018,7 @@ int tune_run(const struct tune_run_opts *o)
 	tune_strategy_free(r.strategy);
 	free(r.stages);
 	tune_db_close(r.db);
+	tune_db_also_free(r.own_also);
 	if (o->keep && r.keep_id && r.status == 0 && r.inflight == 0 && !*o->interrupted && r.job &&
 	    (r.ev || r.replay)) {
 		/* For the next chunk of this problem (run.h) */

@@ -81,11 +81,14 @@ struct tune_run_opts {
 	 * as *best would get it: a batch's display follows its problems so. */
 	void (*on_count)(void *user, size_t done, size_t planned, double best);
 	void *on_count_user;
-	/* Other workers' databases, read only (tune_db_read_also): what they
+	/* Other workers' databases, read only (tune_db_also_read): what they
 	 * recorded is not evaluated again.  A batch's workers share a problem's
-	 * finished evaluations so, whichever worker gets it next. */
+	 * finished evaluations so, whichever worker gets it next.  Read into
+	 * also_view when set (a worker's, kept from run to run: only what the
+	 * files gained since its last run is read), else into one of this run. */
 	const char *const *also_dbs;
 	int nalso_dbs;
+	struct tune_db_also *also_view;
 	/* With nchunks > 1, only chunk `chunk` (0-based) of an exhaustive or
 	 * random search: the evaluations the budget plans, cut into nchunks
 	 * parts of equal size (+-1); together they are the whole search, each
@@ -114,6 +117,7 @@ struct tune_run_opts {
 int tune_run(const struct tune_run_opts *o);
 
 struct tune_run_keep;
+struct tune_db_also;
 /* An empty keep (tune_run_opts.keep), or NULL out of memory. */
 struct tune_run_keep *tune_run_keep_new(void);
 /* Stops a kept evaluator and frees everything kept; NULL is a no-op. */

@@ -22,16 +22,7 @@
 
 #include "tuner/db.h"
 
-/*
- * db.c names statuses through the evaluator (tuner/eval.c), which this
- * test does not link: the names below are the contract's (TUNE-SPEC).
- */
-const char *tune_status_name(enum tune_status s)
-{
-	static const char *const names[] = { "ok", "build_error", "launch_error", "wrong_result",
-	                                     "timeout", "crashed", "skipped" };
-	return names[s];
-}
+#include "status_stub.h"
 
 static char dir[64], path[96];
 
@@ -397,4 +388,70 @@ Test(db, scan_reads_without_writing, .init = setup, .fini = teardown)
 	cr_expect_eq(tune_db_scan(missing, NULL, count_lines, &n, &err), -1);
 	cr_expect(strstr(err, "cannot read") != NULL, "%s", err);
 	free(err);
+}
+
+/*
+ * Another worker's database as a batch worker sees it from unit to unit:
+ * what the file gained since the last read, never a torn line (its
+ * writer's line in progress, read once it is whole), the own file's
+ * records winning.
+ */
+Test(db, other_workers_view_reads_what_was_appended, .init = setup, .fini = teardown)
+{
+	char own_path[128], line_path[128];
+	snprintf(own_path, sizeof own_path, "%s/own.jsonl", dir);
+	snprintf(line_path, sizeof line_path, "%s/line.jsonl", dir);
+	const char *a[] = { "1", "2", "\"x\"" }, *b[] = { "2", "2", "\"x\"" }, *c[] = { "3", "2", "\"x\"" };
+	struct tune_variant va = variant(a), vb = variant(b), vc = variant(c);
+	struct tune_db *other, *own, *scratch;
+	char *err = NULL;
+	struct tune_result r1 = ok_result(1), r2 = ok_result(2), r5 = ok_result(5);
+	cr_assert_eq(tune_db_open(&other, path, &err), 0, "%s", err);
+	cr_assert_eq(tune_db_append(other, &dev, &va, &r1), 0);
+	struct tune_db_also *also = tune_db_also_new();
+	cr_assert_not_null(also);
+	cr_assert_eq(tune_db_open(&own, own_path, &err), 0, "%s", err);
+	cr_assert_eq(tune_db_also_read(also, path, &err), 0, "%s", err);
+	tune_db_use_also(own, also);
+	cr_expect(tune_db_has(own, &dev, "abc123", &va), "the other file's record");
+	cr_expect(!tune_db_has(own, &dev, "abc123", &vb));
+
+	cr_assert_eq(tune_db_append(other, &dev, &vb, &r2), 0);
+	cr_expect(!tune_db_has(own, &dev, "abc123", &vb), "not read yet");
+	cr_assert_eq(tune_db_also_read(also, path, &err), 0, "%s", err);
+	double ms = 0;
+	cr_expect(tune_db_lookup(own, &dev, "abc123", &vb, &ms, NULL), "appended, then read");
+	cr_expect_eq(ms, 2);
+
+	/* vc's line, written in two parts: the first is a torn line while alone */
+	cr_assert_eq(tune_db_open(&scratch, line_path, &err), 0, "%s", err);
+	cr_assert_eq(tune_db_append(scratch, &dev, &vc, &r1), 0);
+	tune_db_close(scratch);
+	FILE *f = fopen(line_path, "r");
+	cr_assert_not_null(f);
+	char text[8192];
+	cr_assert_not_null(fgets(text, sizeof text, f));
+	fclose(f);
+	size_t half = strlen(text) / 2;
+	char rest[8192];
+	strcpy(rest, text + half);
+	text[half] = '\0';
+	tune_db_close(other);
+	append_raw(text);
+	cr_assert_eq(tune_db_also_read(also, path, &err), 0, "%s", err);
+	cr_expect(!tune_db_has(own, &dev, "abc123", &vc), "half a line is not a record");
+	append_raw(rest);
+	cr_assert_eq(tune_db_also_read(also, path, &err), 0, "%s", err);
+	cr_expect(tune_db_has(own, &dev, "abc123", &vc), "the whole line, once complete");
+
+	cr_assert_eq(tune_db_append(own, &dev, &va, &r5), 0);
+	cr_expect(tune_db_lookup(own, &dev, "abc123", &va, &ms, NULL));
+	cr_expect_eq(ms, 5, "the own record wins");
+	char missing[128];
+	snprintf(missing, sizeof missing, "%s/none.jsonl", dir);
+	cr_expect_eq(tune_db_also_read(also, missing, &err), 0, "a missing file is none");
+	tune_db_close(own);
+	tune_db_also_free(also);
+	unlink(own_path);
+	unlink(line_path);
 }
