@@ -21,6 +21,7 @@
 
 #include <json-c/json.h>
 
+#include "tuner/buf.h"
 #include "tuner/db.h"
 
 /* Build logs can be megabytes; the database keeps their head. */
@@ -42,37 +43,14 @@ struct db_known {
 	int status;              /* enum tune_status, or -1 for a name this build does not know */
 };
 
-/* ---- growable string for keys --------------------------------------------- */
+/* ---- keys, built in a tune_buf ---------------------------------------------- */
 
-struct keybuf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-static void key_add(struct keybuf *k, const char *text)
+static void key_add(struct tune_buf *k, const char *text)
 {
-	size_t n = strlen(text);
-	if (k->failed)
-		return;
-	if (k->len + n + 2 > k->cap) {
-		size_t cap = k->cap ? k->cap : 128;
-		while (cap < k->len + n + 2)
-			cap *= 2;
-		char *s = realloc(k->s, cap);
-		if (!s) {
-			k->failed = true;
-			return;
-		}
-		k->s = s;
-		k->cap = cap;
-	}
-	memcpy(k->s + k->len, text, n);
-	k->len += n;
-	k->s[k->len] = '\0';
+	tune_buf_add(k, text, strlen(text));
 }
 
-static void key_sep(struct keybuf *k)
+static void key_sep(struct tune_buf *k)
 {
 	key_add(k, "\x1f");
 }
@@ -99,7 +77,7 @@ static struct json_object *param_json(const char *text)
 	return o;
 }
 
-static void key_head(struct keybuf *k, const char *device, const char *platform,
+static void key_head(struct tune_buf *k, const char *device, const char *platform,
                      const char *driver, const char *hash, const char *problem)
 {
 	/* Each problem (a run's --set bindings) is a tuning problem of its own. */
@@ -116,7 +94,7 @@ static void key_head(struct keybuf *k, const char *device, const char *platform,
 }
 
 /* name=value\x1f... of a variant's parameters, appended to k. */
-static void key_params_of_variant(struct keybuf *k, const struct tune_variant *v)
+static void key_params_of_variant(struct tune_buf *k, const struct tune_variant *v)
 {
 	for (int p = 0; p < v->nparams; p++) {
 		struct json_object *o = param_json(v->param_values[p]);
@@ -129,20 +107,20 @@ static void key_params_of_variant(struct keybuf *k, const struct tune_variant *v
 }
 
 /* The key built so far, or NULL (freed) when memory ran out. */
-static char *key_done(struct keybuf *k)
+static char *key_done(struct tune_buf *k)
 {
 	if (k->failed) {
-		free(k->s);
+		free(k->p);
 		return NULL;
 	}
-	return k->s ? k->s : strdup("");
+	return k->p ? k->p : strdup("");
 }
 
 /* Caller frees; NULL on allocation failure. */
 static char *key_of_variant(const struct tune_device_info *dev, const char *hash, const char *problem,
                             const struct tune_variant *v)
 {
-	struct keybuf k = { 0 };
+	struct tune_buf k = { 0 };
 	key_head(&k, dev->name, dev->platform, dev->driver, hash ? hash : "", problem);
 	key_params_of_variant(&k, v);
 	return key_done(&k);
@@ -150,7 +128,7 @@ static char *key_of_variant(const struct tune_device_info *dev, const char *hash
 
 char *tune_db_variant_params_key(const struct tune_variant *v)
 {
-	struct keybuf k = { 0 };
+	struct tune_buf k = { 0 };
 	key_params_of_variant(&k, v);
 	return key_done(&k);
 }
@@ -171,7 +149,7 @@ bool tune_select_match(const struct tune_select *s, const char *space, const cha
 }
 
 /* name=value\x1f... of a line's "params", appended to k; false without them. */
-static bool key_params_of_line(struct keybuf *k, struct json_object *line)
+static bool key_params_of_line(struct tune_buf *k, struct json_object *line)
 {
 	struct json_object *params;
 	if (!json_object_object_get_ex(line, "params", &params) ||
@@ -193,10 +171,10 @@ char *tune_db_line_key(struct json_object *line)
 	const char *driver = tune_db_str(line, "driver"), *hash = tune_db_str(line, "source_hash");
 	if (!device || !platform || !driver || !hash)
 		return NULL;
-	struct keybuf k = { 0 };
+	struct tune_buf k = { 0 };
 	key_head(&k, device, platform, driver, hash, tune_db_str(line, "problem"));
 	if (!key_params_of_line(&k, line)) {
-		free(k.s);
+		free(k.p);
 		return NULL;
 	}
 	return key_done(&k);
@@ -204,9 +182,9 @@ char *tune_db_line_key(struct json_object *line)
 
 char *tune_db_line_params_key(struct json_object *line)
 {
-	struct keybuf k = { 0 };
+	struct tune_buf k = { 0 };
 	if (!key_params_of_line(&k, line)) {
-		free(k.s);
+		free(k.p);
 		return NULL;
 	}
 	return key_done(&k);

@@ -15,7 +15,8 @@
 
 #include "tuner/strategy_int.h"
 
-/* ORDER STRATEGIES */
+/* ORDER STRATEGIES: the ops of tune_strategy_names[i] (a name is written
+ * only there). */
 static const struct strategy_ops *const all_strategies[] = {
 	&strategy_exhaustive, &strategy_random, &strategy_anneal, &strategy_pso,
 	&strategy_genetic, &strategy_local, &strategy_bfs, &strategy_bo, &strategy_bandit,
@@ -25,6 +26,8 @@ static const struct strategy_ops *const all_strategies[] = {
 const char *const tune_strategy_names[] = {
 	"exhaustive", "random", "anneal", "pso", "genetic", "local", "bfs", "bo", "bandit", NULL
 };
+_Static_assert(sizeof all_strategies / sizeof *all_strategies + 1 ==
+               sizeof tune_strategy_names / sizeof *tune_strategy_names, "one name per strategy");
 
 /* ---- memory a strategy owns ------------------------------------------------------ */
 
@@ -411,7 +414,7 @@ int tune_strategy_new(struct tune_strategy **out, const char *name,
 	*out = NULL;
 	const struct strategy_ops *ops = NULL;
 	for (size_t i = 0; i < sizeof all_strategies / sizeof *all_strategies; i++)
-		if (strcmp(all_strategies[i]->name, name) == 0)
+		if (strcmp(tune_strategy_names[i], name) == 0)
 			ops = all_strategies[i];
 	if (!ops)
 		return 1;

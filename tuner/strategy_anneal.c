@@ -121,7 +121,6 @@ static void anneal_report(struct tune_strategy *s, size_t point, double cost)
 }
 
 const struct strategy_ops strategy_anneal = {
-	.name = "anneal",
 	.impl_size = sizeof(struct anneal),
 	.init = anneal_init,
 	.propose = anneal_propose,

@@ -213,7 +213,6 @@ static void bandit_release(struct tune_strategy *s)
 }
 
 const struct strategy_ops strategy_bandit = {
-	.name = "bandit",
 	.impl_size = sizeof(struct bandit),
 	.init = bandit_init,
 	.propose = bandit_propose,

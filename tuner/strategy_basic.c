@@ -20,7 +20,6 @@ static size_t exhaustive_propose(struct tune_strategy *s, size_t *out, size_t ma
 }
 
 const struct strategy_ops strategy_exhaustive = {
-	.name = "exhaustive",
 	.impl_size = sizeof(struct exhaustive),
 	.propose = exhaustive_propose,
 };
@@ -35,6 +34,5 @@ static size_t random_propose(struct tune_strategy *s, size_t *out, size_t max)
 }
 
 const struct strategy_ops strategy_random = {
-	.name = "random",
 	.propose = random_propose,
 };

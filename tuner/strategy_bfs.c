@@ -284,7 +284,6 @@ static size_t bfs_propose(struct tune_strategy *s, size_t *out, size_t max)
 }
 
 const struct strategy_ops strategy_bfs = {
-	.name = "bfs",
 	.impl_size = sizeof(struct bfs),
 	.init = bfs_init,
 	.propose = bfs_propose,

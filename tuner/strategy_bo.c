@@ -540,7 +540,6 @@ static void bo_release(struct tune_strategy *s)
 }
 
 const struct strategy_ops strategy_bo = {
-	.name = "bo",
 	.init = bo_init,
 	.propose = bo_propose,
 	.report = bo_report,

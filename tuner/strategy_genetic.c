@@ -107,7 +107,6 @@ static void genetic_report(struct tune_strategy *s, size_t point, double cost)
 }
 
 const struct strategy_ops strategy_genetic = {
-	.name = "genetic",
 	.impl_size = sizeof(struct genetic),
 	.init = genetic_init,
 	.propose = genetic_propose,

@@ -18,8 +18,8 @@ struct rng {
 	struct sprt_rng g; /* spacert's xoshiro256** */
 };
 
+/* A strategy's functions; its name is its place in tune_strategy_names. */
 struct strategy_ops {
-	const char *name;
 	/* The size of s->impl, which the framework allocates zeroed before
 	 * init() (0: the strategy sets s->impl itself, or has none). */
 	size_t impl_size;

@@ -111,7 +111,6 @@ static void local_report(struct tune_strategy *s, size_t point, double cost)
 }
 
 const struct strategy_ops strategy_local = {
-	.name = "local",
 	.impl_size = sizeof(struct local),
 	.init = local_init,
 	.propose = local_propose,

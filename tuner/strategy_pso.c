@@ -139,7 +139,6 @@ static void pso_report(struct tune_strategy *s, size_t point, double cost)
 }
 
 const struct strategy_ops strategy_pso = {
-	.name = "pso",
 	.impl_size = sizeof(struct pso),
 	.init = pso_init,
 	.propose = pso_propose,

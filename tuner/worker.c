@@ -42,6 +42,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "tuner/buf.h"
 #include "tuner/exec.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -89,36 +90,10 @@ struct msg_header {
 
 /* ---- serialisation -------------------------------------------------------------- */
 
-struct wbuf {
-	char *p;
-	size_t len, cap;
-	bool failed;
-};
+static void wb_u64(struct tune_buf *b, uint64_t v) { tune_buf_add(b, &v, sizeof v); }
+static void wb_f64(struct tune_buf *b, double v) { tune_buf_add(b, &v, sizeof v); }
 
-static void wb_put(struct wbuf *b, const void *data, size_t n)
-{
-	if (b->failed)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + n)
-			cap *= 2;
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			b->failed = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-}
-
-static void wb_u64(struct wbuf *b, uint64_t v) { wb_put(b, &v, sizeof v); }
-static void wb_f64(struct wbuf *b, double v) { wb_put(b, &v, sizeof v); }
-
-static void wb_str(struct wbuf *b, const char *s)
+static void wb_str(struct tune_buf *b, const char *s)
 {
 	if (!s) {
 		wb_u64(b, UINT64_MAX);
@@ -126,7 +101,7 @@ static void wb_str(struct wbuf *b, const char *s)
 	}
 	size_t n = strlen(s);
 	wb_u64(b, n);
-	wb_put(b, s, n + 1);
+	tune_buf_add(b, s, n + 1);
 }
 
 struct rbuf {
@@ -164,7 +139,7 @@ static const char *rb_str(struct rbuf *b)
 	return s;
 }
 
-static void encode_variant(struct wbuf *b, const struct tune_variant *v)
+static void encode_variant(struct tune_buf *b, const struct tune_variant *v)
 {
 	wb_str(b, v->source);
 	wb_str(b, v->kernel_name);
@@ -293,7 +268,7 @@ static int decode_variant(struct rbuf *b, struct tune_variant *v, struct tune_ar
 	return b->bad || decode_steps(b, v, steps) ? -1 : 0;
 }
 
-static void encode_result(struct wbuf *b, const struct tune_result *r)
+static void encode_result(struct tune_buf *b, const struct tune_result *r)
 {
 	wb_u64(b, r->status);
 	wb_f64(b, r->time_median_ms);
@@ -522,7 +497,7 @@ static void worker_eval_message(struct exec_worker *w, int fd, const char *paylo
 		tune_result_release(&r);
 		return;
 	}
-	struct wbuf out = {0};
+	struct tune_buf out = {0};
 	encode_result(&out, &r);
 	wb_u64(&out, w->poisoned);
 	tune_result_release(&r);
@@ -539,12 +514,12 @@ static void worker_reference_message(struct exec_worker *w, int fd)
 		free(err);
 		return;
 	}
-	struct wbuf out = {0};
+	struct tune_buf out = {0};
 	for (int i = 0; i < w->sh->nargs; i++) {
 		const struct exec_arg *ea = &w->sh->args[i];
 		wb_u64(&out, ea->ref ? ea->bytes : 0);
 		if (ea->ref)
-			wb_put(&out, ea->ref, ea->bytes);
+			tune_buf_add(&out, ea->ref, ea->bytes);
 	}
 	if (out.failed)
 		send_text(fd, MSG_REF_FAIL, "out of memory for the reference outputs");
@@ -1151,7 +1126,7 @@ int tune_evaluator_idle_workers(const struct tune_evaluator *ev)
 
 int tune_evaluator_submit(struct tune_evaluator *ev, const struct tune_variant *v)
 {
-	struct wbuf b = {0};
+	struct tune_buf b = {0};
 	encode_variant(&b, v);
 	if (b.failed) {
 		free(b.p);
