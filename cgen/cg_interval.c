@@ -226,6 +226,24 @@ static void line_bounds(struct ivgen *g, int n, int64_t lo, int64_t hi)
 	g->point[n] = lo == hi;
 }
 
+/*
+ * The items of e from `first` on, folded into the first one's interval
+ * with sprt_ivl_<op> (hull, min or max); IV_NONE where one has none.  The
+ * result is a point where `points_stay` and every item is one.
+ */
+static int num_fold(struct ivgen *g, const struct ast_expr *e, int first, const char *op, bool points_stay)
+{
+	int acc = num(g, e->items[first]);
+	for (int i = first + 1; i < e->nitems && acc != IV_NONE; i++) {
+		int b = num(g, e->items[i]);
+		if (b == IV_NONE)
+			return IV_NONE;
+		line(g, "sprt_ivl_%s(&lo%d, &hi%d, lo%d, hi%d);", op, acc, acc, b, b);
+		g->point[acc] = points_stay && is_point(g, acc) && is_point(g, b);
+	}
+	return acc;
+}
+
 /* A value bound at level <= k. */
 static int num_bound(struct ivgen *g, const struct sema_def *d)
 {
@@ -291,15 +309,7 @@ static int num_iterable(struct ivgen *g, const struct ast_expr *e, bool scalar_o
 		}
 		if (e->nitems > IVL_MAX_LIST_ITEMS)
 			return IV_NONE;
-		int acc = num(g, e->items[0]);
-		for (int i = 1; i < e->nitems && acc != IV_NONE; i++) {
-			int b = num(g, e->items[i]);
-			if (b == IV_NONE)
-				return IV_NONE;
-			line(g, "sprt_ivl_hull(&lo%d, &hi%d, lo%d, hi%d);", acc, acc, b, b);
-			g->point[acc] = false;
-		}
-		return acc;
+		return num_fold(g, e, 0, "hull", false);
 	}
 	if (e->kind != AST_CALL || !builtin_call(e, "range") || e->nitems < 2 || e->nitems > 4)
 		return scalar_ok && e->kind != AST_LIST && e->kind != AST_TUPLE ? num(g, e) : IV_NONE;
@@ -514,15 +524,7 @@ static int num(struct ivgen *g, const struct ast_expr *e)
 		if ((!is_min && !builtin_call(e, "max")) || e->nitems < 3)
 			return IV_NONE;
 		/* min/max of two or more ints; one argument would be an iterable */
-		int acc = num(g, e->items[1]);
-		for (int i = 2; i < e->nitems && acc != IV_NONE; i++) {
-			int b = num(g, e->items[i]);
-			if (b == IV_NONE)
-				return IV_NONE;
-			line(g, "sprt_ivl_%s(&lo%d, &hi%d, lo%d, hi%d);", is_min ? "min" : "max", acc, acc, b, b);
-			g->point[acc] = is_point(g, acc) && is_point(g, b);
-		}
-		return acc;
+		return num_fold(g, e, 1, is_min ? "min" : "max", true);
 	}
 	default:
 		return IV_NONE;

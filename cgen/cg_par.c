@@ -41,12 +41,18 @@ void cg_par_prologue(struct cg *c)
 	cg_line(c, "(void)par_level;");
 }
 
-void cg_par_iteration(struct cg *c, int k)
+/* Leaves level k's task, where the loop has hooks; `why`: a comment or "". */
+static void leave(struct cg *c, int k, const char *why)
 {
 	if (!hooked(c, k))
 		return;
-	cg_line(c, "if (par_level >= %d) /* the previous task here is over */", k);
+	cg_line(c, "if (par_level >= %d)%s", k, why);
 	cg_line(c, "\tsprt_par_leave(ctx, %d);", k);
+}
+
+void cg_par_iteration(struct cg *c, int k)
+{
+	leave(c, k, " /* the previous task here is over */");
 }
 
 void cg_par_task(struct cg *c, int k)
@@ -59,10 +65,7 @@ void cg_par_task(struct cg *c, int k)
 
 void cg_par_loop_end(struct cg *c, int k)
 {
-	if (!hooked(c, k))
-		return;
-	cg_line(c, "if (par_level >= %d)", k);
-	cg_line(c, "\tsprt_par_leave(ctx, %d);", k);
+	leave(c, k, "");
 }
 
 void cg_par_descriptor(struct cg *c, struct sbuf *out)

@@ -452,6 +452,22 @@ static bool resolved_alike(struct sema_ctx *c, struct ast_expr *e, bool callee, 
 	return true;
 }
 
+/*
+ * What the resolvers outside a def (resolve_top, tune_resolve) do with an
+ * expression that is not a name: refuse an attribute, else resolve its
+ * items with `resolve` (an item in callee position knows it).
+ */
+static void resolve_items(struct sema_ctx *c, struct ast_expr *e,
+                          void (*resolve)(struct sema_ctx *, struct ast_expr *, bool))
+{
+	if (e->kind == AST_ATTR) {
+		diag_error(c->diag, e->loc, "attribute '.%s' is only allowed inside a def", e->name);
+		return;
+	}
+	for (int i = 0; i < e->nitems; i++)
+		resolve(c, e->items[i], e->kind == AST_CALL && i == 0);
+}
+
 /* Resolves names of a top-level expression against the versions so far. */
 static void resolve_top(struct sema_ctx *c, struct ast_expr *e, bool callee)
 {
@@ -471,12 +487,7 @@ static void resolve_top(struct sema_ctx *c, struct ast_expr *e, bool callee)
 			ptrvec_push(&c->forward, e);
 		return;
 	}
-	if (e->kind == AST_ATTR) {
-		diag_error(c->diag, e->loc, "attribute '.%s' is only allowed inside a def", e->name);
-		return;
-	}
-	for (int i = 0; i < e->nitems; i++)
-		resolve_top(c, e->items[i], e->kind == AST_CALL && i == 0);
+	resolve_items(c, e, resolve_top);
 }
 
 /* A syntactic guess, before types exist: would this make an iterator? */
@@ -1797,12 +1808,7 @@ static void tune_resolve(struct sema_ctx *c, struct ast_expr *e, bool callee)
 		}
 		return;
 	}
-	if (e->kind == AST_ATTR) {
-		diag_error(c->diag, e->loc, "attribute '.%s' is only allowed inside a def", e->name);
-		return;
-	}
-	for (int i = 0; i < e->nitems; i++)
-		tune_resolve(c, e->items[i], e->kind == AST_CALL && i == 0);
+	resolve_items(c, e, tune_resolve);
 }
 
 /* A buffer's initialiser: its function is not a name, its arguments are. */
