@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "interp.h"
 #include "parse.h"
 #include "spacert.h"
 
@@ -130,6 +131,24 @@ int spacec_check_bindings(struct spacec_unit *u, const struct sprt_bindings *b, 
 		bad++;
 	}
 	return bad;
+}
+
+struct interp_binding *spacec_interp_bindings(struct spacec_unit *u, const struct sprt_bindings *b)
+{
+	struct interp_binding *v = calloc((size_t)b->n + 1, sizeof(*v));
+	for (int i = 0; v && i < b->n; i++) {
+		const struct sprt_binding *x = &b->v[i];
+		v[i].name = ast_intern(&u->mod, x->name, strlen(x->name));
+		if (x->text)
+			v[i].value = value_str(ast_intern(&u->mod, x->text, strlen(x->text)));
+		else if (x->value.kind == SPRT_INT)
+			v[i].value = value_int(x->value.u.i);
+		else if (x->value.kind == SPRT_BOOL)
+			v[i].value = value_bool(x->value.u.i != 0);
+		else
+			v[i].value = value_float(x->value.u.f);
+	}
+	return v;
 }
 
 void spacec_unit_release(struct spacec_unit *u)

@@ -39,6 +39,7 @@
 #include "tools/jit.h"
 
 struct sprt_bindings;
+struct interp_binding;
 
 struct spacec_options {
 	struct cg_options passes;        /* -O level and -fno- switches (cgen/cg_pass.c) */
@@ -98,6 +99,12 @@ void spacec_unit_release(struct spacec_unit *u);
  */
 int spacec_check_bindings(struct spacec_unit *u, const struct sprt_bindings *b, const char *const *sets, int nsets,
 			  const char *profile, bool one_problem);
+/*
+ * The bindings as the reference interpreter takes them (interp_options),
+ * strings interned in the unit's module, so that both paths read the same
+ * values: a calloc'd array of b->n (free it), or NULL on OOM.
+ */
+struct interp_binding *spacec_interp_bindings(struct spacec_unit *u, const struct sprt_bindings *b);
 
 /* What the generated program is for. */
 struct spacec_build {

@@ -464,32 +464,6 @@ static int read_bindings(const struct cli *cli, struct sprt_bindings *b, bool re
 	return 0;
 }
 
-/* The bindings as the interpreter's values.  Returns 0, or an exit code. */
-static int interp_bindings(const struct sprt_bindings *b, struct ast_module *mod,
-			   struct interp_binding **out, int *nout)
-{
-	struct interp_binding *v = calloc((size_t)b->n + 1, sizeof(*v));
-	if (!v) {
-		fputs("spacec: error: out of memory\n", stderr);
-		return EXIT_INPUT;
-	}
-	for (int i = 0; i < b->n; i++) {
-		const struct sprt_binding *x = &b->v[i];
-		v[i].name = ast_intern(mod, x->name, strlen(x->name));
-		if (x->text)
-			v[i].value = value_str(ast_intern(mod, x->text, strlen(x->text)));
-		else if (x->value.kind == SPRT_INT)
-			v[i].value = value_int(x->value.u.i);
-		else if (x->value.kind == SPRT_BOOL)
-			v[i].value = value_bool(x->value.u.i != 0);
-		else
-			v[i].value = value_float(x->value.u.f);
-	}
-	*out = v;
-	*nout = b->n;
-	return 0;
-}
-
 /* The interpreter's progress (interp_options.progress) onto the line. */
 static void interp_progress(void *arg, double fraction, uint64_t candidates, uint64_t valid)
 {
@@ -728,14 +702,15 @@ int main(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	struct interp_binding *ibindings = NULL;
-	int nbindings = 0;
-	rc = interp_bindings(&bindings, &u.mod, &ibindings, &nbindings);
-	if (rc)
+	struct interp_binding *ibindings = spacec_interp_bindings(&u, &bindings);
+	if (!ibindings) {
+		fputs("spacec: error: out of memory\n", stderr);
+		rc = EXIT_INPUT;
 		goto out;
+	}
 	struct interp_options opt = {
 		.no_soft = cli.no_soft,
-		.nbindings = nbindings,
+		.nbindings = bindings.n,
 		.bindings = ibindings,
 		.ndisabled = cli.ndisabled,
 		.disabled = cli.disabled,

@@ -226,27 +226,8 @@ static int bind_all(struct tune_job *job, const struct tune_job_opts *o)
 		return 1;
 	/* The interpreter reads the same bindings, so both paths agree. */
 	job->nbindings = job->sb.n;
-	job->bindings = xcalloc((size_t)job->sb.n + 1, sizeof(*job->bindings));
-	for (int i = 0; i < job->sb.n; i++) {
-		const struct sprt_binding *b = &job->sb.v[i];
-		struct interp_binding *x = &job->bindings[i];
-		x->name = ast_intern(&job->u.mod, b->name, strlen(b->name));
-		switch (b->text ? SPRT_STR : b->value.kind) {
-		case SPRT_STR:
-			x->value = value_str(ast_intern(&job->u.mod, b->text, strlen(b->text)));
-			break;
-		case SPRT_INT:
-			x->value = value_int(b->value.u.i);
-			break;
-		case SPRT_BOOL:
-			x->value = value_bool(b->value.u.i != 0);
-			break;
-		default:
-			x->value = value_float(b->value.u.f);
-			break;
-		}
-	}
-	return 0;
+	job->bindings = spacec_interp_bindings(&job->u, &job->sb);
+	return job->bindings ? 0 : -1;
 }
 
 /* ---- enumeration into memory ------------------------------------------------------ */
