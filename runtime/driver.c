@@ -107,6 +107,16 @@ static void usage(const struct sprt_space *sp, const char *prog, FILE *f)
 	}
 }
 
+enum sprt_command_kind sprt_command_kind_of(const char *name)
+{
+	/* ORDER: enum sprt_command_kind, from SPRT_CMD_COUNT */
+	static const char *const names[] = { "count", "list", "stats", "sample", "rank", "unrank" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(name, names[i]))
+			return (enum sprt_command_kind)(SPRT_CMD_COUNT + i);
+	return SPRT_CMD_NONE;
+}
+
 static int usage_error(const struct sprt_command *o, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "%s: error: ", o->prog);
@@ -258,19 +268,7 @@ static int parse_args(const struct sprt_space *sp, struct argv_command *ac, int 
 			return usage_error(o, "unknown option '%s'", a);
 		} else if (o->cmd != SPRT_CMD_NONE) {
 			return usage_error(o, "unexpected argument '%s'", a);
-		} else if (!strcmp(a, "count")) {
-			o->cmd = SPRT_CMD_COUNT;
-		} else if (!strcmp(a, "list")) {
-			o->cmd = SPRT_CMD_LIST;
-		} else if (!strcmp(a, "stats")) {
-			o->cmd = SPRT_CMD_STATS;
-		} else if (!strcmp(a, "sample")) {
-			o->cmd = SPRT_CMD_SAMPLE;
-		} else if (!strcmp(a, "rank")) {
-			o->cmd = SPRT_CMD_RANK;
-		} else if (!strcmp(a, "unrank")) {
-			o->cmd = SPRT_CMD_UNRANK;
-		} else {
+		} else if ((o->cmd = sprt_command_kind_of(a)) == SPRT_CMD_NONE) {
 			return usage_error(o, "unknown command '%s' (count, list, stats, sample, rank or unrank)", a);
 		}
 	}

@@ -717,6 +717,9 @@ enum sprt_command_kind {
 	SPRT_CMD_SAMPLE, SPRT_CMD_RANK, SPRT_CMD_UNRANK
 };
 
+/* The command called `name` ("count", "list", ... "unrank"), or SPRT_CMD_NONE. */
+enum sprt_command_kind sprt_command_kind_of(const char *name);
+
 struct sprt_command {
 	const char *prog;                  /* names the program in messages */
 	enum sprt_command_kind cmd;

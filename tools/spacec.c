@@ -521,17 +521,6 @@ static int emit_file(const struct cli *cli, struct spacec_unit *u)
 	return rc;
 }
 
-static enum sprt_command_kind command_kind(const char *name)
-{
-	static const char *const names[] = { "count", "list", "stats", "sample", "rank", "unrank" };
-	static const enum sprt_command_kind kinds[] = { SPRT_CMD_COUNT, SPRT_CMD_LIST, SPRT_CMD_STATS,
-							SPRT_CMD_SAMPLE, SPRT_CMD_RANK, SPRT_CMD_UNRANK };
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (!strcmp(name, names[i]))
-			return kinds[i];
-	return SPRT_CMD_NONE;
-}
-
 /* The command on the loaded enumerator, through the runtime's structured
  * entry (the same code a standalone enumerator's sprt_main runs). */
 static int run_command(const struct cli *cli, struct diag *diag, const struct sprt_space *space,
@@ -540,7 +529,7 @@ static int run_command(const struct cli *cli, struct diag *diag, const struct sp
 	const char *slash = strrchr(argv0, '/');
 	struct sprt_command c;
 	sprt_command_init(&c, slash ? slash + 1 : argv0);
-	c.cmd = command_kind(cli->command);
+	c.cmd = sprt_command_kind_of(cli->command);
 	if (c.cmd == SPRT_CMD_LIST || c.cmd == SPRT_CMD_SAMPLE || c.cmd == SPRT_CMD_UNRANK) {
 		c.fmt = !strcmp(cli->format, "jsonl") ? SPRT_FMT_JSONL
 			: !strcmp(cli->format, "binary") ? SPRT_FMT_BINARY : SPRT_FMT_CSV;
