@@ -1212,21 +1212,17 @@ int main(int argc, char **argv)
 			return bad_usage("'devices' takes no arguments: '%s'", argv[2]);
 		return tune_list_devices(stdout) < 0 ? EXIT_INPUT : EXIT_OK;
 	}
-	if (strcmp(cmd, "run") == 0)
-		return cmd_run(argc - 1, argv + 1);
-	if (strcmp(cmd, "best") == 0)
-		return cmd_best(argc - 1, argv + 1);
-	if (strcmp(cmd, "export") == 0)
-		return cmd_export(argc - 1, argv + 1);
-	if (strcmp(cmd, "merge") == 0)
-		return cmd_merge(argc - 1, argv + 1);
-	if (strcmp(cmd, "batch") == 0)
-		return cmd_batch(argc - 1, argv + 1);
-	if (strcmp(cmd, "cache") == 0)
-		return cmd_cache(argc - 1, argv + 1);
-	if (strcmp(cmd, "variant") == 0)
-		return cmd_variant(argc - 1, argv + 1);
-	if (strcmp(cmd, "compile") == 0)
-		return cmd_compile(argc - 1, argv + 1);
+	/* Each command gets its own argv: its name, then its arguments. */
+	static const struct {
+		const char *name;
+		int (*run)(int argc, char **argv);
+	} commands[] = {
+		{ "run", cmd_run }, { "best", cmd_best }, { "export", cmd_export },
+		{ "merge", cmd_merge }, { "batch", cmd_batch }, { "cache", cmd_cache },
+		{ "variant", cmd_variant }, { "compile", cmd_compile },
+	};
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (strcmp(cmd, commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
 	return bad_usage("unknown command '%s'", cmd);
 }
