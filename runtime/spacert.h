@@ -740,8 +740,9 @@ struct sprt_command {
 };
 
 void sprt_command_init(struct sprt_command *c, const char *prog);
-/* Checks the command against the space (usage errors: status 2), binds,
- * runs it; returns the process exit status (0, 1 or 2). */
+/* Checks the command against the space (usage errors: status 2), binds
+ * (a value of the wrong type, sprt_bindable_check: a located error,
+ * status 1), runs it; returns the process exit status (0, 1 or 2). */
 int sprt_command_run(const struct sprt_space *space, const struct sprt_command *c);
 
 /*
