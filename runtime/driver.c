@@ -459,7 +459,7 @@ static const char *err_word(int e)
 	}
 }
 
-static int run(const struct sprt_space *sp, const struct sprt_command *o, struct sprt_ctx *ctx)
+static int run(const struct sprt_command *o, struct sprt_ctx *ctx)
 {
 	struct sprt_output output;
 	FILE *out = sprt_output_open(&output, o->output, o->prog);
@@ -741,7 +741,7 @@ int sprt_command_run(const struct sprt_space *space, const struct sprt_command *
 	ctx.nbindings = b.n;
 	ctx.no_soft = c->no_soft;
 	ctx.disabled = disabled;
-	status = c->cmd >= SPRT_CMD_SAMPLE ? run_access(space, c, &ctx) : run(space, c, &ctx);
+	status = c->cmd >= SPRT_CMD_SAMPLE ? run_access(space, c, &ctx) : run(c, &ctx);
 out:
 	if (ctx_ok)
 		sprt_ctx_release(&ctx);
