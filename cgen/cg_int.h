@@ -104,7 +104,7 @@ void cg_par_descriptor(struct cg *c, struct sbuf *out); /* .par_levels */
  * into st->d_iter with its domain error in the run() local once_d. */
 bool cg_hoisted(const struct cg *c, const struct sema_def *d);
 
-/* cg_factor.c: plan first (it regroups the generator's copy of the loop order). */
+/* cg_factor.c: plan right after the loop order, whose sub-nests it writes. */
 void cg_factor_plan(struct cg *c);
 void cg_factor_release(struct cg *c);
 /* Whether loop position k belongs to the main chain. */

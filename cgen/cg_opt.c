@@ -62,8 +62,8 @@
  *     is computed once too.  Before the nest, X's values are filtered by
  *     every such enabled constraint (a rejection or a domain error drops
  *     the value) into a list that replaces the iterable; the loop visits
- *     only survivors and re-runs the level for each, as always.  sema's
- *     loop order does not favour X for these constraints, since they
+ *     only survivors and re-runs the level for each, as always.  The
+ *     loop order (dag/order.c) does not favour X for these constraints, since they
  *     prune the same wherever X's loop is.  Iterables of more than 2^20
  *     values are left alone (the list would cost 32 bytes a value).
  *

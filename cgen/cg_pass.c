@@ -16,9 +16,10 @@
  * Rows without functions are decided elsewhere but switched here:
  * specialization (lang/specialize.c, before cgen), the task hooks, and
  * the transformations planned together in cg_opt.c (one plan for the
- * four rows it owns, each with its own switch).  The loop order is
- * sema's (lang/sema.c); its row's plan takes the copy that the passes
- * read and factorization regroups.
+ * four rows it owns, each with its own switch).  The loop order's row
+ * decides the order (dag/order.c, factorization's grouping included) into
+ * the generator's own placement; factorization then writes the code of
+ * the sub-nests that order made.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -30,14 +31,15 @@
 #define OFF(field) offsetof(struct cg_options, field)
 #define NONE ((size_t)-1)
 
-/* The placement the other passes read and factorization regroups: a
- * copy, so that the checked program stays as sema made it. */
+/* The final loop order (dag/order.c): BEAST's level sets below -O1,
+ * regrouped into a chain and sub-nests where factorization is on; the
+ * placement the other passes read is the generator's own. */
 static void order_plan(struct cg *c)
 {
 	const struct sema_program *P = c->P;
 	size_t n = (size_t)P->ndefs + 1;
-	c->order = xcalloc(n, sizeof(*c->order));
-	memcpy(c->order, P->loop_order, sizeof(*c->order) * (size_t)P->niters);
+	dag_order_plan(P, !CG_ON(c, CG_PASS_LOOP_ORDER), CG_ON(c, CG_PASS_FACTORIZATION), &c->ord);
+	c->order = c->ord.order;
 	c->pos = xcalloc(n, sizeof(*c->pos));
 	c->lvl = xcalloc(n, sizeof(*c->lvl));
 	sema_placement(P, c->order, c->pos, c->lvl);
@@ -45,7 +47,7 @@ static void order_plan(struct cg *c)
 
 static void order_release(struct cg *c)
 {
-	free(c->order);
+	dag_order_release(&c->ord);
 	free(c->pos);
 	free(c->lvl);
 	c->order = NULL;
@@ -56,8 +58,7 @@ static void order_release(struct cg *c)
 static const struct cg_pass passes[CG_NPASSES] = {
 	/* lang/specialize.c, run by the caller before cgen */
 	[CG_PASS_SPECIALIZATION] = { "specialization", 1, OFF(no_specialize), NULL, NULL, NULL },
-	/* lang/sema.c (below -O1 the caller asks sema for BEAST's level
-	 * sets); the plan takes the generator's copy of sema's placement */
+	/* dag/order.c: the final order, the chain and sub-nests included */
 	[CG_PASS_LOOP_ORDER] = { "loop-order", 1, NONE, order_plan, NULL, order_release },
 	[CG_PASS_FACTORIZATION] = { "factorization", 1, OFF(no_factorize),
 				    cg_factor_plan, cg_factor_state, cg_factor_release },

@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "cg_text.h"
 #include "cgen.h"
+#include "order.h"
 
 /* Flow bits of a value inside a def body (see cg_expr.c). */
 enum {
@@ -96,12 +97,13 @@ struct cg {
 	struct ptrvec pool;      /* strings made while generating (cg_text.c) */
 
 	/*
-	 * The placement being emitted: loop position k's iterator, and each
-	 * definition's loop position and level, by id.  A copy of sema's,
-	 * which factorization regroups (cg_factor.c); the checked program
-	 * itself is never changed.
+	 * The placement being emitted: loop position k's iterator (the final
+	 * loop order, dag/order.c, taken by the first pass), and each
+	 * definition's loop position and level, by id.  The generator's
+	 * own: the checked program itself is never changed.
 	 */
-	struct sema_def **order;
+	struct dag_order ord;    /* the order, with its chain and sub-nests (cg_factor.c) */
+	struct sema_def **order; /* ord.order */
 	int *pos, *lvl;
 	/* Expressions the passes build (cg_opt.c's constraints with derived
 	 * values inlined) live here, never in the checked program's module. */

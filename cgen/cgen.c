@@ -12,7 +12,7 @@
  *      (an iterator: its iterable) into *out, or returning a nonzero
  *      SPRT_E* code for a domain error; each is preceded by a comment
  *      quoting the .space text and wrapped in #line directives;
- *   4. run(): level -1 once, then the loop nest in sema's loop order with
+ *   4. run(): level -1 once, then the loop nest in the final loop order with
  *      each derived value and constraint at its level, in prog->defs
  *      order, counting exactly as lang/interp.c does;
  *   5. the descriptor `spacec_space` and, for `spacec emit`, main().
@@ -713,7 +713,6 @@ int cg_emit(const struct sema_program *prog, const struct cg_options *opt, FILE 
 	c->nscratch = xcalloc(n, sizeof(*c->nscratch));
 	c->row = xcalloc(n, sizeof(*c->row));
 	cg_assign_names(c);
-	/* sema's placement, which the passes may change in this copy only */
 	ast_module_init(&c->nodes, NULL);
 	struct sbuf q = { 0 };
 	cg_c_string(&q, o.source_name, strlen(o.source_name), false);

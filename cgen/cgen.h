@@ -3,8 +3,8 @@
  *
  * The output is C11 that includes only <spacert.h>.  It defines one
  * exported descriptor, `const struct sprt_space spacec_space`, whose
- * `enumerate` runs the loop nest: iterators in sema's loop order, each
- * derived value and constraint at its level (sema_def.level) in
+ * `enumerate` runs the loop nest: iterators in the loop order of dag/order.c,
+ * each derived value and constraint at its level (in that order) in
  * prog->defs order, so a rejection skips the whole subtree.  Every
  * definition is preceded by a comment quoting its .space text and a
  * `#line` directive into the .space file, then one back into the C file.
@@ -69,7 +69,7 @@ enum { CG_BOUND_DEFAULT = 0, CG_BOUND_INT, CG_BOUND_BOOL, CG_BOUND_OTHER };
  */
 enum cg_pass_id {
 	CG_PASS_SPECIALIZATION, /* lang/specialize.c, before cgen */
-	CG_PASS_LOOP_ORDER,     /* lang/sema.c; -O0: BEAST's level sets */
+	CG_PASS_LOOP_ORDER,     /* dag/order.c; -O0: BEAST's level sets */
 	CG_PASS_FACTORIZATION,
 	CG_PASS_TYPED_VALUES,
 	CG_PASS_CSE,

@@ -6,8 +6,8 @@
  * find each definition's support (the iterators it depends on), and the
  * independent sub-nests: two iterators end up in one component exactly
  * when some chain of derived values and constraints joins them, i.e. when
- * they share a descendant or one feeds the other.  cgen's factorization
- * asks for the components of what is left as it binds iterators.
+ * they share a descendant or one feeds the other.  The loop order
+ * (order.c) asks for the components of what is left as it binds iterators.
  */
 #include "dag.h"
 

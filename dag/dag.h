@@ -5,8 +5,8 @@
  * iterators, SSA versions of derived values, constraints); an edge a -> b
  * means "a is used to compute b".  sema already rejected cycles and
  * computed level sets and placement; this module exposes them as a graph
- * for `spacec dot` and for the code generator, whose factorization
- * (cgen/cg_factor.c) splits the nest with the same supports and
+ * for `spacec dot` and for the loop order (order.h), which orders the
+ * nest and splits it for factorization with the same supports and
  * components: groups of iterators whose descendants are disjoint.
  */
 #ifndef SPACEC_DAG_H

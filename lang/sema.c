@@ -2213,8 +2213,6 @@ static void tune_types(struct sema_ctx *c, struct ast_tune *t)
 	}
 }
 
-static void loop_order(struct sema_program *prog, int n, int niters);
-
 void sema_placement(const struct sema_program *prog, struct sema_def *const *order, int *pos, int *level)
 {
 	for (int i = 0; i < prog->niters; i++)
@@ -2253,13 +2251,15 @@ static int cmp_level_set(const void *a, const void *b)
 	return (x->decl_pos > y->decl_pos) - (x->decl_pos < y->decl_pos);
 }
 
-void sema_set_loop_order(struct sema_program *prog, bool level_sets_only)
+void sema_level_set_order(const struct sema_program *prog, struct sema_def **order)
 {
-	memcpy(prog->loop_order, prog->iters, sizeof(void *) * (size_t)prog->niters);
-	if (level_sets_only)
-		qsort(prog->loop_order, (size_t)prog->niters, sizeof(void *), cmp_level_set);
-	else
-		loop_order(prog, prog->ndefs, prog->niters);
+	memcpy(order, prog->iters, sizeof(void *) * (size_t)prog->niters);
+	qsort(order, (size_t)prog->niters, sizeof(void *), cmp_level_set);
+}
+
+void sema_set_loop_order(struct sema_program *prog, struct sema_def *const *order)
+{
+	memmove(prog->loop_order, order, sizeof(void *) * (size_t)prog->niters);
 	place(prog);
 }
 
@@ -2381,245 +2381,6 @@ static void schedule(struct sema_def **defs, int n, struct sema_def **byid)
 }
 
 /* ---- the driver ----------------------------------------------------------- */
-
-static bool set_empty(const uint64_t *set, size_t words)
-{
-	for (size_t w = 0; w < words; w++)
-		if (set[w])
-			return false;
-	return true;
-}
-
-/* The number of values of an iterable written with literals only, or -1. */
-static int64_t literal_size(const struct sema_def *it)
-{
-	/* As written: a range that specialization made literal
-	 * (range(1, max_threads_dim_x + 1)) is not one the user wrote. */
-	const struct ast_expr *e = it->specialized ? it->written : it->expr;
-	if (it->form != SEMA_FORM_EXPR || !e)
-		return -1;
-	if (e->kind == AST_LIST || e->kind == AST_TUPLE)
-		return e->nitems;
-	if (e->kind != AST_CALL || e->items[0]->kind != AST_NAME || strcmp(e->items[0]->name, "range") ||
-	    e->items[0]->ref || e->nitems < 2 || e->nitems > 4)
-		return -1;
-	int64_t a[3] = { 0, 0, 1 };
-	for (int i = 1; i < e->nitems; i++)
-		if (e->items[i]->kind != AST_INT)
-			return -1;
-	if (e->nitems == 2) {
-		a[1] = e->items[1]->ival;
-	} else {
-		a[0] = e->items[1]->ival;
-		a[1] = e->items[2]->ival;
-		if (e->nitems == 4)
-			a[2] = e->items[3]->ival;
-	}
-	/* In double the difference cannot overflow, but range(-2**62, 2**62)
-	 * has more values than int64_t counts: such a size saturates. */
-	double n = a[2] > 0 ? ((double)a[1] - (double)a[0]) / (double)a[2] :
-		   a[2] < 0 ? ((double)a[0] - (double)a[1]) / -(double)a[2] : 0;
-	if (n >= 9223372036854775808.0)
-		return INT64_MAX;
-	return n > 0 ? (int64_t)n : 0;
-}
-
-/* An iterator this wide opens after the narrow ones it shares a constraint with. */
-#define WIDE_ITERATOR 1000
-
-/*
- * The greedy loop order (see sema.h).  Each definition's set of iterators
- * it depends on, transitively, is a bitset over decl_pos.
- */
-static void loop_order(struct sema_program *prog, int n, int niters)
-{
-	size_t words = ((size_t)niters + 63) / 64;
-	if (!words)
-		return;
-	uint64_t *sets = xcalloc((size_t)n * words, sizeof(uint64_t));
-	for (int i = 0; i < n; i++) { /* prog->defs is topological */
-		struct sema_def *d = prog->defs[i];
-		uint64_t *mine = sets + (size_t)d->id * words;
-		for (int k = 0; k < d->ndeps; k++) {
-			struct sema_def *p = d->deps[k];
-			uint64_t *theirs = sets + (size_t)p->id * words;
-			for (size_t w = 0; w < words; w++)
-				mine[w] |= theirs[w];
-			if (p->kind == SEMA_ITER)
-				mine[p->decl_pos / 64] |= 1ull << (p->decl_pos % 64);
-		}
-	}
-	uint64_t *bound = xcalloc(words, sizeof(uint64_t));
-	bool *feeds = xcalloc((size_t)niters, sizeof(bool));
-	for (int i = 0; i < n; i++) {
-		struct sema_def *d = prog->defs[i];
-		if (d->kind != SEMA_CONSTRAINT)
-			continue;
-		for (int j = 0; j < niters; j++)
-			if (sets[(size_t)d->id * words + (size_t)j / 64] >> (j % 64) & 1)
-				feeds[j] = true;
-	}
-	/*
-	 * Unary constraints: ones that read a single iterator X (and nothing
-	 * else that varies), where X's iterable depends on no iterator.  The
-	 * compiled code filters X's values by them once, before the nest
-	 * (cg_opt.c, domain filtering), so they prune the same wherever X's
-	 * loop is: opening X early for them would only multiply the rest of
-	 * the nest by X's survivors (synthetic_wide: 10x the work).  The
-	 * greedy below does not count them.
-	 */
-	bool *unary = xcalloc((size_t)prog->nconstraints + 1, sizeof(bool));
-	for (int c = 0; c < prog->nconstraints; c++) {
-		const struct sema_def *d = prog->constraints[c];
-		const uint64_t *cs = sets + (size_t)d->id * words;
-		int count = 0, j = -1;
-		for (int i = 0; i < niters; i++)
-			if (cs[i / 64] >> (i % 64) & 1)
-				count++, j = i;
-		if (count != 1 || !set_empty(sets + (size_t)prog->iters[j]->id * words, words))
-			continue;
-		bool ok = true;
-		for (int k = 0; k < d->ndeps && ok; k++) {
-			const struct sema_def *p = d->deps[k];
-			ok = p == prog->iters[j] ||
-			     (p->kind != SEMA_ITER && set_empty(sets + (size_t)p->id * words, words));
-		}
-		unary[c] = ok;
-	}
-	/* Independent sub-nests: iterators joined by any definition that
-	 * depends on both (union-find).  A sub-nest, once opened, is finished
-	 * before another starts, so independent nests never interleave: a
-	 * rejection in one is not repeated for every value of the other, and
-	 * the nest stays a product that counting can factor. */
-	int *comp = xcalloc((size_t)niters, sizeof(int));
-	for (int j = 0; j < niters; j++)
-		comp[j] = j;
-	for (int i = 0; i < n; i++) {
-		const uint64_t *set = sets + (size_t)prog->defs[i]->id * words;
-		int first = prog->defs[i]->kind == SEMA_ITER ? prog->defs[i]->decl_pos : -1;
-		for (int j = 0; j < niters; j++) {
-			if (!(set[j / 64] >> (j % 64) & 1))
-				continue;
-			if (first < 0) {
-				first = j;
-				continue;
-			}
-			int a = first, b = j;
-			while (comp[a] != a)
-				a = comp[a];
-			while (comp[b] != b)
-				b = comp[b];
-			comp[b] = a;
-		}
-	}
-	for (int j = 0; j < niters; j++) {
-		int r = j;
-		while (comp[r] != r)
-			r = comp[r];
-		comp[j] = r;
-	}
-	/*
-	 * Wide iterators (a literal range of more than WIDE_ITERATOR values)
-	 * wait for the narrow iterators they share a constraint with: opened
-	 * first, a wide loop multiplies everything inside it, while opened
-	 * after them its constraints are complete at once and the loop
-	 * transformations (equality solving, divisors, congruences) can skip
-	 * most of its values.  synthetic_wide: 10^5 values of n under 192
-	 * (wg, wpt) pairs, stepped by wg * wpt.
-	 */
-	bool *wide = xcalloc((size_t)niters, sizeof(bool));
-	bool any_wide = false;
-	for (int j = 0; j < niters; j++)
-		any_wide |= wide[j] = literal_size(prog->iters[j]) > WIDE_ITERATOR;
-	/* (Quadratic in the iterators: built only when one is wide.) */
-	bool *shares = xcalloc(any_wide ? (size_t)niters * (size_t)niters : 1, sizeof(bool));
-	for (int c = 0; c < prog->nconstraints && any_wide; c++) {
-		const uint64_t *cs = sets + (size_t)prog->constraints[c]->id * words;
-		if (unary[c])
-			continue;
-		for (int i = 0; i < niters; i++)
-			for (int j = 0; j < niters; j++)
-				if ((cs[i / 64] >> (i % 64) & 1) && (cs[j / 64] >> (j % 64) & 1))
-					shares[(size_t)i * (size_t)niters + (size_t)j] = true;
-	}
-	bool *ready_now = xcalloc((size_t)niters, sizeof(bool));
-	int current = -1; /* the sub-nest being enumerated */
-	for (int pos = 0; pos < niters; pos++) {
-		int best = -1, best_done = -1;
-		double best_near = -1;
-		bool best_feeds = false;
-		bool stay = false;
-		for (int j = 0; j < niters && current >= 0 && !stay; j++) {
-			if ((bound[j / 64] >> (j % 64) & 1) || comp[j] != current)
-				continue;
-			const uint64_t *need = sets + (size_t)prog->iters[j]->id * words;
-			bool ready = true;
-			for (size_t w = 0; w < words && ready; w++)
-				ready = (need[w] & ~bound[w]) == 0;
-			stay = ready;
-		}
-		for (int j = 0; j < niters; j++) {
-			ready_now[j] = false;
-			if ((bound[j / 64] >> (j % 64) & 1) || (stay && comp[j] != current))
-				continue;
-			const uint64_t *need = sets + (size_t)prog->iters[j]->id * words;
-			bool ready = true;
-			for (size_t w = 0; w < words && ready; w++)
-				ready = (need[w] & ~bound[w]) == 0;
-			ready_now[j] = ready;
-		}
-		for (int j = 0; j < niters; j++) {
-			if (!ready_now[j])
-				continue;
-			if (wide[j]) {
-				bool waits = false;
-				for (int i = 0; i < niters; i++)
-					waits |= ready_now[i] && !wide[i] && shares[(size_t)i * (size_t)niters + (size_t)j];
-				if (waits)
-					continue;
-			}
-			/* Constraints checkable once `it` is bound, and not before. */
-			/* Then, how near it brings the others: 1/k for a
-			 * constraint still k iterators short. */
-			int done = 0;
-			double near = 0;
-			bound[j / 64] |= 1ull << (j % 64);
-			for (int c = 0; c < prog->nconstraints; c++) {
-				const uint64_t *cs = sets + (size_t)prog->constraints[c]->id * words;
-				if (unary[c] || !(cs[j / 64] >> (j % 64) & 1))
-					continue;
-				int missing = 0;
-				for (size_t w = 0; w < words; w++)
-					missing += __builtin_popcountll(cs[w] & ~bound[w]);
-				if (missing == 0)
-					done++;
-				else
-					near += 1.0 / missing;
-			}
-			bound[j / 64] &= ~(1ull << (j % 64));
-			if (done > best_done || (done == best_done && near > best_near) ||
-			    (done == best_done && near == best_near && feeds[j] && !best_feeds)) {
-				best = j;
-				best_done = done;
-				best_near = near;
-				best_feeds = feeds[j];
-			}
-		}
-		if (best < 0) /* cannot happen in an acyclic program */
-			break;
-		bound[best / 64] |= 1ull << (best % 64);
-		prog->loop_order[pos] = prog->iters[best];
-		current = comp[best];
-	}
-	free(comp);
-	free(sets);
-	free(bound);
-	free(feeds);
-	free(unary);
-	free(wide);
-	free(shares);
-	free(ready_now);
-}
 
 int sema_analyze(struct ast_module *mod, struct diag *diag, struct sema_program *prog)
 {
@@ -2780,7 +2541,7 @@ int sema_analyze_known(struct ast_module *mod, struct diag *diag, struct sema_pr
 	}
 	for (int i = 0; i < niters; i++)
 		prog->iters[i]->level_set = prog->iters[i]->level;
-	loop_order(prog, n, niters);
+	sema_level_set_order(prog, prog->loop_order);
 	place(prog);
 	/* An iterator's inputs must all be bound before its loop opens. */
 	for (int i = 0; i < n; i++) {

@@ -9,18 +9,11 @@
  *
  *   - `defs` is a topological order (dependencies first, then definition
  *     order among independent definitions);
- *   - iterators get a loop position.  BEAST orders loops by level sets
- *     (an iterator's set is 1 + the deepest iterator it depends on); we
- *     refine that greedily: of the iterators whose inputs are bound, open
- *     next the one that lets the most constraints be checked, then one
- *     that feeds any constraint, then definition order.  Iterators no
- *     constraint looks at thus become the innermost loops, where they
- *     multiply the fewest evaluations.  Unary constraints (one hoisted
- *     iterator) do not count, and a literal range of more than 1000
- *     values waits for the narrow iterators it shares a constraint with
- *     (see loop_order in sema.c).  Independent sub-nests (iterators
- *     no definition joins) are kept apart: each is finished before the
- *     next one opens;
+ *   - iterators get a loop position: BEAST's level sets (an iterator's
+ *     set is 1 + the deepest iterator it depends on), then definition
+ *     order.  That is only the dependency order: which order the loops
+ *     run in is decided in dag/order.c, whose order the pipeline
+ *     (lib/spacec.c) hands back through sema_set_loop_order;
  *   - every non-iterator gets `level`: the loop position of the deepest
  *     iterator it depends on, or -1 if it depends on none (computed once,
  *     before any loop).  That is where it is evaluated or checked.
@@ -149,12 +142,16 @@ struct sema_known {
 int sema_analyze_known(struct ast_module *mod, struct diag *diag, struct sema_program *prog,
 		       const struct sema_known *known, int nknown);
 
+/* BEAST's level-set order of prog's iterators (set, then definition
+ * order) into `order`: a dependency order, what sema_analyze places. */
+void sema_level_set_order(const struct sema_program *prog, struct sema_def **order);
+
 /*
- * Re-orders the loops: BEAST's plain level sets (set, then definition
- * order) when `level_sets_only`, else the default greedy order.  Loop
- * positions and every definition's level follow.  (-O0 uses level sets.)
+ * Runs the loops in `order` (a permutation of prog->iters in which every
+ * iterator comes after those its iterable depends on; dag/order.c decides
+ * it): loop positions and every definition's level follow.
  */
-void sema_set_loop_order(struct sema_program *prog, bool level_sets_only);
+void sema_set_loop_order(struct sema_program *prog, struct sema_def *const *order);
 
 /*
  * The placement a loop order gives, without changing prog: for `order`

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "interp.h"
+#include "order.h"
 #include "parse.h"
 #include "spacert.h"
 
@@ -88,9 +89,9 @@ int spacec_analyze(struct spacec_unit *u)
 	if (u->syntax_errors || sema_analyze(&u->mod, &u->diag, &u->prog) || u->diag.errors)
 		return 1;
 	u->analyzed = true;
-	/* -O0 is BEAST's method: loops in plain level-set order. */
-	if (!cg_pass_on(&u->opts->passes, CG_PASS_LOOP_ORDER))
-		sema_set_loop_order(&u->prog, true);
+	/* The order the interpreter runs (dag/order.c); -O0 is BEAST's
+	 * method: loops in plain level-set order. */
+	dag_order_place(&u->prog, !cg_pass_on(&u->opts->passes, CG_PASS_LOOP_ORDER));
 	return 0;
 }
 

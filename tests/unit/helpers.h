@@ -23,6 +23,7 @@
 
 #include "ast.h"
 #include "diag.h"
+#include "order.h"
 #include "parse.h"
 #include "sema.h"
 
@@ -54,10 +55,13 @@ static inline int fe_parse(struct fe *f, const char *src)
 	return fe_parsen(f, src, strlen(src));
 }
 
-/* Runs sema on what parsed (even after parse errors). */
+/* Runs sema on what parsed (even after parse errors), then, as the
+ * pipeline does, places the default loop order (dag/order.c). */
 static inline int fe_sema(struct fe *f)
 {
 	f->sema_errors = sema_analyze(&f->mod, &f->diag, &f->prog);
+	if (!f->sema_errors && !f->diag.errors)
+		dag_order_place(&f->prog, false);
 	return f->sema_errors;
 }
 

@@ -107,8 +107,8 @@ static char *emit(const struct sema_program *prog, const char *src, int level)
 
 /*
  * gemm_beast factorizes at -O1 and -O2 (its sub-nests are emitted after
- * the main chain, not in sema's order) and its constraints are inlined
- * by cg_opt.c: sema's loop order, positions, levels and the module's
+ * the main chain, not in the default order the program holds) and its constraints are inlined
+ * by cg_opt.c: the program's loop order, positions, levels and the module's
  * arena must come out as they went in, and a second emission must give
  * the same bytes.
  */

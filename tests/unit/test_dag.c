@@ -1,12 +1,13 @@
 /*
  * test_dag.c - the dependency graph: successor edges, levels, independent
- * sub-nests, and the DOT rendering (shapes, colours, ranks).
+ * sub-nests, the DOT rendering (shapes, colours, ranks), and the loop order.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
 #include "dag.h"
 #include "helpers.h"
+#include "order.h"
 
 /* Builds the graph of `src`, which must be free of errors. */
 static void build(struct fe *f, struct dag *g, const char *src)
@@ -215,5 +216,85 @@ Test(dag, dot_versions_are_labelled)
 	cr_assert_not_null(strstr(dot, "\"y\" -> \"y__v1\";"), "%s", dot);
 	free(dot);
 	dag_release(&g);
+	fe_release(&f);
+}
+
+/* ---- the loop order (dag/order.c) ---------------------------------------------------- */
+
+/* Whether definition d depends on iterator it, through its dependencies
+ * (computed here from sema's lists, not from dag's supports). */
+static bool reads(const struct sema_def *d, const struct sema_def *it)
+{
+	for (int k = 0; k < d->ndeps; k++)
+		if (d->deps[k] != d && (d->deps[k] == it || reads(d->deps[k], it)))
+			return true;
+	return false;
+}
+
+/* b and c are independent once a is bound, and keyed by t = a % 3, not
+ * by a itself, so a sub-nest keyed by t is found again: a factorizes. */
+static const char *const split_src = "a = range(1, 9)\n"
+				     "t = a % 3\n"
+				     "b = range(1, 9)\n"
+				     "c = range(1, 9)\n"
+				     "hard x = t * b > 10\n"
+				     "hard y = t + c > 9\n";
+
+Test(order, final_order_regroups_into_chain_and_subnests)
+{
+	struct fe f;
+	cr_assert_eq(fe_check(&f, split_src), 0, "%s", fe_diag(&f));
+	const struct sema_program *P = &f.prog;
+	struct dag_order o;
+	dag_order_plan(P, false, true, &o);
+	cr_assert_eq(o.nchain, 1);
+	cr_assert_str_eq(o.order[0]->name, "a");
+	cr_assert_eq(o.nblocks, 2);
+	int next = o.nchain;
+	for (int b = 0; b < o.nblocks; b++) {
+		cr_assert_eq(o.blocks[b].first, next, "sub-nests are contiguous, after the chain");
+		cr_assert(o.blocks[b].last >= o.blocks[b].first);
+		cr_assert(o.blocks[b].at >= -1 && o.blocks[b].at < o.nchain);
+		next = o.blocks[b].last + 1;
+	}
+	cr_assert_eq(next, P->niters);
+	for (int p = 0; p < P->niters; p++)
+		for (int q = p + 1; q < P->niters; q++) {
+			cr_assert_neq(o.order[p], o.order[q], "not a permutation");
+			cr_assert(!reads(o.order[p], o.order[q]), "%s opens before its input %s",
+				  o.order[p]->name, o.order[q]->name);
+		}
+	/* No constraint reads iterators of two sub-nests. */
+	for (int i = 0; i < P->nconstraints; i++) {
+		int seen = -1;
+		for (int b = 0; b < o.nblocks; b++)
+			for (int p = o.blocks[b].first; p <= o.blocks[b].last; p++)
+				if (reads(P->constraints[i], o.order[p])) {
+					cr_assert(seen < 0 || seen == b, "%s joins two sub-nests", P->constraints[i]->name);
+					seen = b;
+				}
+	}
+	dag_order_release(&o);
+	fe_release(&f);
+}
+
+/* Without factorization the final order is the default one, which the
+ * program holds for the interpreter (the pipeline placed it). */
+Test(order, unfactorized_order_is_the_interpreters)
+{
+	struct fe f;
+	cr_assert_eq(fe_check(&f, split_src), 0, "%s", fe_diag(&f));
+	for (int level_sets = 0; level_sets <= 1; level_sets++) {
+		struct dag_order o;
+		dag_order_plan(&f.prog, level_sets, false, &o);
+		cr_assert_eq(o.nchain, f.prog.niters);
+		cr_assert_eq(o.nblocks, 0);
+		dag_order_place(&f.prog, level_sets);
+		for (int p = 0; p < f.prog.niters; p++) {
+			cr_assert_eq(o.order[p], f.prog.loop_order[p]);
+			cr_assert_eq(o.order[p]->loop_pos, p);
+		}
+		dag_order_release(&o);
+	}
 	fe_release(&f);
 }

@@ -861,10 +861,10 @@ Test(sema, level_set_order_for_O0)
 				  "c = range(1, 5)\n"
 				  "hard x = a * b > 12\n"
 				  "hard y = c > 3\n"), 0, "%s", fe_diag(&f));
-	sema_set_loop_order(&f.prog, true);
+	dag_order_place(&f.prog, true);
 	expect_loop_order(&f, "a c b");
 	cr_expect_eq(fe_def(&f, "x")->level, 2);
-	sema_set_loop_order(&f.prog, false);
+	dag_order_place(&f.prog, false);
 	cr_expect_eq(fe_def(&f, "x")->level, fe_def(&f, "b")->loop_pos);
 	fe_release(&f);
 }
