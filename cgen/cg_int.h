@@ -114,6 +114,7 @@ int cg_factor_block(const struct cg *c, int k);
 /* The level after which sub-nest b is counted (-1: before the loops). */
 int cg_factor_checkpoint(const struct cg *c, int b);
 void cg_factor_state(struct cg *c, struct sbuf *out);
+void cg_factor_take_state(struct cg *c, struct sbuf *out);
 void cg_factor_free_state(struct cg *c, struct sbuf *out);
 /* count_b and fac_b of every sub-nest; `loops` writes loop k and inward. */
 void cg_factor_functions(struct cg *c, struct sbuf *out, void (*loops)(struct cg *, int));

@@ -503,6 +503,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 
 	sbuf_puts(out, "static int enumerate(struct sprt_ctx *ctx)\n{\n");
 	sbuf_puts(out, "\tstruct space_state st = { 0 };\n");
+	cg_factor_take_state(c, out);
 	sbuf_puts(out, "\tint rc = run(ctx, &st);\n");
 	cg_factor_free_state(c, out);
 	for (int i = 0; i < P->ndefs; i++) {

@@ -61,6 +61,10 @@ struct sprt_access {
 	bool have_total;
 	size_t entries;
 	sprt_val *scratch;      /* nparams */
+	/* The sub-nests' memo tables kept between walks (sprt_par_memos):
+	 * [0] for walks that count, [1] for walks that list. */
+	struct sprt_memo **kept[2];
+	int nkept[2];
 };
 
 /* ---- walks ------------------------------------------------------------------------------------ */
@@ -69,6 +73,7 @@ enum { WALK_CHILDREN, WALK_LEAF };
 
 /* One restricted walk of the nest (runtime-private, see internal.h). */
 struct sprt_access_walk_ {
+	struct sprt_access *a;
 	int mode;
 	int depth;              /* prefix length */
 	const uint32_t *prefix;
@@ -151,6 +156,33 @@ void sprt_access_pass_(struct sprt_access_walk_ *w, uint64_t n)
 	w->seen += n;
 }
 
+struct sprt_memo **sprt_access_memos_(struct sprt_access_walk_ *w, const struct sprt_ctx *ctx, int n)
+{
+	struct sprt_access *a = w->a;
+	int k = ctx->emit != NULL;
+	if (n <= 0)
+		return NULL;
+	if (!a->kept[k]) {
+		a->kept[k] = calloc((size_t)n, sizeof(struct sprt_memo *));
+		if (!a->kept[k])
+			return NULL; /* the walk keeps its own */
+		a->nkept[k] = n;
+	}
+	return a->nkept[k] == n ? a->kept[k] : NULL;
+}
+
+/* Drops the kept memo tables (a walk that failed may have left an entry half made). */
+static void drop_kept(struct sprt_access *a)
+{
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; a->kept[k] && i < a->nkept[k]; i++)
+			sprt_memo_free(a->kept[k][i]);
+		free(a->kept[k]);
+		a->kept[k] = NULL;
+		a->nkept[k] = 0;
+	}
+}
+
 bool sprt_val_same(sprt_val a, sprt_val b)
 {
 	if (a.kind != b.kind) {
@@ -197,6 +229,7 @@ static int walk(struct sprt_access *a, struct sprt_access_walk_ *w)
 	struct sprt_ctx *ctx = a->ctx;
 	struct sprt_ctx saved = *ctx;
 	struct sprt_par *par = NULL;
+	w->a = a;
 	int par_level = w->mode == WALK_CHILDREN ? w->depth : w->depth - 1;
 	if (a->levels == 0)
 		par_level = -1; /* no hooks: a plain walk of the whole nest */
@@ -227,8 +260,10 @@ static int walk(struct sprt_access *a, struct sprt_access_walk_ *w)
 	saved.columns_bounded = ctx->columns_bounded;
 	*ctx = saved;
 	free(par);
-	if (rc)
+	if (rc) {
+		drop_kept(a);
 		return rc < 0 ? rc : -rc;
+	}
 	if (w->nomem)
 		return -SPRT_ENOMEM;
 	if (w->err)
@@ -324,6 +359,7 @@ void sprt_access_free(struct sprt_access *a)
 	if (!a)
 		return;
 	node_free(a->root);
+	drop_kept(a);
 	free(a->scratch);
 	free(a);
 }

@@ -74,5 +74,6 @@ void sprt_access_leave_(struct sprt_ctx *ctx, struct sprt_access_walk_ *w, int l
 uint64_t sprt_access_skip_(struct sprt_access_walk_ *w, uint64_t n);
 const sprt_val *sprt_access_match_(const struct sprt_access_walk_ *w);
 void sprt_access_pass_(struct sprt_access_walk_ *w, uint64_t n);
+struct sprt_memo **sprt_access_memos_(struct sprt_access_walk_ *w, const struct sprt_ctx *ctx, int n);
 
 #endif

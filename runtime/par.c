@@ -359,6 +359,12 @@ const sprt_val *sprt_par_match(struct sprt_ctx *ctx)
 	return p && p->access ? sprt_access_match_(p->access) : NULL;
 }
 
+struct sprt_memo **sprt_par_memos(struct sprt_ctx *ctx, int n)
+{
+	struct sprt_par *p = ctx->par;
+	return p && p->access ? sprt_access_memos_(p->access, ctx, n) : NULL;
+}
+
 void sprt_par_pass(struct sprt_ctx *ctx, uint64_t n)
 {
 	struct sprt_par *p = ctx->par;

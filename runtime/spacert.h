@@ -524,6 +524,16 @@ uint64_t sprt_par_skip(struct sprt_ctx *ctx, uint64_t w);
  * (sprt_par_pass: those before it, and those after it unless it was found).
  */
 const sprt_val *sprt_par_match(struct sprt_ctx *ctx);
+/*
+ * Generated code, first thing in enumerate(): the n memo tables of the
+ * factorized sub-nests that random access keeps from one walk to the next
+ * (a walk is a whole enumerate() call), for it to start from and to leave
+ * its tables in, or NULL in any other enumeration, whose tables are its
+ * own.  An entry depends only on its key and the bindings, the same for
+ * every walk; walks that list (entries with points) and walks that count
+ * keep theirs apart.
+ */
+struct sprt_memo **sprt_par_memos(struct sprt_ctx *ctx, int n);
 void sprt_par_pass(struct sprt_ctx *ctx, uint64_t n);
 /* Whether two values are the same value of a point's column: the same
  * kind and value (1, 1.0 and True differ; NaN is itself). */

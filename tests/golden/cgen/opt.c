@@ -907,10 +907,22 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 static int enumerate(struct sprt_ctx *ctx)
 {
 	struct space_state st = { 0 };
+	struct sprt_memo **kept_ = sprt_par_memos(ctx, 3);
+	if (kept_) {
+		st.memo_0 = kept_[0];
+		st.memo_1 = kept_[1];
+		st.memo_2 = kept_[2];
+	}
 	int rc = run(ctx, &st);
-	sprt_memo_free(st.memo_0);
-	sprt_memo_free(st.memo_1);
-	sprt_memo_free(st.memo_2);
+	if (kept_) {
+		kept_[0] = st.memo_0;
+		kept_[1] = st.memo_1;
+		kept_[2] = st.memo_2;
+	} else {
+		sprt_memo_free(st.memo_0);
+		sprt_memo_free(st.memo_1);
+		sprt_memo_free(st.memo_2);
+	}
 	return rc;
 }
 
