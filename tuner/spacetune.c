@@ -248,13 +248,19 @@ static int parse_seconds(const char *text, bool can_auto, double *out)
 }
 
 /*
- * The options 'run' and 'batch' share: evaluation and progress.  0, or
- * nonzero: a usage error reported, or an option that is not one of them
- * (getopt has reported an unknown one).
+ * The options 'run' and 'batch' share: evaluation, progress and --help.
+ * 0, or nonzero when the command ends with *rc: after --help (EXIT_OK), a
+ * usage error reported, or an option that is not one of them (getopt has
+ * reported an unknown one).
  */
-static int parse_shared_option(int c, const char *arg, struct tune_eval_opts *e, int *progress)
+static int parse_shared_option(int c, const char *arg, struct tune_eval_opts *e, int *progress, int *rc)
 {
+	*rc = EXIT_USAGE;
 	switch (c) {
+	case 'h':
+		usage(stdout);
+		*rc = EXIT_OK;
+		return 1;
 	case OPT_PROGRESS:
 	case OPT_NO_PROGRESS:
 		*progress = c == OPT_PROGRESS;
@@ -296,6 +302,28 @@ static int parse_shared_option(int c, const char *arg, struct tune_eval_opts *e,
 	default:
 		return -1;
 	}
+}
+
+/* The one file argument of `cmd` (a `what`) after its options; NULL
+ * after a usage error. */
+static const char *one_file(int argc, char **argv, const char *cmd, const char *what)
+{
+	if (optind + 1 == argc)
+		return argv[optind];
+	char why[128];
+	snprintf(why, sizeof why, optind == argc ? "'%s' needs a %s" : "'%s' takes one %s", cmd, what);
+	bad_usage("%s", why);
+	return NULL;
+}
+
+/* Before 'run' or 'batch' evaluates: live progress on stderr as --progress
+ * and --no-progress (progress 1, 0) say, else (-1) on a terminal outside
+ * CI; and the signals that end the run caught. */
+static void start_evaluations(int progress, bool *live, bool *none)
+{
+	*live = live_stderr = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
+	*none = progress == 0;
+	catch_signals();
 }
 
 /* The commands that take an option (all_options). */
@@ -649,21 +677,14 @@ static int cmd_run(int argc, char **argv)
 				o.bfs_tolerance = x;
 			break;
 		}
-		case 'h':
-			usage(stdout);
-			rc = EXIT_OK;
-			goto out;
 		default:
-			if (parse_shared_option(c, optarg, &o.eval, &progress) != 0)
+			if (parse_shared_option(c, optarg, &o.eval, &progress, &rc) != 0)
 				goto out;
 			break;
 		}
 	}
-	if (optind + 1 != argc) {
-		bad_usage("%s", optind == argc ? "'run' needs a .space file" : "'run' takes one .space file");
+	if (!(o.space_path = one_file(argc, argv, "run", ".space file")))
 		goto out;
-	}
-	o.space_path = argv[optind];
 	/* A replay records nothing unless asked: the database it would resume
 	 * from would make a second run with another seed a different search. */
 	if (o.eval.replay && !db_given)
@@ -681,9 +702,7 @@ static int cmd_run(int argc, char **argv)
 		bad_usage("%s", "--seeds runs its searches without --db: each seed would resume from the last");
 		goto out;
 	}
-	o.live_progress = live_stderr = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
-	o.no_progress = progress == 0;
-	catch_signals();
+	start_evaluations(progress, &o.live_progress, &o.no_progress);
 	rc = run_problems(&o, sets, nsets);
 out:
 	set_values_free(sets, nsets);
@@ -801,17 +820,14 @@ static int cmd_batch(int argc, char **argv)
 			}
 			break;
 		}
-		case 'h': usage(stdout); rc = EXIT_OK; goto out;
 		default:
-			if (parse_shared_option(c, optarg, &o.eval, &progress) != 0)
+			if (parse_shared_option(c, optarg, &o.eval, &progress, &rc) != 0)
 				goto out;
 			break;
 		}
 	}
-	if (optind + 1 != argc) {
-		bad_usage("%s", optind == argc ? "'batch' needs a batch file" : "'batch' takes one batch file");
+	if (!one_file(argc, argv, "batch", "batch file"))
 		goto out;
-	}
 	if (!list && !o.db_dir) {
 		bad_usage("%s", "'batch' needs --db DIR (one database per worker goes there)");
 		goto out;
@@ -912,9 +928,7 @@ static int cmd_batch(int argc, char **argv)
 		o.ndevices = b->ndevices;
 		o.devices = (const char *const *)b->devices;
 	}
-	o.live_progress = live_stderr = progress >= 0 ? progress == 1 : isatty(STDERR_FILENO) && !getenv("CI");
-	o.no_progress = progress == 0;
-	catch_signals();
+	start_evaluations(progress, &o.live_progress, &o.no_progress);
 	rc = mpi ? tune_batch_mpi(&o) : tune_batch_run(&o);
 	mpi_on = false;  /* tune_batch_mpi ended it */
 	goto out;
