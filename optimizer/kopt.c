@@ -61,6 +61,8 @@ struct poly {
 struct access {
 	int node;               /* the ArraySubscriptExpr */
 	struct poly off[2];
+	bool rows;              /* KOPT_VLOAD: the index follows get_global_id(1) too */
+	int tile;               /* KOPT_VLOAD: the tile that stages its array, or -1 */
 };
 
 /* One annotation. */
@@ -438,6 +440,16 @@ static bool writes(const struct kopt *k, int ref)
 	return false;
 }
 
+/* The array subscript `X[...]` whose array is the reference i, or -1 when
+ * X is used otherwise. */
+static int subscript_of(const struct kopt *k, int i)
+{
+	int sub = k->n[i].parent;
+	while (sub >= 0 && k->n[sub].kind == CXCursor_UnexposedExpr)
+		sub = k->n[sub].parent;
+	return sub >= 0 && k->n[sub].kind == CXCursor_ArraySubscriptExpr && within(k, i, k->n[sub].first) ? sub : -1;
+}
+
 /* Is variable `decl` written anywhere in the subtree of `scope`? */
 static bool written_in(const struct kopt *k, unsigned decl, int scope)
 {
@@ -570,7 +582,7 @@ static void add_val(struct pragma *p, long long v)
 
 static const char *kind_name(enum kopt_kind k)
 {
-	static const char *const names[] = { "unroll", "unroll_jam", "vector", "coarsen", "local", "tile" };
+	static const char *const names[] = { "unroll", "unroll_jam", "vector", "coarsen", "local", "tile", "vload" };
 	return (unsigned)k < sizeof(names) / sizeof(*names) ? names[k] : "?";
 }
 
@@ -604,21 +616,22 @@ static int parse_pragma(struct kopt *k, unsigned b, unsigned e, struct pragma *p
 		i = 1;
 	i += 2; /* pragma spacetune */
 	if (i >= nw)
-		return err_off(k, b, e, "'#pragma spacetune' needs a transformation: unroll, unroll_jam, vector, coarsen, local or tile");
+		return err_off(k, b, e, "'#pragma spacetune' needs a transformation: unroll, unroll_jam, vector, coarsen, "
+			       "local, tile or vload");
 	p->target = p->var = p->init = p->bound = p->body = p->inner = p->pitch = -1;
 	p->tolerance = -1;
 	p->b = b;
 	struct srcloc l = loc_of(k, b, b + 1);
 	p->line = l.line;
 	p->col = l.col;
-	const char *kinds[] = { "unroll", "unroll_jam", "vector", "coarsen", "local", "tile" };
+	const char *kinds[] = { "unroll", "unroll_jam", "vector", "coarsen", "local", "tile", "vload" };
 	int kind = -1;
-	for (int j = 0; j < 6; j++)
+	for (int j = 0; j < 7; j++)
 		if (!strcmp(w[i].text, kinds[j]))
 			kind = j;
 	if (kind < 0)
 		return err_off(k, w[i].b, w[i].e,
-			       "unknown transformation '%s'; expected unroll, unroll_jam, vector, coarsen, local or tile",
+			       "unknown transformation '%s'; expected unroll, unroll_jam, vector, coarsen, local, tile or vload",
 			       w[i].text);
 	p->kind = (enum kopt_kind)kind;
 	i++;
@@ -627,7 +640,7 @@ static int parse_pragma(struct kopt *k, unsigned b, unsigned e, struct pragma *p
 			return err_off(k, w[i - 1].b, w[i - 1].e, "'local' needs the name of the array to cache");
 		p->array = xstrdup(w[i++].text);
 	}
-	if (p->kind == KOPT_TILE) {
+	if (p->kind == KOPT_TILE || p->kind == KOPT_VLOAD) {
 		/* tile A,B: the arrays, comma-separated without blanks */
 		bool names = i < nw;
 		for (char *t = i < nw ? w[i].text : NULL, *c; names && t; t = c ? c + 1 : NULL) {
@@ -638,7 +651,8 @@ static int parse_pragma(struct kopt *k, unsigned b, unsigned e, struct pragma *p
 		}
 		if (!names)
 			return err_off(k, w[i - (i < nw ? 0 : 1)].b, w[i - (i < nw ? 0 : 1)].e,
-				       "'tile' needs the arrays to stage, separated by commas: tile A,B");
+				       "'%s' needs the arrays, separated by commas: %s A,B", kind_name(p->kind),
+				       kind_name(p->kind));
 		p->array = xstrdup(w[i++].text);
 	}
 	int maxnames = p->kind == KOPT_COARSEN || p->kind == KOPT_LOCAL ? 2 : 1;
@@ -1535,10 +1549,8 @@ static int check_local(struct kopt *k, struct pragma *p)
 		}
 		if (x->kind != CXCursor_DeclRefExpr || x->decl != k->n[parm].at + 1)
 			continue;
-		int sub = x->parent;
-		while (sub >= 0 && k->n[sub].kind == CXCursor_UnexposedExpr)
-			sub = k->n[sub].parent;
-		if (sub < 0 || k->n[sub].kind != CXCursor_ArraySubscriptExpr || !within(k, i, k->n[sub].first))
+		int sub = subscript_of(k, i);
+		if (sub < 0)
 			return err_at(k, i, "'%s' is used other than as '%s[index]'", p->array, p->array);
 		if (x->macro)
 			return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
@@ -1582,21 +1594,41 @@ static int check_local(struct kopt *k, struct pragma *p)
  * kernel's body itself (no return before it, no coarsening, bounds the
  * same for every work-item), and the arrays are never written.
  */
-static int tile_array(struct kopt *k, struct pragma *p, const char *name, unsigned b, unsigned e)
+/* The kernel f's argument `name` (named at b..e in a pragma), a pointer
+ * to scalars: its ParmDecl, and its element type malloc'd into *elem;
+ * -1 and a located error if it is none. */
+static int scalar_array_arg(struct kopt *k, int f, const char *name, unsigned b, unsigned e, const char *who,
+			    char **elem)
 {
-	int f = func_of(k, p->target), parm = -1;
+	int parm = -1;
 	for (int c = k->n[f].first; c >= 0; c = k->n[c].next)
 		if (k->n[c].kind == CXCursor_ParmDecl && !strcmp(k->n[c].name, name))
 			parm = c;
-	if (parm < 0)
-		return err_off(k, b, e, "'%s' is not an argument of kernel '%s'", name, k->n[f].name);
+	if (parm < 0) {
+		err_off(k, b, e, "'%s' is not an argument of kernel '%s'", name, k->n[f].name);
+		return -1;
+	}
 	const char *t = k->n[parm].type;
 	size_t tl = strlen(t);
-	char *elem = tl >= 3 ? xstrndup_local(t, tl - 2) : xstrdup("?");
-	if (tl < 3 || strcmp(t + tl - 2, " *") || strchr(t, '*') != t + tl - 1 || !elem_size(elem)) {
-		free(elem);
-		return err_at(k, parm, "'tile' stages arrays of scalars; '%s' is not one", name);
+	*elem = tl >= 3 ? xstrndup_local(t, tl - 2) : xstrdup("?");
+	if (tl < 3 || strcmp(t + tl - 2, " *") || strchr(t, '*') != t + tl - 1 || !elem_size(*elem)) {
+		free(*elem);
+		*elem = NULL;
+		err_at(k, parm, "'%s' works on arrays of scalars; '%s' is not one", who, name);
+		return -1;
 	}
+	return parm;
+}
+
+static int tile_array(struct kopt *k, struct pragma *p, const void *unused, const char *name, unsigned b,
+		      unsigned e)
+{
+	(void)unused;
+	int f = func_of(k, p->target);
+	char *elem;
+	int parm = scalar_array_arg(k, f, name, b, e, "tile", &elem);
+	if (parm < 0)
+		return 1;
 	struct tile T = { .name = xstrdup(name), .elem = elem, .dim = -2, .index = -1 };
 	p->tiles = xrealloc(p->tiles, (size_t)(p->ntiles + 1) * sizeof(*p->tiles));
 	p->tiles[p->ntiles++] = T;
@@ -1608,11 +1640,8 @@ static int tile_array(struct kopt *k, struct pragma *p, const char *name, unsign
 		const struct node *x = &k->n[i];
 		if (!within(k, i, body) || x->kind != CXCursor_DeclRefExpr || x->decl != k->n[parm].at + 1)
 			continue;
-		int sub = x->parent;
-		while (sub >= 0 && k->n[sub].kind == CXCursor_UnexposedExpr)
-			sub = k->n[sub].parent;
-		bool indexed = sub >= 0 && k->n[sub].kind == CXCursor_ArraySubscriptExpr && within(k, i, k->n[sub].first);
-		if (!indexed)
+		int sub = subscript_of(k, i);
+		if (sub < 0)
 			return err_at(k, i, "'%s' is used other than as '%s[index]'", name, name);
 		if (writes(k, sub) || (k->n[sub].parent >= 0 &&
 				       ((k->n[k->n[sub].parent].kind == CXCursor_BinaryOperator &&
@@ -1694,6 +1723,32 @@ static int tile_array(struct kopt *k, struct pragma *p, const char *name, unsign
 	return 0;
 }
 
+/* fn(k, p, ctx, NAME, b, e) for each NAME of the pragma's `A,B` list (at
+ * b..e in the source), each named once; 1 at the first that fails. */
+static int each_array(struct kopt *k, struct pragma *p,
+		      int (*fn)(struct kopt *, struct pragma *, const void *, const char *, unsigned, unsigned),
+		      const void *ctx)
+{
+	unsigned b = p->b;
+	const char *a0 = strstr(k->src + p->b, p->array);
+	if (a0 && a0 < k->src + p->e)
+		b = (unsigned)(a0 - k->src);
+	unsigned e = b + (unsigned)strlen(p->array);
+	for (char *t = p->array, *c; t; t = c ? c + 1 : NULL) {
+		c = strchr(t, ',');
+		char one[64];
+		snprintf(one, sizeof(one), "%.*s", (int)(c ? c - t : (long)strlen(t)), t);
+		for (char *u = p->array, *d; u < t; u = d + 1) {
+			d = strchr(u, ',');
+			if ((size_t)(d - u) == strlen(one) && !strncmp(u, one, strlen(one)))
+				return err_off(k, b, e, "'%s' is named twice", one);
+		}
+		if (fn(k, p, ctx, one, b, e))
+			return 1;
+	}
+	return 0;
+}
+
 /* The loop's bounds read only kernel arguments, constants and sizes: the
  * same for every work-item (tile) or every item of one (coarsen jam). */
 static int uniform_bounds(struct kopt *k, const struct pragma *p, const char *loop, const char *who)
@@ -1770,6 +1825,7 @@ static int check_coarsen_jam(struct kopt *k, struct pragma *p)
 	q.b = p->b;
 	q.e = p->e;
 	int rc = analyse_loop(k, &q, p->loop) || uniform_bounds(k, &q, "jammed loop", "item");
+	p->var = q.var;   /* the jammed loop's variable (check_vload's indices) */
 	return rc;
 }
 
@@ -1802,24 +1858,144 @@ static int check_tile(struct kopt *k, struct pragma *p)
 	/* the bounds: the same for every work-item of a work-group */
 	if (uniform_bounds(k, p, "tiled loop", "work-item"))
 		return 1;
-	/* the arrays */
-	unsigned b = p->b;
-	const char *a0 = strstr(k->src + p->b, p->array);
-	if (a0 && a0 < k->src + p->e)
-		b = (unsigned)(a0 - k->src);
-	for (char *t = p->array, *c; t; t = c ? c + 1 : NULL) {
-		c = strchr(t, ',');
-		char one[64];
-		snprintf(one, sizeof(one), "%.*s", (int)(c ? c - t : (long)strlen(t)), t);
-		for (int j = 0; j < p->ntiles; j++)
-			if (!strcmp(p->tiles[j].name, one))
-				return err_off(k, b, b + (unsigned)strlen(p->array), "'%s' is named twice", one);
-		if (tile_array(k, p, one, b, b + (unsigned)strlen(p->array)))
-			return 1;
-	}
+	if (each_array(k, p, tile_array, NULL))
+		return 1;
 	if (!p->nvals)
 		for (long long v = 1; v <= 64; v *= 2)
 			add_val(p, v);
+	return 0;
+}
+
+/*
+ * vload A,B (after every other annotation is checked): with the kernel's
+ * `coarsen ... jam`, a work-item's items along dimension 0 become runs
+ * of W consecutive indices, so the W reads of such an array that a run's
+ * items make in one iteration of the jammed loop are W consecutive
+ * elements, read by one vloadW (from the array, or from its tile).  The
+ * load is hoisted to the top of the loop body's copy, so: the array is
+ * never written in the kernel, each read in the loop is at an index
+ * affine in get_global_id(0) with coefficient 1 (consecutive items,
+ * consecutive elements) and in names set before the loop, and no read is
+ * under a condition (each item's own read happened unconditionally, so
+ * the vector reads nothing the kernel did not).
+ */
+static int check_vload_array(struct kopt *k, struct pragma *p, const void *coarsen, const char *name,
+			     unsigned b, unsigned e)
+{
+	const struct pragma *cj = coarsen;
+	int f = p->target, lbody = last_kid(k, cj->loop), body = last_kid(k, f);
+	char *elem;
+	int parm = scalar_array_arg(k, f, name, b, e, "vload", &elem);
+	if (parm < 0)
+		return 1;
+	if (!p->elem)
+		p->elem = xstrdup(elem);
+	if (strcmp(p->elem, elem)) {
+		int rc = err_at(k, parm, "'vload' needs one element type; '%s' is '%s', not '%s'", name, elem, p->elem);
+		free(elem);
+		return rc;
+	}
+	free(elem);
+	int found = 0;
+	for (int i = body; i < k->nn && k->n[i].b < k->n[body].e; i++) {
+		const struct node *x = &k->n[i];
+		if (!within(k, i, body) || x->kind != CXCursor_DeclRefExpr || x->decl != k->n[parm].at + 1)
+			continue;
+		int sub = subscript_of(k, i);
+		if (sub < 0)
+			return err_at(k, i, "'%s' is used other than as '%s[index]'", name, name);
+		if (writes(k, sub))
+			return err_at(k, sub, "'%s' is written or its address taken; 'vload' reads read-only arrays", name);
+		if (!within(k, sub, lbody))
+			continue;   /* reads outside the jammed loop stay as they are */
+		if (x->macro)
+			return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
+				      name);
+		for (int a = k->n[sub].parent; a >= 0 && a != lbody; a = k->n[a].parent) {
+			const struct node *A = &k->n[a];
+			if (A->kind == CXCursor_IfStmt || A->kind == CXCursor_ConditionalOperator || is_loop(A->kind) ||
+			    A->kind == CXCursor_SwitchStmt ||
+			    (A->kind == CXCursor_BinaryOperator && (!strcmp(A->op, "&&") || !strcmp(A->op, "||"))))
+				return err_at(k, sub, "'%s' is read under a condition or in an inner loop; 'vload' reads "
+					      "a run of items' elements together, at the top of the loop body", name);
+		}
+		int idx = kid(k, sub, 1);
+		struct poly P;
+		k->tile_var = cj->var;
+		bool ok = poly_of(k, idx, f, &P, 0);
+		k->tile_var = -1;
+		if (!ok)
+			return err_at(k, idx, "the index of '%s' is not an affine function of the loop variable, "
+				      "get_global_id and the kernel's arguments", name);
+		long long c0 = 0;
+		bool rows = false;
+		for (int j = 0; j < P.n; j++) {
+			if (!P.t[j].c)
+				continue;
+			bool g0 = P.t[j].a == ATOM_GID + 0 || P.t[j].b == ATOM_GID + 0;
+			if (g0 && P.t[j].b != -1)
+				return err_at(k, idx, "the index of '%s' multiplies get_global_id(0) by '%s'; 'vload' needs "
+					      "consecutive items to read consecutive elements", name,
+					      P.t[j].a == ATOM_GID + 0 ? (P.t[j].b >= 0 ? k->n[P.t[j].b].name : "?")
+								      : (P.t[j].a >= 0 ? k->n[P.t[j].a].name : "?"));
+			if (g0)
+				c0 += P.t[j].c;
+			rows |= P.t[j].a == ATOM_GID + 1 || P.t[j].b == ATOM_GID + 1;
+		}
+		if (c0 != 1)
+			return err_at(k, idx, "the index of '%s' %s; 'vload' needs consecutive items (get_global_id(0) "
+				      "+ 1) to read consecutive elements", name,
+				      c0 ? "steps by more than 1 with get_global_id(0)" : "does not follow get_global_id(0)");
+		/* the hoisted load evaluates this index: its names must be set before the loop */
+		for (int j = idx; j < k->nn && k->n[j].b < k->n[idx].e; j++)
+			if (within(k, j, idx) && k->n[j].kind == CXCursor_DeclRefExpr && k->n[j].decl) {
+				int d = find_decl(k, k->n[j].decl);
+				if (d >= 0 && within(k, d, lbody))
+					return err_at(k, j, "the index of '%s' uses '%s', declared inside the loop; 'vload' "
+						      "reads at the top of the loop body", name, k->n[j].name);
+			}
+		p->acc = xrealloc(p->acc, (size_t)(p->nacc + 1) * sizeof(*p->acc));
+		memset(&p->acc[p->nacc], 0, sizeof(*p->acc));
+		p->acc[p->nacc].node = sub;
+		p->acc[p->nacc].rows = rows;
+		p->acc[p->nacc].tile = -1;
+		p->nacc++;
+		found++;
+	}
+	if (!found)
+		return err_off(k, b, e, "'%s' is not read in the jammed loop", name);
+	return 0;
+}
+
+static int check_vload(struct kopt *k, struct pragma *p)
+{
+	const struct pragma *cj = NULL;
+	if (p->target != k->func)
+		return err_off(k, p->b, p->e - 1, "'vload' must be in the tuned kernel '%s'", k->kernel ? k->kernel : "?");
+	for (int i = 0; i < k->np; i++) {
+		if (k->p[i].kind == KOPT_COARSEN && k->p[i].jam && k->p[i].target == p->target)
+			cj = &k->p[i];
+		if (&k->p[i] < p && k->p[i].kind == KOPT_VLOAD && k->p[i].target == p->target)
+			return err_off(k, p->b, p->e - 1, "a kernel has one 'vload' (line %d has it): its width "
+				       "orders the items of every array", k->p[i].line);
+	}
+	if (!cj)
+		return err_off(k, p->b, p->e - 1, "'vload' needs 'coarsen ... jam' in the kernel: its vectors are "
+			       "the elements of a work-item's items along dimension 0");
+	if (each_array(k, p, check_vload_array, cj))
+		return 1;
+	for (int i = 0; i < p->nacc; i++)   /* a staged array is read from its tile */
+		for (int j = 0; j < k->np; j++)
+			for (int t = 0; k->p[j].kind == KOPT_TILE && k->p[j].target == cj->loop && t < k->p[j].ntiles; t++)
+				if (!strcmp(k->p[j].tiles[t].name,
+					    k->n[strip(k, k->n[p->acc[i].node].first)].name))
+					p->acc[i].tile = t;
+	for (int i = 0; i < p->nvals; i++)
+		if (!vector_width_ok(p->vals[i]))
+			return err_off(k, p->b, p->e - 1, "vector widths are 1, 2, 3, 4, 8 or 16, not %lld", p->vals[i]);
+	if (!p->nvals)
+		for (long long w = 1; w <= 8; w *= 2)
+			add_val(p, w);
 	return 0;
 }
 
@@ -1840,6 +2016,8 @@ static int check_pragma(struct kopt *k, struct pragma *p)
 		return check_local(k, p);
 	case KOPT_TILE:
 		return check_tile(k, p);
+	case KOPT_VLOAD:
+		return check_vload(k, p);
 	default:
 		return err_off(k, p->b, p->e - 1, "'%s' is not implemented yet", kind_name(p->kind));
 	}
@@ -1873,6 +2051,10 @@ static void space_text(struct kopt *k)
 					fprintf(f, " and %s == 1", k->p[j].params[1]);
 				fputs(")\n", f);
 			}
+		for (int j = 0; p->kind == KOPT_VLOAD && j < k->np; j++)
+			if (k->p[j].kind == KOPT_COARSEN && k->p[j].jam && k->p[j].target == p->target)
+				/* runs of W items: W divides the items along dimension 0 */
+				fprintf(f, "require %s %% %s == 0\n", k->p[j].params[0], p->params[0]);
 		if (p->kind == KOPT_LOCAL) {
 			/* the work-group and the tile must fit the device */
 			if (!devices++)
@@ -2026,9 +2208,13 @@ static int check_all(struct kopt *k)
 			}
 			p->target = f;
 		}
-		if (!rc && check_pragma(k, p))
+		/* vload reads what coarsen ... jam and tile found: checked after them */
+		if (!rc && p->kind != KOPT_VLOAD && check_pragma(k, p))
 			rc = 1;
 	}
+	for (int i = 0; !rc && i < k->np; i++)
+		if (k->p[i].kind == KOPT_VLOAD && check_pragma(k, &k->p[i]))
+			rc = 1;
 	return rc;
 }
 
@@ -2118,6 +2304,8 @@ struct emit {
 	long long cf[2];              /* ... its factors, and the copy (item) being emitted */
 	long long copy[2];
 	long long vw;                 /* vload width: dimension 0's items in runs of vw (1: interleaved) */
+	const struct pragma *vwp;     /* ... the vload annotation */
+	const struct pragma *vload;   /* ... and its reads, as vectors (NULL: scalar reads) */
 	bool copying;                 /* emitting the copies of the jammed loop's body */
 	bool ragged;                  /* ... and some items fall past the NDRange */
 	int local_index;
@@ -2410,6 +2598,62 @@ static void push_item(struct emit *E, long long c)
 					push_sub(E, k->n[d].at + 1, fmt("%s_spt%lld", k->n[d].name, c), true);
 }
 
+/* Item c's index along dimension d, unclamped: interleaved by the global
+ * size, or along dimension 0 with vload width W in runs of W consecutive
+ * indices, the runs interleaved. */
+static char *item_index(const struct emit *E, int d, long long c)
+{
+	if (d == 0 && E->vw > 1)
+		return fmt("(get_global_id(0) + %lld * get_global_size(0)) * %lld + %lld", c / E->vw, E->vw, c % E->vw);
+	return fmt("get_global_id(%d) + %lld * get_global_size(%d)", d, c, d);
+}
+
+static void emit_tile_index(struct emit *E, const struct tile *t, const char *pos);
+
+/* At the top of a copy of the jammed loop's body: for each read of a
+ * vload array, one vector per run of W items (and per item row where the
+ * index follows get_global_id(1)), read from the array at the run's first
+ * item's index, or from its tile (check_vload). */
+static void emit_vloads(struct emit *E, const char *ind)
+{
+	const struct kopt *k = E->k;
+	const struct pragma *p = E->vload;
+	for (int a = 0; a < p->nacc; a++) {
+		const struct access *A = &p->acc[a];
+		for (long long c1 = 0; c1 < (A->rows ? E->cf[1] : 1); c1++)
+			for (long long g = 0; g < E->cf[0] / E->vw; g++) {
+				int mark = E->nsubs;
+				push_item(E, c1 * E->cf[0] + g * E->vw);
+				fprintf(E->out, "%s\tconst %s%lld spt_v%d_%lld_%lld = vload%lld(0, &", ind, p->elem, E->vw, a, g,
+					c1, E->vw);
+				if (A->tile >= 0 && E->tile) {
+					const struct node *V = &k->n[E->tile->var];
+					const struct sub *s = sub_of(E, V->at + 1);
+					char *pos = fmt("%s - spt_k0", s ? s->text : V->name);
+					emit_tile_index(E, &E->tile->tiles[A->tile], pos);
+					free(pos);
+				} else {
+					emit_span(E, A->node, k->n[A->node].b, k->n[A->node].e);
+				}
+				fputs(");\n", E->out);
+				pop_subs(E, mark);
+			}
+	}
+}
+
+/* A vload array's read by the current item: its element of its run's vector. */
+static bool emit_vload_elem(struct emit *E, int n)
+{
+	const struct pragma *p = E->vload;
+	for (int a = 0; a < p->nacc; a++)
+		if (p->acc[a].node == n) {
+			fprintf(E->out, "spt_v%d_%lld_%lld.s%c", a, E->copy[0] / E->vw, p->acc[a].rows ? E->copy[1] : 0,
+				"0123456789abcdef"[E->copy[0] % E->vw]);
+			return true;
+		}
+	return false;
+}
+
 /* The jammed loop's body (check_coarsen_jam): one copy per item, each in braces. */
 static void emit_jam_body(struct emit *E, int body)
 {
@@ -2417,8 +2661,10 @@ static void emit_jam_body(struct emit *E, int body)
 	const struct pragma *p = E->cjam;
 	char ind[64];   /* laid out as a block of the loop's: its lines one deeper */
 	indent_of(k, k->n[p->loop].b, ind, sizeof(ind));
-	E->copying = true;
 	fputs("{\n", E->out);
+	if (E->vload)
+		emit_vloads(E, ind);
+	E->copying = true;
 	for (long long c = 0; c < E->cf[0] * E->cf[1]; c++) {
 		int mark = E->nsubs;
 		push_item(E, c);
@@ -2443,18 +2689,24 @@ static void emit_coarsen_jam(struct emit *E, const struct pragma *p, int pi)
 	fprintf(E->out, "{\n\t/* spacetune: coarsen");
 	for (int d = 0; d < p->nparams; d++)
 		fprintf(E->out, " %s = %lld", p->params[d], E->val[pi][d]);
-	fprintf(E->out, ", jam: each work-item computes %lld items, one loop */\n",
+	fprintf(E->out, ", jam: each work-item computes %lld items, one loop",
 		E->val[pi][0] * (p->nparams > 1 ? E->val[pi][1] : 1));
+	if (E->vw > 1)
+		fprintf(E->out, "; vload %s = %lld: dimension 0's items in runs of %lld%s", E->vwp->params[0], E->vw,
+			E->vw, E->vload ? "" : " (reads stay scalar: some items fall past the NDRange)");
+	fputs(" */\n", E->out);
 	E->cf[0] = E->val[pi][0];
 	E->cf[1] = p->nparams > 1 ? E->val[pi][1] : 1;
 	for (int d = 0; d < p->nparams; d++)
-		for (long long c = 0; c < E->cf[d]; c++)
+		for (long long c = 0; c < E->cf[d]; c++) {
+			char *ix = item_index(E, d, c);
 			if (E->ragged)   /* an item past the NDRange computes on the last index */
-				fprintf(E->out, "\tconst size_t spt_gid%d_%lld = min(get_global_id(%d) + %lld * get_global_size(%d), "
-					"(size_t)%zu);\n", d, c, d, c, d, E->orig_global[d] - 1);
+				fprintf(E->out, "\tconst size_t spt_gid%d_%lld = min(%s, (size_t)%zu);\n", d, c, ix,
+					E->orig_global[d] - 1);
 			else
-				fprintf(E->out, "\tconst size_t spt_gid%d_%lld = get_global_id(%d) + %lld * get_global_size(%d);\n",
-					d, c, d, c, d);
+				fprintf(E->out, "\tconst size_t spt_gid%d_%lld = %s;\n", d, c, ix);
+			free(ix);
+		}
 	E->coarsen = p;
 	E->cjam = p;
 	for (int pass = 0; pass < 3; pass++) {
@@ -2470,9 +2722,11 @@ static void emit_coarsen_jam(struct emit *E, const struct pragma *p, int pi)
 			if (pass == 2 && E->ragged) {
 				/* the item's stores: only if it is inside the NDRange */
 				fputs("\tif (", E->out);
-				for (int d = 0; d < p->nparams; d++)
-					fprintf(E->out, "%sget_global_id(%d) + %lld * get_global_size(%d) < %zu", d ? " && " : "",
-						d, E->copy[d], d, E->orig_global[d]);
+				for (int d = 0; d < p->nparams; d++) {
+					char *ix = item_index(E, d, E->copy[d]);
+					fprintf(E->out, "%s%s < %zu", d ? " && " : "", ix, E->orig_global[d]);
+					free(ix);
+				}
 				fputs(") {\n", E->out);
 				ind = "\t\t";
 			}
@@ -2918,6 +3172,8 @@ static void emit_node(struct emit *E, int n)
 		emit_tile(E, p, pi);
 		return;
 	}
+	if (E->vload && E->copying && x->kind == CXCursor_ArraySubscriptExpr && emit_vload_elem(E, n))
+		return;
 	if (E->tile && x->kind == CXCursor_ArraySubscriptExpr) {
 		int base = strip(k, x->first);
 		for (int i = 0; k->n[base].kind == CXCursor_DeclRefExpr && i < E->tile->ntiles; i++)
@@ -3044,11 +3300,37 @@ int kopt_apply(const struct kopt *k, struct kopt_variant *v, char **source, char
 		if (p->nparams == 1)
 			E.val[i][1] = 1;
 		/* jam: guards only where the items do not tile the NDRange exactly */
+		bool ragged0 = false;
 		for (int d = 0; p->jam && d < p->nparams; d++) {
 			size_t F = (size_t)E.val[i][d];
-			if (v->global[d] % F || (v->local[d] && v->global[d] / F % v->local[d]))
+			if (v->global[d] % F || (v->local[d] && v->global[d] / F % v->local[d])) {
 				E.ragged = true;
+				ragged0 |= d == 0;
+			}
 		}
+		for (int j = 0; p->jam && j < k->np; j++)
+			if (k->p[j].kind == KOPT_VLOAD && k->p[j].target == p->target && E.val[j][0] > 1) {
+				if (E.val[i][0] % E.val[j][0]) {
+					snprintf(why, whylen, "%s:%d: 'vload' width %lld does not divide the %lld items of "
+						 "dimension 0", k->filename, k->p[j].line, E.val[j][0], E.val[i][0]);
+					free(E.val);
+					return 1;
+				}
+				E.vw = E.val[j][0];
+				E.vwp = &k->p[j];
+				/* a run's vector from the array itself would read past the
+				 * NDRange's last item where items fall past it: then only
+				 * the tiled arrays (whose tiles hold the clamped items) are
+				 * read as vectors, so all stay scalar rather than mix */
+				bool tiled = true;
+				for (int a = 0; a < k->p[j].nacc; a++)
+					tiled &= k->p[j].acc[a].tile >= 0;
+				for (int t = 0; t < k->np; t++)   /* ... and staged at this point */
+					if (k->p[t].kind == KOPT_TILE && k->p[t].target == p->loop && E.val[t][0] < 2)
+						tiled = false;
+				if (!ragged0 || tiled)
+					E.vload = &k->p[j];
+			}
 		for (int d = 0; d < p->nparams; d++) {
 			size_t g = (v->global[d] + (size_t)E.val[i][d] - 1) / (size_t)E.val[i][d];
 			if (v->local[d])

@@ -86,8 +86,10 @@ enum kopt_kind {
 	KOPT_VECTOR,      /* on a for loop over contiguous elements: vloadN/vstoreN of width W */
 	KOPT_COARSEN,     /* on a kernel: each work-item does F (Fx x Fy) items of the NDRange */
 	KOPT_LOCAL,       /* on a kernel: a read-only __global array tiled into __local memory */
-	KOPT_TILE         /* on a reduction loop: its read-only arrays' rows or columns staged
+	KOPT_TILE,        /* on a reduction loop: its read-only arrays' rows or columns staged
 	                     in __local memory, T iterations at a time */
+	KOPT_VLOAD        /* on a kernel with `coarsen ... jam`: its items along dimension 0 in
+	                     runs of W consecutive ones, an array's reads by a run one vloadW */
 };
 int kopt_npragmas(const struct kopt *k);
 enum kopt_kind kopt_pragma_kind(const struct kopt *k, int i);

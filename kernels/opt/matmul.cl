@@ -13,10 +13,14 @@
  *   local-memory tiling); with the jammed coarsening the tiles hold
  *   every item's rows and columns, so a point can do both (a GEMM's
  *   register block computed from local-memory tiles);
+ * - `vload B`: a work-item's c_x items of a row in runs of v_b
+ *   consecutive columns, so that a run's reads of B are one vloadN (from
+ *   B or from its tile);
  * - `unroll` of the loop over k (over one tile when tiled).
  * Every factor 1 is the kernel as written.
  */
 #pragma spacetune coarsen c_x c_y 1 8 *2 jam
+#pragma spacetune vload B v_b
 __kernel void matmul(const int M, const int N, const int K, __global const float *A,
                      __global const float *B, __global float *C)
 {

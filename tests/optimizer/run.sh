@@ -56,13 +56,15 @@ for s in $D/*.space; do
 		tail -5 "$T/err"
 		jq -c 'select(.status != "ok") | [.params, .status, .error]' "$T/db.jsonl" | head -5
 	fi
-	# tilejam.space: the sample must hold points that tile and coarsen at once
-	case $s in */tilejam.space)
-		both=$(jq -r 'select(.space == "tilejam" and .status == "ok" and .params.tk > 1 and
-			.params.cx * .params.cy > 1) | .status' "$T/db.jsonl" | grep -c '^ok$')
-		if [ "$both" -ge 3 ]; then ok "tilejam: $both tiled and coarsened points verified"; else
-			bad "tilejam: $both tiled and coarsened points verified, wanted at least 3"; fi ;;
-	esac
+	# `# check: FILTER`: at least 3 of the verified points match the jq
+	# filter (the combination the space is there for was sampled)
+	want=$(sed -n 's/^# check: //p' "$s")
+	if [ -n "$want" ]; then
+		hit=$(jq -r 'select(.space == "'"$(basename "${s%.space}")"'" and .status == "ok") | select('"$want"')
+			| .status' "$T/db.jsonl" | grep -c '^ok$')
+		if [ "$hit" -ge 3 ]; then ok "$(basename "$s"): $hit verified points with $want"; else
+			bad "$(basename "$s"): $hit verified points with $want, wanted at least 3"; fi
+	fi
 done
 no_sanitizer_reports "$T/err" && ok "no sanitizer reports" || bad "sanitizer reports"
 finish

@@ -1,0 +1,10 @@
+#pragma spacetune coarsen cx 1 4 *2 jam
+#pragma spacetune vload B vb
+__kernel void k(__global const float *A, __global const float *B, __global float *C, int n)
+{
+	const int col = get_global_id(0);
+	float acc = 0.0f;
+	for (int i = 0; i < n; i++)
+		acc += A[i] > 0.0f ? B[i * n + col] : 0.0f;
+	C[col] = acc;
+}
