@@ -437,8 +437,23 @@ fail:
 /* One file of the view: read up to offset, the end of its last complete line. */
 struct also_file {
 	char *path;
+	dev_t dev;
+	ino_t ino;               /* of the file read so far */
 	off_t offset;
+	/* Its bytes before offset (the last lines read, up to 4 KiB): still
+	 * there, it is the same file grown, not another by that name. */
+	char tail[4096];
+	size_t tail_len;
 };
+
+/* Whether the file open as fd still has the bytes read last before af->offset. */
+static bool same_file(int fd, const struct also_file *af)
+{
+	char tail[sizeof af->tail];
+	off_t at = af->offset - (off_t)af->tail_len;
+	return pread(fd, tail, af->tail_len, at) == (ssize_t)af->tail_len &&
+	       memcmp(tail, af->tail, af->tail_len) == 0;
+}
 
 struct tune_db_also {
 	struct lh_table *keys;   /* key -> struct db_known: the first line read for it */
@@ -508,7 +523,7 @@ int tune_db_also_read(struct tune_db_also *a, const char *path, char **err)
 			return -1;
 		}
 		af = &a->files[a->nfiles++];
-		*af = (struct also_file){ copy, 0 };
+		*af = (struct also_file){ .path = copy };
 	}
 	struct stat st;
 	if (stat(path, &st) != 0) {
@@ -517,11 +532,7 @@ int tune_db_also_read(struct tune_db_also *a, const char *path, char **err)
 		*err = dup_printf_error(path, "cannot read");
 		return -1;
 	}
-	/* Shorter than what was read: its torn last line cut off (tune_db_open)
-	 * after a crash.  Read again; its lines are known and keep their values. */
-	if (st.st_size < af->offset)
-		af->offset = 0;
-	if (st.st_size == af->offset)
+	if (st.st_size == af->offset && st.st_dev == af->dev && st.st_ino == af->ino)
 		return 0;
 	FILE *f = fopen(path, "r");
 	if (!f) {
@@ -530,16 +541,28 @@ int tune_db_also_read(struct tune_db_also *a, const char *path, char **err)
 		*err = dup_printf_error(path, "cannot read");
 		return -1;
 	}
+	/* Shorter than what was read (its torn last line cut off by
+	 * tune_db_open after a crash), or another file by that name: read from
+	 * its start; the lines known already keep their values. */
+	if (st.st_size < af->offset || st.st_dev != af->dev || st.st_ino != af->ino ||
+	    !same_file(fileno(f), af))
+		af->offset = 0;
+	af->dev = st.st_dev;
+	af->ino = st.st_ino;
 	off_t good_end = 0;
 	/* Its writer may be appending right now: a torn last line is its line
 	 * in progress, not news for this run's stderr, and is read next time. */
 	int rc = fseeko(f, af->offset, SEEK_SET) != 0 ? -1 : scan_stream(f, path, NULL, load_also, a, &good_end);
-	fclose(f);
 	if (rc) {
+		fclose(f);
 		*err = dup_printf_error(path, "cannot read");
 		return -1;
 	}
 	af->offset += good_end;
+	size_t want = af->offset < (off_t)sizeof af->tail ? (size_t)af->offset : sizeof af->tail;
+	ssize_t got = pread(fileno(f), af->tail, want, af->offset - (off_t)want);
+	af->tail_len = got == (ssize_t)want ? want : 0;
+	fclose(f);
 	return 0;
 }
 

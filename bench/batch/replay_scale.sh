@@ -13,6 +13,11 @@
 #
 #   sh bench/batch/replay_scale.sh [SPACETUNE [REPEATS [R...]]]
 #
+# NICE= (empty) runs mpirun at the default priority instead of under
+# `nice` (the default, NICE=nice): on a shared host whose other work runs
+# at nice 0 a niced rank waits for a core at every step (the whole batch
+# takes about 1.4 CPU-seconds at R = 8, most of it Open MPI's start).
+#
 # From the repository root.  Prints one line per run (wall time of the
 # whole mpirun, its CPU time, records, load average) and, per R, the
 # median's timeline (bench/batch/timeline.py) and the table of medians.
@@ -44,12 +49,13 @@ problem $top/spaces/conv2d.space
     set H = 2048
     set filter_size = 3, 7, 11
 EOB
-echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(mpirun --version 2>&1 | head -n 1)"
+[ -n "${NICE-nice}" ] && how="under ${NICE-nice}" || how="not niced"
+echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(mpirun --version 2>&1 | head -n 1), $how"
 for k in $(seq 1 "$reps"); do
 	for r in $rs; do
 		rm -rf "S$r-$k"
 		t0=$(date +%s.%N)
-		/usr/bin/time -f '%U %S' -o "S$r-$k.time" nice mpirun --allow-run-as-root --oversubscribe -np "$r" \
+		/usr/bin/time -f '%U %S' -o "S$r-$k.time" ${NICE-nice} mpirun --allow-run-as-root --oversubscribe -np "$r" \
 			"$st" batch r.batch --mpi --db "S$r-$k" --replay "$top/bench/data/search-2026-11-27-h200" \
 			--replay-sleep --jobs 1 --devices H200 --no-progress >"S$r-$k.out" 2>"S$r-$k.err"
 		rc=$?

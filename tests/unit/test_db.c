@@ -447,6 +447,21 @@ Test(db, other_workers_view_reads_what_was_appended, .init = setup, .fini = tear
 	cr_assert_eq(tune_db_append(own, &dev, &va, &r5), 0);
 	cr_expect(tune_db_lookup(own, &dev, "abc123", &va, &ms, NULL));
 	cr_expect_eq(ms, 5, "the own record wins");
+	/* another file by the same name, longer than what was read: from its start */
+	unlink(path);
+	const char *d[] = { "4", "2", "\"x\"" }, *e[] = { "5", "2", "\"x\"" }, *g[] = { "6", "2", "\"x\"" },
+	           *h[] = { "7", "2", "\"x\"" };
+	struct tune_variant vd = variant(d), ve = variant(e), vg = variant(g), vh = variant(h);
+	cr_assert_eq(tune_db_open(&other, path, &err), 0, "%s", err);
+	cr_assert_eq(tune_db_append(other, &dev, &vd, &r1), 0);
+	cr_assert_eq(tune_db_append(other, &dev, &ve, &r1), 0);
+	cr_assert_eq(tune_db_append(other, &dev, &vg, &r1), 0);
+	cr_assert_eq(tune_db_append(other, &dev, &vh, &r1), 0);
+	tune_db_close(other);
+	cr_assert_eq(tune_db_also_read(also, path, &err), 0, "%s", err);
+	cr_expect(tune_db_has(own, &dev, "abc123", &vd) && tune_db_has(own, &dev, "abc123", &ve) &&
+	          tune_db_has(own, &dev, "abc123", &vg) && tune_db_has(own, &dev, "abc123", &vh),
+	          "the new file's four records");
 	char missing[128];
 	snprintf(missing, sizeof missing, "%s/none.jsonl", dir);
 	cr_expect_eq(tune_db_also_read(also, missing, &err), 0, "a missing file is none");
