@@ -28,6 +28,21 @@ struct cg_pass {
 	void (*release)(struct cg *c);
 };
 const struct cg_pass *cg_pass(enum cg_pass_id p);
+
+/* The places in run() where passes write code (cg_pass.c's hooks table
+ * says which pass writes what, in which order). */
+enum cg_at {
+	CG_AT_PROLOGUE,  /* run()'s first statements, before level -1 */
+	CG_AT_NEST,      /* after level -1 and the hoisted iterables, before loop 0 */
+	CG_AT_ENTER,     /* before loop k opens */
+	CG_AT_ITERATION, /* first in loop k's body */
+	CG_AT_VALUE,     /* loop k's iterator has its value; level k comes next */
+	CG_AT_CHECKED,   /* level k written; loop k + 1 comes next */
+	CG_AT_LEAVE,     /* after loop k */
+};
+/* Writes what the passes put at `at` of loop k (-1: outside the loops). */
+void cg_hooks(struct cg *c, enum cg_at at, int k);
+
 /* Whether pass p runs in this generator. */
 #define CG_ON(c, p) cg_pass_on((c)->opt, (p))
 

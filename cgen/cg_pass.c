@@ -9,9 +9,11 @@
  * of the rows above it (factorization's loop order, then the types, then
  * the shared subexpressions, ...).  Every plan runs at every level: a
  * pass that is off still sets up the empty state the emitters read, and
- * asks cg_pass_on whether to decide anything.  After the definitions and
- * the loop nest are written, the driver asks each pass in table order for
- * its members of struct space_state, and releases them in reverse.
+ * asks cg_pass_on whether to decide anything.  What the passes write
+ * into the loop nest, and in which order, is the hooks table below.
+ * After the definitions and the loop nest are written, the driver asks
+ * each pass in table order for its members of struct space_state, and
+ * releases them in reverse.
  *
  * Rows without functions are decided elsewhere but switched here:
  * specialization (lang/specialize.c, before cgen), the task hooks, and
@@ -79,6 +81,52 @@ static const struct cg_pass passes[CG_NPASSES] = {
 const struct cg_pass *cg_pass(enum cg_pass_id p)
 {
 	return &passes[p];
+}
+
+/* The checkpoints' way out: the run, before the loops; else the iteration. */
+static void factor_checkpoints(struct cg *c, int k)
+{
+	cg_factor_checkpoints(c, k, k < 0 ? "return 0;" : "continue;");
+}
+
+/*
+ * What the passes write into run(), place by place, in the order written
+ * (the loop itself, its value source included, and the definitions of
+ * each level are the driver's).  Not the table's order: factorization
+ * plans second, but its checkpoints come after the task hook, so that a
+ * zero count only skips the rest of the iteration (never ends the loop,
+ * and the walkers number the same tasks) and the counting (most of the
+ * work in synthetic_deep, whose 10-loop sub-nest is keyed at the task
+ * level) is done once, by the task's owner, instead of by every walker.
+ * Each emitter writes nothing where its pass has nothing to do.
+ */
+static const struct {
+	enum cg_at at;
+	void (*emit)(struct cg *c, int k);
+	void (*once)(struct cg *c);     /* outside the loops: no k */
+} hooks[] = {
+	{ CG_AT_PROLOGUE, NULL, cg_par_prologue },      /* task hooks */
+	{ CG_AT_NEST, NULL, cg_opt_filter },            /* domain filtering */
+	{ CG_AT_NEST, NULL, cg_interval_bounds },       /* interval pruning */
+	{ CG_AT_NEST, NULL, cg_interval_columns },      /* (at every level: the binary sink's widths) */
+	{ CG_AT_NEST, NULL, cg_factor_near_setup },     /* factorization */
+	{ CG_AT_NEST, factor_checkpoints, NULL },
+	{ CG_AT_ENTER, cg_factor_loop_entry, NULL },    /* factorization: near counts start over */
+	{ CG_AT_ITERATION, cg_par_iteration, NULL },    /* task hooks */
+	{ CG_AT_VALUE, cg_cse_reset, NULL },            /* cse: level k's subexpressions are stale */
+	{ CG_AT_CHECKED, cg_interval_prune, NULL },     /* interval pruning */
+	{ CG_AT_CHECKED, cg_par_task, NULL },           /* task hooks */
+	{ CG_AT_CHECKED, factor_checkpoints, NULL },    /* factorization: the sub-nests' counts */
+	{ CG_AT_LEAVE, cg_par_loop_end, NULL },         /* task hooks */
+};
+
+void cg_hooks(struct cg *c, enum cg_at at, int k)
+{
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		if (hooks[i].at == at && hooks[i].once)
+			hooks[i].once(c);
+		else if (hooks[i].at == at)
+			hooks[i].emit(c, k);
 }
 
 bool cg_pass_on(const struct cg_options *o, enum cg_pass_id p)

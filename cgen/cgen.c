@@ -361,7 +361,7 @@ static void gen_loops(struct cg *c, int k)
 	const char *skip = k == c->loop_first ? "return 0;" : "continue;";
 	bool typed = c->ctype[d->id] != CG_T_VAL;
 	int r = c->row[d->id];
-	cg_factor_loop_entry(c, k);
+	cg_hooks(c, CG_AT_ENTER, k);
 	cg_line(c, "/* loop %d: %s */", k, d->cname);
 	cg_line(c, "ctx->stats[%d].evaluated++;", r);
 	if (cg_hoisted(c, d))
@@ -382,7 +382,7 @@ static void gen_loops(struct cg *c, int k)
 				m);
 		}
 		c->indent++;
-		cg_par_iteration(c, k);
+		cg_hooks(c, CG_AT_ITERATION, k);
 		cg_line(c, "ctx->candidates++;");
 		if (typed)
 			cg_line(c, "st->%s = x_%s.u.i;", m, m);
@@ -395,7 +395,7 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "const uint64_t n_%s = sprt_range_len(start_%s, st->%s.r_stop, step_%s);", m, m, it, m);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
-		cg_par_iteration(c, k);
+		cg_hooks(c, CG_AT_ITERATION, k);
 		cg_line(c, "ctx->candidates++;");
 		if (typed)
 			cg_line(c, "st->%s = (int64_t)((uint64_t)start_%s + i_%s * (uint64_t)step_%s);", m, m, m, m);
@@ -406,7 +406,7 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "const uint64_t n_%s = sprt_loop_len(st->%s);", m, it);
 		cg_line(c, "for (uint64_t i_%s = 0; i_%s < n_%s && !ctx->stop; i_%s++) {", m, m, m, m);
 		c->indent++;
-		cg_par_iteration(c, k);
+		cg_hooks(c, CG_AT_ITERATION, k);
 		cg_line(c, "ctx->candidates++;");
 		cg_line(c, "st->%s = sprt_loop_at(st->%s, i_%s)%s;", m, it, m, typed ? ".u.i" : "");
 	}
@@ -422,20 +422,13 @@ static void gen_loops(struct cg *c, int k)
 		cg_line(c, "sprt_progress_tick(ctx, ((double)i_%s + (double)i_%s / (double)n_%s) / (double)n_%s);",
 			m0, m, m, m0);
 	}
-	cg_cse_reset(c, k);
+	cg_hooks(c, CG_AT_VALUE, k);
 	gen_level(c, k, "continue;");
-	cg_interval_prune(c, k);
-	/* The sub-nests' counts come after the task hook: a zero only skips
-	 * the rest of the iteration (never ends the loop), so the walkers
-	 * still number the same tasks, and the counting (most of the work in
-	 * synthetic_deep, whose 10-loop sub-nest is keyed at the task level)
-	 * is done once, by the task's owner, instead of by every walker. */
-	cg_par_task(c, k);
-	cg_factor_checkpoints(c, k, "continue;");
+	cg_hooks(c, CG_AT_CHECKED, k);
 	gen_loops(c, k + 1);
 	c->indent--;
 	cg_line(c, "}");
-	cg_par_loop_end(c, k);
+	cg_hooks(c, CG_AT_LEAVE, k);
 }
 
 static void gen_run(struct cg *c, struct sbuf *out)
@@ -467,7 +460,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 		cg_line(c, "bool found = false;");
 		cg_line(c, "int rc;");
 	}
-	cg_par_prologue(c);
+	cg_hooks(c, CG_AT_PROLOGUE, -1);
 	sbuf_puts(c->code, "\n");
 	cg_line(c, "/* Level -1, once: bindings and defaults, constants, tables, checks. */");
 	gen_level(c, -1, "return 0;");
@@ -485,11 +478,7 @@ static void gen_run(struct cg *c, struct sbuf *out)
 	}
 	if (any_hoisted)
 		sbuf_puts(c->code, "\n");
-	cg_opt_filter(c);
-	cg_interval_bounds(c);
-	cg_interval_columns(c);
-	cg_factor_near_setup(c);
-	cg_factor_checkpoints(c, -1, "return 0;");
+	cg_hooks(c, CG_AT_NEST, -1);
 	cg_line(c, "/* The loop nest, in level-set order. */");
 	gen_loops(c, 0);
 	cg_line(c, "return 0;");
