@@ -31,11 +31,15 @@ cp tests/tuner/vadd.cl tests/tuner/vadd_ref.c "$T/"
   printf '    arg int N\n    arg in float a[N] = random(1)\n    arg in float b[N] = random(2)\n'
   printf '    arg inout float c[N] = random(3)\n    arg float 0.5\n    reference c vadd_ref from "vadd_ref.c"\n'; } > "$T/g.space"
 echo
-echo "| strategy (200 points on gaussian) | seconds | peak RSS |"
-echo "|---|---|---|"
+echo "| strategy (200 points on gaussian) | seconds | proposals | in them: s (longest) | CPU s | peak RSS |"
+echo "|---|---|---|---|---|---|"
 for s in exhaustive random anneal pso genetic local bo bfs bandit; do
-	"$B/tests/tuner/bigsearch" "$T/g.space" "$s" 200 1 > /dev/null 2> "$T/err"
+	/usr/bin/time -f "cpu %U" "$B/tests/tuner/bigsearch" "$T/g.space" "$s" 200 1 > /dev/null 2> "$T/err"
 	sec=$(sed -n 's/.* seconds \([0-9.]*\) .*/\1/p' "$T/err")
+	calls=$(sed -n 's/.* proposals \([0-9]*\) .*/\1/p' "$T/err")
+	in=$(sed -n 's/.* propose_s \([0-9.]*\) .*/\1/p' "$T/err")
+	max=$(sed -n 's/.* propose_max_s \([0-9.]*\) .*/\1/p' "$T/err")
+	cpu=$(sed -n 's/^cpu //p' "$T/err")
 	kib=$(sed -n 's/.* maxrss_kib \([0-9]*\)$/\1/p' "$T/err")
-	echo "| $s | $sec | $((kib / 1024)) MiB |"
+	echo "| $s | $sec | $calls | $in ($max) | $cpu | $((kib / 1024)) MiB |"
 done

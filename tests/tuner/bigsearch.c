@@ -9,8 +9,9 @@
  * TUNE_JOB_LIST_MAX points), proposes BUDGET points in batches of 4 and
  * writes each as a CSV row of the parameters' numbers (a header first);
  * on stderr, the points in the space, how it was enumerated, the seconds,
- * whether it runs under ASan, and the process's peak resident set
- * (getrusage, KiB).
+ * the calls of tune_strategy_propose and the seconds in them (all, the
+ * longest), whether it runs under ASan, and the process's peak resident
+ * set (getrusage, KiB).
  */
 #include <math.h>
 #include <stdio.h>
@@ -62,9 +63,17 @@ int main(int argc, char **argv)
 	for (int p = 0; p < np; p++)
 		printf("%s%s", p ? "," : "", tune_job_param_name(job, p));
 	putchar('\n');
-	size_t budget = so.budget < n ? so.budget : n, done = 0, pts[4];
+	size_t budget = so.budget < n ? so.budget : n, done = 0, pts[4], calls = 0;
+	double in_propose = 0, longest = 0;
 	while (done < budget) {
+		struct timespec p0, p1;
+		clock_gettime(CLOCK_MONOTONIC, &p0);
 		size_t k = tune_strategy_propose(s, pts, budget - done < 4 ? budget - done : 4);
+		clock_gettime(CLOCK_MONOTONIC, &p1);
+		double dt = (double)(p1.tv_sec - p0.tv_sec) + (p1.tv_nsec - p0.tv_nsec) * 1e-9;
+		calls++;
+		in_propose += dt;
+		longest = dt > longest ? dt : longest;
 		if (k == 0)
 			break;
 		for (size_t j = 0; j < k; j++) {
@@ -91,9 +100,11 @@ int main(int argc, char **argv)
 #else
 	const int sanitized = 0;
 #endif
-	fprintf(stderr, "points %zu enumerator %s proposed %zu seconds %.3f asan %d maxrss_kib %ld\n", n,
-		tune_job_enumerator(job), done, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
-		sanitized, ru.ru_maxrss);
+	fprintf(stderr,
+		"points %zu enumerator %s proposed %zu seconds %.3f proposals %zu propose_s %.3f propose_max_s %.4f "
+		"asan %d maxrss_kib %ld\n",
+		n, tune_job_enumerator(job), done, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
+		calls, in_propose, longest, sanitized, ru.ru_maxrss);
 	tune_strategy_free(s);
 	tune_job_free(job);
 	return fflush(stdout) ? 1 : 0;

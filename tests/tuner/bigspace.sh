@@ -74,11 +74,10 @@ for s in exhaustive random anneal pso genetic local; do
 done
 # bo, bfs and the bandit (bo and anneal) keep nothing per point on the big
 # space either (sparse mode): candidates drawn by index and single-parameter
-# moves, each looked up; a smaller budget, as each proposal walks the
-# enumerator a few hundred times
+# moves, each looked up
 for s in bo bfs bandit; do
-	search "$s" 30 4096 4096 "$big"
-	search "$s" 30 8 8 "$small"
+	search "$s" 60 4096 4096 "$big"
+	search "$s" 60 8 8 "$small"
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
