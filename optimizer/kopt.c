@@ -2308,6 +2308,7 @@ struct emit {
 	const struct pragma *vload;   /* ... and its reads, as vectors (NULL: scalar reads) */
 	bool copying;                 /* emitting the copies of the jammed loop's body */
 	bool ragged;                  /* ... and some items fall past the NDRange */
+	bool ragged0;                 /* ... along dimension 0 */
 	int local_index;
 	long long width;
 	size_t orig_global[3];
@@ -3112,24 +3113,38 @@ static void emit_tile(struct emit *E, const struct pragma *p, int pi)
 		fprintf(E->out, "spt_k0 + spt_kk %s ", p->le ? "<=" : "<");
 		emit_node(E, p->bound);
 		pop_subs(E, mark);
-		long long n = tile_items(E, t);
-		fprintf(E->out, ")%s", n > 1 ? " {\n" : "\n");
+		/* a vload array's run of W items: W consecutive elements, to W
+		 * consecutive places of the tile (unless items fall past the
+		 * NDRange, whose clamped indices are not consecutive) */
+		bool vec = false;
+		for (int a = 0; E->vload && !E->ragged0 && t->dim == 0 && a < E->vload->nacc; a++)
+			vec |= E->vload->acc[a].tile == i;
+		long long n = tile_items(E, t), step = vec ? E->vw : 1;
+		fprintf(E->out, ")%s", n > step ? " {\n" : "\n");
 		/* each of the work-item's items along the tile's dimension
 		 * loads its own element: the index with that item's names */
-		for (long long c = 0; c < n; c++) {
+		for (long long c = 0; c < n; c += step) {
 			mark = E->nsubs;
 			if (E->cjam)
 				push_item(E, t->dim == 1 ? c * E->cf[0] : c);
 			push_sub(E, V->at + 1, xstrdup("(spt_k0 + spt_kk)"), false);
 			fprintf(E->out, "%s\t\t\t", ind);
-			emit_tile_index(E, t, "spt_kk");
-			fprintf(E->out, " = %s[", t->name);
-			emit_node(E, t->index);
-			fputs("];\n", E->out);
+			if (vec) {
+				fprintf(E->out, "vstore%lld(vload%lld(0, &%s[", step, step, t->name);
+				emit_node(E, t->index);
+				fputs("]), 0, &", E->out);
+				emit_tile_index(E, t, "spt_kk");
+				fputs(");\n", E->out);
+			} else {
+				emit_tile_index(E, t, "spt_kk");
+				fprintf(E->out, " = %s[", t->name);
+				emit_node(E, t->index);
+				fputs("];\n", E->out);
+			}
 			pop_subs(E, mark);
 		}
 		E->copy[0] = E->copy[1] = 0;
-		if (n > 1)
+		if (n > step)
 			fprintf(E->out, "%s\t\t}\n", ind);
 	}
 	fprintf(E->out, "%s\tbarrier(CLK_LOCAL_MEM_FENCE);\n", ind);
@@ -3330,6 +3345,7 @@ int kopt_apply(const struct kopt *k, struct kopt_variant *v, char **source, char
 						tiled = false;
 				if (!ragged0 || tiled)
 					E.vload = &k->p[j];
+				E.ragged0 = ragged0;
 			}
 		for (int d = 0; d < p->nparams; d++) {
 			size_t g = (v->global[d] + (size_t)E.val[i][d] - 1) / (size_t)E.val[i][d];
