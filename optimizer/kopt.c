@@ -1582,18 +1582,6 @@ static int check_local(struct kopt *k, struct pragma *p)
 	return 0;
 }
 
-/*
- * tile A,B on `for (T k = INIT; k < BOUND; k++) BODY`: each array is read
- * in BODY at one index `R + k * S` whose rest R follows one dimension of
- * the NDRange at most (A[row * K + k] with row = get_global_id(1): the
- * same for a whole row of the work-group).  The loop then runs over tiles
- * of T iterations: the work-group copies each array's tile into __local
- * memory (its rows, its columns, or one shared strip), waits at a
- * barrier, and BODY reads the tile.  Every work-item of a work-group must
- * reach both barriers equally often, so the loop is a statement of the
- * kernel's body itself (no return before it, no coarsening, bounds the
- * same for every work-item), and the arrays are never written.
- */
 /* The kernel f's argument `name` (named at b..e in a pragma), a pointer
  * to scalars: its ParmDecl, and its element type malloc'd into *elem;
  * -1 and a located error if it is none. */
@@ -1620,6 +1608,20 @@ static int scalar_array_arg(struct kopt *k, int f, const char *name, unsigned b,
 	return parm;
 }
 
+/*
+ * tile A,B on `for (T k = INIT; k < BOUND; k++) BODY`: each array is read
+ * in BODY at one index `R + k * S` whose rest R follows one dimension of
+ * the NDRange at most (A[row * K + k] with row = get_global_id(1): the
+ * same for a whole row of the work-group).  The loop then runs over tiles
+ * of T iterations: the work-group copies each array's tile into __local
+ * memory (its rows, its columns, or one shared strip), waits at a
+ * barrier, and BODY reads the tile.  Every work-item of a work-group must
+ * reach both barriers equally often, so the loop is a statement of the
+ * kernel's body itself (no return before it, no coarsening item by
+ * item: jammed items share the loop, and the tiles hold their rows and
+ * columns; bounds the same for every work-item), and the arrays are never
+ * written.
+ */
 static int tile_array(struct kopt *k, struct pragma *p, const void *unused, const char *name, unsigned b,
 		      unsigned e)
 {
