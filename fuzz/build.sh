@@ -1,6 +1,13 @@
 #!/bin/sh
-# Builds the libFuzzer target fuzz/fuzz_frontend from the front-end sources
-# in lang/, with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Builds a libFuzzer target, with AddressSanitizer and
+# UndefinedBehaviorSanitizer:
+#
+#     fuzz/build.sh [TARGET]
+#
+#   frontend  (default) fuzz/fuzz_frontend: the front end in lang/
+#   bindings  fuzz/fuzz_bindings: --device-profile JSON and --set values
+#   db        fuzz/fuzz_db: results databases (JSONL), torn ones included
+#   batch     fuzz/fuzz_batch: `spacetune batch` files
 #
 #   CLANG         the compiler (default: clang)
 #   top_srcdir    the source tree (default: the parent of this script)
@@ -19,9 +26,79 @@ CLANG=${CLANG:-clang}
 BISON=${BISON:-bison}
 FLEX=${FLEX:-flex}
 
+target=${1:-frontend}
 src=$top_srcdir/lang
-out=$top_builddir/fuzz/fuzz_frontend
+out=$top_builddir/fuzz/fuzz_$target
 mkdir -p "$top_builddir/fuzz"
+case $src in /*) ;; *) src=$(pwd)/$src ;; esac
+case $top_srcdir in /*) ;; *) top_srcdir=$(pwd)/$top_srcdir ;; esac
+
+flags="-g -O1 -std=gnu11 -fno-omit-frame-pointer
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+	-I$top_srcdir -I$src -I$top_srcdir/runtime -Wno-unused-function"
+rt=$top_srcdir/runtime
+runtime="$rt/values.c $rt/ctx.c $rt/sinks.c $rt/driver.c $rt/output.c $rt/par.c $rt/access.c $rt/memo.c"
+
+# link OUT ARGS...: links; the functions ARGS' files call but that live in
+# parts of the tree not linked (the runner beside the batch reader, the
+# evaluator beside the status names) become stubs that abort, saying so,
+# if ever reached.
+link() {
+	o=$1
+	shift
+	if "$CLANG" $flags "$@" -o "$o" 2>"$o.log"; then
+		rm -f "$o.log"
+		return 0
+	fi
+	sed -n "s/.*undefined reference to \`\([A-Za-z_][A-Za-z0-9_]*\)'.*/\1/p" "$o.log" | sort -u >"$o.undef"
+	if [ ! -s "$o.undef" ]; then
+		cat "$o.log" >&2
+		return 1
+	fi
+	{
+		echo '#include <stdio.h>'
+		echo '#include <stdlib.h>'
+		while read -r name; do
+			printf 'void %s(void);\nvoid %s(void) { fputs("fuzz stub %s reached\\n", stderr); abort(); }\n' \
+				"$name" "$name" "$name"
+		done <"$o.undef"
+	} >"$o.stubs.c"
+	echo "build.sh: stubbed $(wc -l <"$o.undef") function(s) not linked: $(tr '\n' ' ' <"$o.undef")"
+	"$CLANG" -g -O1 -c "$o.stubs.c" -o "$o.stubs.o" && "$CLANG" $flags "$@" "$o.stubs.o" -o "$o"
+	rc=$?
+	rm -f "$o.log" "$o.undef" "$o.stubs.c" "$o.stubs.o"
+	return $rc
+}
+
+case $target in
+frontend) ;;
+bindings)
+	# shellcheck disable=SC2086
+	link "$out" "$here/fuzz_bindings.c" $runtime -lm -lpthread
+	echo "built $out"
+	exit 0 ;;
+db)
+	# shellcheck disable=SC2086
+	# eval.c for its status names alone: the linker drops the evaluator.
+	# shellcheck disable=SC2086
+	link "$out" $(pkg-config --cflags json-c) "$here/fuzz_db.c" "$top_srcdir/tuner/db.c" \
+		"$top_srcdir/tuner/replay.c" "$top_srcdir/tuner/eval.c" \
+		$(pkg-config --libs json-c liblzma) -lm
+	echo "built $out"
+	exit 0 ;;
+batch)
+	# The reader, what it calls (diag, the strategies' budgets and
+	# names, objectives, --set's rule); the runner's calls become stubs.
+	# shellcheck disable=SC2086
+	link "$out" $(pkg-config --cflags json-c icu-uc) "$here/fuzz_batch.c" "$top_srcdir/tuner/batch.c" \
+		"$src/diag.c" "$src/arena.c" "$top_srcdir/tuner/strategy.c" "$top_srcdir/tuner/best.c" $runtime \
+		$(pkg-config --libs json-c icu-uc) -lm -lpthread
+	echo "built $out"
+	exit 0 ;;
+*)
+	echo "build.sh: no fuzz target '$target' (frontend, bindings, db, batch)" >&2
+	exit 2 ;;
+esac
 
 gen=$(mktemp -d "${TMPDIR:-/tmp}/fuzzgen.XXXXXX")
 trap 'rm -rf "$gen"' EXIT INT TERM
@@ -29,7 +106,6 @@ trap 'rm -rf "$gen"' EXIT INT TERM
 # newer A B: A exists and is not older than B.
 newer() { [ -f "$1" ] && [ -z "$(find "$2" -newer "$1" 2>/dev/null)" ]; }
 
-case $src in /*) ;; *) src=$(pwd)/$src ;; esac
 b=$top_builddir/lang
 if newer "$b/parser.c" "$src/parser.y" && newer "$b/parser.h" "$src/parser.y" &&
    newer "$b/lexer.c" "$src/lexer.l"; then

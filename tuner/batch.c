@@ -61,6 +61,7 @@ struct parser {
 	int nproblems;
 	char **devices;
 	int ndevices;
+	int problems_cap;         /* of the batch's expanded problems */
 	bool oom;
 };
 
@@ -521,6 +522,19 @@ static char *problem_text(char **sets, int n)
 	return text;
 }
 
+/* How many problems expand() makes of pr (a double: it may not fit an int); -1: no memory. */
+static double combinations(const struct parser *ps, const struct scope *pr)
+{
+	const struct set_line **sets = calloc((size_t)(ps->defaults.nsets + pr->nsets) + 1, sizeof *sets);
+	if (!sets)
+		return -1;
+	double n = 1;
+	for (int i = merged_sets(ps, pr, sets); i-- > 0;)
+		n *= sets[i]->nvalues;
+	free(sets);
+	return n;
+}
+
 /* Appends every combination of one problem's sets (the first set varies slowest). */
 static int expand(struct parser *ps, const struct scope *pr, struct tune_batch *b)
 {
@@ -530,10 +544,14 @@ static int expand(struct parser *ps, const struct scope *pr, struct tune_batch *
 	if (!sets || !at)
 		goto oom;
 	for (;;) {
-		struct tune_batch_problem *np = realloc(b->problems, (size_t)(b->nproblems + 1) * sizeof *np);
-		if (!np)
-			goto oom;
-		b->problems = np;
+		if (b->nproblems == ps->problems_cap) {
+			int cap = ps->problems_cap ? 2 * ps->problems_cap : 16;
+			struct tune_batch_problem *np = realloc(b->problems, (size_t)cap * sizeof *np);
+			if (!np)
+				goto oom;
+			b->problems = np;
+			ps->problems_cap = cap;
+		}
 		struct tune_batch_problem *p = &b->problems[b->nproblems++];
 		memset(p, 0, sizeof *p);
 		p->line = pr->line;
@@ -680,6 +698,24 @@ int tune_batch_load(const char *path, FILE *diag_out, struct tune_batch **out)
 		ps.oom = true;
 		goto done;
 	}
+	/* A few set lines of many values multiply: refuse a batch too large
+	 * to list (1e10 problems would hang here, then exhaust memory). */
+	double total = 0;
+	for (int i = 0; i < ps.nproblems; i++) {
+		double n = combinations(&ps, &ps.problems[i]);
+		if (n < 0) {
+			ps.oom = true;
+			goto done;
+		}
+		total += n;
+		if (total > TUNE_BATCH_MAX_PROBLEMS) {
+			struct srcloc loc = { ps.problems[i].line, 1, ps.problems[i].line, 8 };
+			diag_error(&ps.diag, loc, "the batch expands to more than %d problems here (this one "
+			           "alone, the cross product of its set lines, to %.0f)",
+			           TUNE_BATCH_MAX_PROBLEMS, n);
+			goto done;
+		}
+	}
 	for (int i = 0; i < ps.nproblems && !ps.oom; i++) {
 		char *resolved = resolve(path, ps.problems[i].space);
 		if (!resolved) {
@@ -695,15 +731,24 @@ int tune_batch_load(const char *path, FILE *diag_out, struct tune_batch **out)
 		if (expand(&ps, &ps.problems[i], b) != 0)
 			ps.oom = true;
 	}
-	/* The same problem twice would be tuned twice into one database. */
-	for (int i = 0; i < b->nproblems && !ps.oom; i++)
-		for (int j = 0; j < i; j++)
-			if (strcmp(b->problems[i].key, b->problems[j].key) == 0) {
-				struct srcloc loc = { b->problems[i].line, 1, b->problems[i].line, 8 };
-				diag_error(&ps.diag, loc, "the problem '%s' is already in the batch (line %d)",
-				           b->problems[i].key, b->problems[j].line);
-				break;
-			}
+	/* The same problem twice would be tuned twice into one database.
+	 * (A table, not all pairs: a batch may hold 10^5 problems.) */
+	struct lh_table *keys = ps.oom ? NULL : lh_kchar_table_new(1024, NULL);
+	if (!keys && !ps.oom)
+		ps.oom = true;
+	for (int i = 0; i < b->nproblems && !ps.oom; i++) {
+		struct lh_entry *e = lh_table_lookup_entry(keys, b->problems[i].key);
+		if (e) {
+			int j = (int)(intptr_t)lh_entry_v(e);
+			struct srcloc loc = { b->problems[i].line, 1, b->problems[i].line, 8 };
+			diag_error(&ps.diag, loc, "the problem '%s' is already in the batch (line %d)",
+			           b->problems[i].key, b->problems[j].line);
+		} else if (lh_table_insert(keys, b->problems[i].key, (void *)(intptr_t)i) != 0) {
+			ps.oom = true;
+		}
+	}
+	if (keys)
+		lh_table_free(keys);
 	b->devices = ps.devices;
 	b->ndevices = ps.ndevices;
 	ps.devices = NULL;

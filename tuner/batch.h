@@ -50,6 +50,9 @@ struct tune_batch {
 	char **devices;             /* `device` lines: index or name substring */
 };
 
+/* More expanded problems than this is an error of the batch file. */
+#define TUNE_BATCH_MAX_PROBLEMS 100000
+
 /*
  * Reads and expands a batch file.  Errors are reported on `diag` as
  * file:line:col with the line and a caret.  0; 1 on an error in the file;
