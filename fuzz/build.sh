@@ -8,6 +8,7 @@
 #   bindings  fuzz/fuzz_bindings: --device-profile JSON and --set values
 #   db        fuzz/fuzz_db: results databases (JSONL), torn ones included
 #   batch     fuzz/fuzz_batch: `spacetune batch` files
+#   kopt      fuzz/fuzz_kopt: OpenCL kernels' `#pragma spacetune` lines
 #
 #   CLANG         the compiler (default: clang)
 #   top_srcdir    the source tree (default: the parent of this script)
@@ -95,8 +96,17 @@ batch)
 		$(pkg-config --libs json-c icu-uc) -lm -lpthread
 	echo "built $out"
 	exit 0 ;;
+kopt)
+	# libclang (llvm-config, else Debian's llvm-15) parses the kernel.
+	llvm=$(llvm-config-15 --prefix 2>/dev/null || llvm-config --prefix 2>/dev/null || echo /usr/lib/llvm-15)
+	# shellcheck disable=SC2086
+	link "$out" -I"$llvm/include" "$here/fuzz_kopt.c" "$top_srcdir/optimizer/kopt.c" \
+		"$src/diag.c" "$src/arena.c" $(pkg-config --cflags --libs icu-uc) \
+		-L"$llvm/lib" -Wl,-rpath,"$llvm/lib" -lclang -lm
+	echo "built $out"
+	exit 0 ;;
 *)
-	echo "build.sh: no fuzz target '$target' (frontend, bindings, db, batch)" >&2
+	echo "build.sh: no fuzz target '$target' (frontend, bindings, db, batch, kopt)" >&2
 	exit 2 ;;
 esac
 

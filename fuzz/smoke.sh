@@ -5,6 +5,7 @@
 #   bindings  --device-profile JSON, --set       seeds: fuzz/corpus-bindings
 #   db        results databases, replay          seeds: fuzz/corpus-db
 #   batch     `spacetune batch` files            seeds: fuzz/corpus-batch
+#   kopt      `#pragma spacetune` kernels        seeds: tests/optimizer/*.cl
 # it replays the known crashers (fuzz/regressions: the .space files there
 # for frontend, fuzz/regressions/TARGET/ for the others), each of which
 # must now run clean, then fuzzes from the seeds and the regressions.
@@ -13,7 +14,7 @@
 #     fuzz/fuzz_TARGET fuzz/crash-...
 #
 #   CLANG              the compiler; none found: the test is skipped (77)
-#   FUZZ_TARGETS       which targets (default: all four)
+#   FUZZ_TARGETS       which targets (default: all five)
 #   FUZZ_SECONDS       how long to fuzz the front end (default 20; 300 in
 #                      make check-full)
 #   FUZZ_SECONDS_EACH  how long to fuzz each other target (default 5; 60
@@ -34,7 +35,7 @@ if [ "${CHECK_FULL:-}" = 1 ]; then
 else
 	: "${FUZZ_SECONDS:=20}" "${FUZZ_SECONDS_EACH:=5}"
 fi
-: "${FUZZ_TARGETS:=frontend bindings db batch}"
+: "${FUZZ_TARGETS:=frontend bindings db batch kopt}"
 : "${FUZZ_JOBS:=1}"
 : "${FUZZ_MAX_LEN:=4096}"
 : "${FUZZ_BIN:=}"
@@ -69,6 +70,9 @@ seeds() {
 		find "$top_srcdir/spaces" "$top_srcdir/tests" -name '*.space' -type f 2>/dev/null
 		find "$here/corpus" -type f 2>/dev/null
 		find "$here/regressions" -maxdepth 1 -type f 2>/dev/null ;;
+	kopt)
+		find "$top_srcdir/tests/optimizer" -name '*.cl' -type f 2>/dev/null
+		find "$here/regressions/$1" -type f 2>/dev/null ;;
 	*)
 		find "$here/corpus-$1" "$here/regressions/$1" -type f 2>/dev/null ;;
 	esac
