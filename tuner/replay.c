@@ -367,7 +367,8 @@ static bool spelt_literally(const char *s)
  * The file's lines that can be of the space and problem, the others
  * blank (so that line numbers stay), in a buffer of the caller's.
  */
-static char *candidate_lines(const struct dataset_file *df, const char *space, const char *problem)
+static char *candidate_lines(const struct dataset_file *df, const char *space, const char *problem,
+                             size_t *len)
 {
 	char *out = malloc(df->len + 1);
 	if (!out)
@@ -400,6 +401,9 @@ static char *candidate_lines(const struct dataset_file *df, const char *space, c
 	free(qs);
 	free(qp);
 	out[k] = '\0';
+	/* the length, not strlen: a line may hold NUL bytes (a crash can leave
+	 * them), and what follows it is still to be read */
+	*len = k;
 	return out;
 }
 
@@ -420,8 +424,8 @@ static const struct problem_records *problem_get(struct dataset *ds, const char 
 	}
 	for (size_t i = 0; i < ds->nfiles; i++) {
 		const struct dataset_file *df = &ds->files[i];
-		char *text = candidate_lines(df, space, problem);
-		size_t len = text ? strlen(text) : 0;
+		size_t len = 0;
+		char *text = candidate_lines(df, space, problem, &len);
 		FILE *f = !text ? NULL : len ? fmemopen(text, len, "r") : fopen("/dev/null", "r");
 		if (!f) {
 			free(text);

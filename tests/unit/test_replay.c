@@ -158,3 +158,19 @@ Test(replay, escaped_and_look_alike_lines)
 	cr_expect_eq(records_of(file, 1024, &read, &kept), 3, "two plain lines and the escaped one");
 	cr_expect_eq(records_of(file, 2048, &read, &kept), 1, "the look-alike is N=2048's");
 }
+
+/* A line with NUL bytes (what a crash can leave in a file's middle when
+ * the file system had not written the blocks) is one bad line: the
+ * records after it are still the problem's. */
+Test(replay, a_line_with_nul_bytes_hides_nothing_after_it)
+{
+	write_records(file, 1024, 0, 2);
+	static const char torn[] = "{\"space\":\"s\",\"problem\":\"N=1024\",\"dev\0\0\0ice\":\"Dev\"}\n";
+	FILE *f = fopen(file, "a");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(torn, 1, sizeof torn - 1, f), sizeof torn - 1);
+	cr_assert_eq(fclose(f), 0);
+	write_records(file, 1024, 2, 2);
+	long read, kept;
+	cr_expect_eq(records_of(file, 1024, &read, &kept), 4, "the two records before the bad line and the two after");
+}
