@@ -122,47 +122,54 @@ FILE *sprt_output_open(struct sprt_output *o, const char *path, const char *prog
 		/* A device or a pipe (/dev/null, a FIFO): nothing to replace
 		 * atomically, and renaming over it would destroy it. */
 		o->f = fopen(path, "wb");
-		if (!o->f)
+		if (!o->f && prog)
 			fprintf(stderr, "%s: error: cannot open '%s': %s\n", prog, path, strerror(errno));
 		return o->f;
 	}
 	o->f = open_beside(path, &o->tmp_path);
-	if (!o->f)
+	if (!o->f && prog)
 		fprintf(stderr, "%s: error: cannot create a file beside '%s': %s\n", prog, path, strerror(errno));
-	else
+	else if (o->f)
 		guard_tmp(o->tmp_path);
 	return o->f;
 }
 
+/* A failed step of sprt_output_close: reported unless silent, and its
+ * errno kept for a silent caller. */
+static int output_failed(const struct sprt_output *o, int *saved, const char *what, const char *path)
+{
+	*saved = errno;
+	if (o->prog)
+		fprintf(stderr, "%s: error: %s%s%s: %s\n", o->prog, what, path ? path : "", path ? "'" : "",
+			strerror(*saved));
+	return 1;
+}
+
 int sprt_output_close(struct sprt_output *o, int status)
 {
-	const char *what = o->path ? o->path : "the output";
+	int saved = 0;
 	if (fflush(o->f) || ferror(o->f)) {
 		if (!status)
-			fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, what, strerror(errno));
+			status = o->path ? output_failed(o, &saved, "writing '", o->path)
+					 : output_failed(o, &saved, "writing the output", NULL);
 		status = 1;
 	}
 	if (o->tmp_path) {
-		if (!status && fsync(fileno(o->f)) && errno != EINVAL) {
-			fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->path, strerror(errno));
-			status = 1;
-		}
-		if (fclose(o->f) && !status) {
-			fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->path, strerror(errno));
-			status = 1;
-		}
-		if (!status && rename(o->tmp_path, o->path)) {
-			fprintf(stderr, "%s: error: cannot rename to '%s': %s\n", o->prog, o->path, strerror(errno));
-			status = 1;
-		}
+		if (!status && fsync(fileno(o->f)) && errno != EINVAL)
+			status = output_failed(o, &saved, "writing '", o->path);
+		if (fclose(o->f) && !status)
+			status = output_failed(o, &saved, "writing '", o->path);
+		if (!status && rename(o->tmp_path, o->path))
+			status = output_failed(o, &saved, "cannot rename to '", o->path);
 		if (status)
 			unlink(o->tmp_path);
 		unguard_tmp();
 		free(o->tmp_path);
 	} else if (o->f != stdout && fclose(o->f) && !status) {
-		fprintf(stderr, "%s: error: writing %s: %s\n", o->prog, o->path, strerror(errno));
-		status = 1;
+		status = output_failed(o, &saved, "writing '", o->path);
 	}
 	*o = (struct sprt_output){ 0 };
+	if (status && saved)
+		errno = saved;
 	return status;
 }

@@ -705,7 +705,10 @@ bool sprt_sink_failed(const struct sprt_sink *sink);
  * when `status` is 0 and every write succeeded (a device or a pipe is
  * written in place).  sprt_output_close reports a failed write unless
  * `status` already says one failed, removes the temporary file on any
- * failure, and returns the final status (0 or 1).
+ * failure, and returns the final status (0 or 1).  With `prog` NULL
+ * nothing is printed and errno says what failed: for writers with
+ * messages of their own (spacetune's export, merge and header files,
+ * spacec emit -o), which must not rename over /dev/null either.
  */
 struct sprt_output {
 	FILE *f;

@@ -500,22 +500,14 @@ static int emit_file(const struct cli *cli, struct spacec_unit *u)
 		if (fwrite(text, 1, n, stdout) != n || fflush(stdout))
 			rc = EXIT_INPUT;
 	} else {
-		/* Atomic: a temporary file renamed into place, never a torn file. */
-		size_t tl = strlen(out) + 32;
-		char *tmp = malloc(tl);
-		if (!tmp) {
-			fputs("spacec: error: out of memory\n", stderr);
-			free(text);
-			return EXIT_INPUT;
-		}
-		snprintf(tmp, tl, "%s.tmp.%ld", out, (long)getpid());
-		FILE *f = fopen(tmp, "wb");
-		if (!f || fwrite(text, 1, n, f) != n || fclose(f) || rename(tmp, out)) {
+		/* Atomic: a temporary file renamed into place, never a torn file
+		 * (a device such as /dev/null is written in place). */
+		struct sprt_output o;
+		FILE *f = sprt_output_open(&o, out, NULL);
+		if (!f || sprt_output_close(&o, fwrite(text, 1, n, f) != n) != 0) {
 			fprintf(stderr, "spacec: error: cannot write '%s': %s\n", out, strerror(errno));
-			remove(tmp);
 			rc = EXIT_INPUT;
 		}
-		free(tmp);
 	}
 	free(text);
 	return rc;

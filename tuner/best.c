@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "spacert.h"
 #include "tuner/best.h"
 #include "tuner/db.h"
 
@@ -126,42 +127,19 @@ static int cmp_double(const void *a, const void *b)
 
 /*
  * Writes `text` to path through a temporary file in the same directory
- * and a rename, so readers see the old file or the complete new one.
+ * and a rename, so readers see the old file or the complete new one; a
+ * device or a pipe (/dev/null) is written in place, never renamed over
+ * (the runtime's sprt_output, the rule of every output file).
  */
 int tune_write_whole(const char *path, const char *text, FILE *err)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	if (!tmp)
+	struct sprt_output o;
+	FILE *f = sprt_output_open(&o, path, NULL);
+	if (!f || sprt_output_close(&o, fputs(text, f) < 0) != 0) {
+		fprintf(err, "spacetune: error: %s: cannot write: %s\n", path, strerror(errno));
 		return -1;
-	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd >= 0) {
-		/* mkstemp makes 0600; the header is for others to read, so it gets
-		 * the mode a new file would (or the replaced file's). */
-		struct stat st;
-		mode_t mask = umask(0);
-		umask(mask);
-		fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
 	}
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	bool ok = f && fputs(text, f) >= 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
-	int saved = errno;
-	if (f)
-		ok = fclose(f) == 0 && ok;
-	else if (fd >= 0)
-		close(fd);
-	if (ok && rename(tmp, path) != 0) {
-		saved = errno;
-		ok = false;
-	}
-	if (!ok) {
-		fprintf(err, "spacetune: error: %s: cannot write: %s\n", path, strerror(saved));
-		if (fd >= 0)
-			unlink(tmp);
-	}
-	free(tmp);
-	return ok ? 0 : -1;
+	return 0;
 }
 
 /* ---- the C header -------------------------------------------------------------------- */

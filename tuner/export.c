@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "spacert.h"
 #include "tuner/db.h"
 #include "tuner/export.h"
 
@@ -464,16 +465,10 @@ static const char c_preamble[] =
 static int write_c(const char *path, struct rec *const *best, size_t n, struct setting **sets,
                    const int *nsets)
 {
-	size_t len = strlen(path) + 32;
-	char *tmp = malloc(len);
-	if (!tmp)
+	struct sprt_output out;
+	FILE *f = sprt_output_open(&out, path, NULL);
+	if (!f)
 		return -1;
-	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		free(tmp);
-		return -1;
-	}
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	char guard[128];
 	c_ident(guard, sizeof guard, base);
@@ -499,16 +494,7 @@ static int write_c(const char *path, struct rec *const *best, size_t n, struct s
 		i = j;
 	}
 	fprintf(f, "\n#endif\n");
-	if (fflush(f) != 0 || ferror(f))
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -1;
-	if (rc != 0)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	return sprt_output_close(&out, rc != 0) ? -1 : 0;
 }
 
 /* ---- JSON output ---------------------------------------------------------------------- */
@@ -556,17 +542,13 @@ static int write_json(const char *path, struct rec *const *best, size_t n, struc
 		json_object_object_add(e, "source_hash", json_object_new_string(r->hash));
 		json_object_array_add(list, e);
 	}
-	size_t len = strlen(path) + 32;
-	char *tmp = malloc(len);
+	const char *text = json_object_to_json_string_ext(list, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+	                                                               JSON_C_TO_STRING_NOSLASHESCAPE);
 	int rc = -1;
-	if (tmp) {
-		snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-		rc = json_object_to_file_ext(tmp, list, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-		                                                JSON_C_TO_STRING_NOSLASHESCAPE) == 0 &&
-		             rename(tmp, path) == 0 ? 0 : -1;
-		if (rc != 0)
-			unlink(tmp);
-		free(tmp);
+	if (text) {
+		struct sprt_output out;
+		FILE *f = sprt_output_open(&out, path, NULL);
+		rc = f && sprt_output_close(&out, fputs(text, f) < 0) == 0 ? 0 : -1;
 	}
 	json_object_put(list);
 	return rc;

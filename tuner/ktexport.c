@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "tuner/db.h"
+#include "tuner/best.h"
 #include "tuner/ktexport.h"
 
 struct lines {
@@ -139,22 +140,14 @@ static struct json_object *number(double x)
 
 static int write_json(const char *path, struct json_object *root, FILE *err)
 {
-	size_t n = strlen(path) + 8;
-	char *tmp = malloc(n);
-	if (!tmp)
-		return -1;
-	snprintf(tmp, n, "%s.tmp", path);
 	/* Plain: the cache then ends in "}}}", which Kernel Tuner's reader
 	 * takes for a closed file (util.py, correct_open_cache). */
-	int rc = json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (rc != 0 || rename(tmp, path) != 0) {
-		fprintf(err, "spacetune: error: %s: cannot write: %s\n", path, strerror(errno));
-		remove(tmp);
-		free(tmp);
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text) {
+		fprintf(err, "spacetune: error: %s: cannot write: out of memory\n", path);
 		return -1;
 	}
-	free(tmp);
-	return 0;
+	return tune_write_whole(path, text, err);
 }
 
 /* Adds a parameter's value to tune_params[name] unless there. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "spacert.h"
 #include "tuner/db.h"
 #include "tuner/merge.h"
 
@@ -168,7 +169,6 @@ int tune_merge(const char *const *inputs, int ninputs, const char *output, FILE 
 {
 	struct merge m = { 0 };
 	int rc = 1;
-	char *tmp = NULL;
 	for (int i = 0; i < ninputs; i++) {
 		char *why = NULL;
 		if (tune_db_scan(inputs[i], err, take, &m, &why) != 0) {
@@ -194,21 +194,11 @@ int tune_merge(const char *const *inputs, int ninputs, const char *output, FILE 
 	m.n = kept;
 	if (m.n)
 		qsort(m.v, m.n, sizeof *m.v, cmp_output);
-	size_t len = strlen(output) + 32;
-	if (!(tmp = malloc(len)))
-		goto oom;
-	snprintf(tmp, len, "%s.tmp.%ld", output, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(err, "spacetune: error: cannot write '%s': %s\n", tmp, strerror(errno));
-		goto done;
-	}
-	int bad = write_all(f, m.v, m.n);
-	bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, output) != 0) {
+	/* the runtime's rule: beside and renamed, a device written in place */
+	struct sprt_output o;
+	FILE *f = sprt_output_open(&o, output, NULL);
+	if (!f || sprt_output_close(&o, write_all(f, m.v, m.n) != 0) != 0) {
 		fprintf(err, "spacetune: error: cannot write '%s': %s\n", output, strerror(errno));
-		unlink(tmp);
 		goto done;
 	}
 	fprintf(out, "spacetune: merged %zu records from %d files into %zu in %s (%zu duplicates)\n", read,
@@ -224,6 +214,5 @@ done:
 		free(m.v[i].line);
 	}
 	free(m.v);
-	free(tmp);
 	return rc;
 }

@@ -115,6 +115,17 @@ grep -q '#line' "$T/small.c" && ok "emit has #line directives" || bad "emit #lin
 cp "$T/small.c" "$T/first.c"
 "$SPACEC" emit "$T/small.space" -o "$T/small.c" && cmp -s "$T/small.c" "$T/first.c" &&
 	ok "emit is reproducible" || bad "emit reproducible"
+# -o a device or a pipe writes it in place: a FIFO stands for /dev/null
+# (renaming over it, as root, once replaced the real /dev/null)
+# (the C names its own file in #line directives: compared without them)
+mkfifo "$T/emit-fifo"
+timeout 60 cat "$T/emit-fifo" > "$T/emit-fifo.got" &
+reader=$!
+"$SPACEC" emit "$T/small.space" -o "$T/emit-fifo"
+wait $reader
+unlined() { sed 's/^#line \([0-9]*\) ".*"$/#line \1/' "$1"; }
+test -p "$T/emit-fifo" && [ "$(unlined "$T/emit-fifo.got")" = "$(unlined "$T/first.c")" ] &&
+	ok "emit -o FIFO writes it in place" || bad "emit -o FIFO: $(ls -l "$T/emit-fifo")"
 # A factorization whose sub-nests could never be found in their memo
 # tables is dropped (cg_factor.c any_block_reused): synthetic_wide keeps
 # n after wg and wpt, stepped over their multiples, not factorized

@@ -66,6 +66,10 @@ EOF2
 python3 "$T/gen.py" "$T" || bad "the generator"
 expect_status "export" 0 "$SPACETUNE" export "$T/db.jsonl" --c "$T/params.h" --json "$T/params.json"
 check "no sanitizer report" no_sanitizer_reports "$T/err"
+to_fifo "export --json" "$T/params.json" "$SPACETUNE" export "$T/db.jsonl" --json "$T/fifo"
+mkdir -p "$T/ref" # the header's include guard follows the file's name: the same name here
+"$SPACETUNE" export "$T/db.jsonl" --c "$T/ref/fifo" >/dev/null 2>&1
+to_fifo "export --c" "$T/ref/fifo" "$SPACETUNE" export "$T/db.jsonl" --c "$T/fifo"
 jq -S -c '[.[] | {device, problem, defines, time_ms}] | sort_by(.device, .problem)' "$T/params.json" >"$T/got.json"
 jq -S -c . "$T/want.json" >"$T/want.jsonc"
 cmp -s "$T/want.jsonc" "$T/got.json" && ok "JSON: the best verified entry of the newest kernel per device and problem" ||

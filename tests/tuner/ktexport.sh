@@ -27,6 +27,7 @@ check "... and nothing is written" test ! -e "$T/kt.json"
 expect_status "export --kt-cache --t4" 0 "$SPACETUNE" export "$T/db.jsonl" --problem filter_size=3 \
 	--kt-cache "$T/kt.json" --t4 "$T/t4.json"
 check "... warns about the older kernel source" grep -q "records of older kernel sources left out" "$T/err"
+to_fifo "export --kt-cache" "$T/kt.json" "$SPACETUNE" export "$T/db.jsonl" --problem filter_size=3 --kt-cache "$T/fifo"
 expect_status "--space without --kt-cache or --t4" 2 "$SPACETUNE" export "$T/db.jsonl" --space conv2d --c "$T/x.h"
 
 cat >"$T/check.py" <<'EOF'

@@ -41,6 +41,24 @@ expect_status() { # name status cmd...: runs cmd with stdout/stderr in $T/out, $
 		sed 's/^/    | /' "$T/err" | tail -20
 	fi
 }
+# to_fifo NAME REFERENCE cmd...: cmd writes its output file to $T/fifo, a
+# FIFO standing for /dev/null or any device: it must be written in place
+# (the reader gets exactly REFERENCE, the file a regular output got) and
+# never renamed over (as root, that replaced the real /dev/null with a
+# regular file).  Run against a FIFO, not /dev/null, so a failure breaks
+# nothing outside $T; the reader gives up after 60 s.
+to_fifo() {
+	fifo_what=$1 fifo_reference=$2
+	shift 2
+	rm -f "$T/fifo" "$T/fifo.got"
+	mkfifo "$T/fifo"
+	timeout 60 cat "$T/fifo" >"$T/fifo.got" &
+	fifo_reader=$!
+	expect_status "$fifo_what, to a FIFO" 0 "$@"
+	wait $fifo_reader
+	check "$fifo_what: the FIFO is still one, not renamed over" test -p "$T/fifo"
+	check "$fifo_what: the FIFO got the same bytes as a file" cmp -s "$fifo_reference" "$T/fifo.got"
+}
 need_opencl() {
 	if ! "$SPACETUNE" devices >/dev/null 2>&1; then
 		echo "no OpenCL device: skipped"

@@ -46,6 +46,7 @@ printf '{"v":1,"time":"2026-01-' >>"$T/c.jsonl"
 sort -o "$T/want" "$T/want"
 
 expect_status "merge a b c" 0 "$SPACETUNE" merge --out "$T/abc.jsonl" "$T/a.jsonl" "$T/b.jsonl" "$T/c.jsonl"
+to_fifo "merge --out" "$T/abc.jsonl" "$SPACETUNE" merge --out "$T/fifo" "$T/a.jsonl" "$T/b.jsonl" "$T/c.jsonl"
 check "the torn last line is reported" grep -q "c.jsonl:.*torn last line" "$T/err"
 check "the summary counts the records" grep -q "merged 90 records from 3 files into $(wc -l <"$T/want") in" "$T/out"
 jq -S -c . "$T/abc.jsonl" | sort >"$T/got"
