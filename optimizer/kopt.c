@@ -912,6 +912,34 @@ static bool writes_memory_call(const char *f)
 
 static int last_kid(const struct kopt *k, int n) { return kid(k, n, k->n[n].nkids - 1); }
 
+/*
+ * For the transformations that rewrite a read-only array's reads ('tile',
+ * 'vload'): whether node i, a reference to the argument parm, is a read
+ * `name[index]` inside `inner`.  *sub is its subscript node, or -1 where i
+ * is no reference to parm or lies outside inner (left as it is).  1 after
+ * a located error: used other than subscripted, written (`written`, with
+ * the name), or inside a macro expansion.
+ */
+static int array_read(struct kopt *k, int i, int parm, int inner, const char *name, const char *written,
+		      int *sub)
+{
+	*sub = -1;
+	const struct node *x = &k->n[i];
+	if (x->kind != CXCursor_DeclRefExpr || x->decl != k->n[parm].at + 1)
+		return 0;
+	int s = subscript_of(k, i);
+	if (s < 0)
+		return err_at(k, i, "'%s' is used other than as '%s[index]'", name, name);
+	if (writes(k, s))
+		return err_at(k, s, written, name);
+	if (!within(k, s, inner))
+		return 0;
+	if (x->macro)
+		return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite", name);
+	*sub = s;
+	return 0;
+}
+
 /* Work per item: the kernel body becomes a function of the global index,
  * called F times per work-item; so no work-item may depend on another. */
 static int check_coarsen_jam(struct kopt *k, struct pragma *p);
@@ -1639,23 +1667,13 @@ static int tile_array(struct kopt *k, struct pragma *p, const void *unused, cons
 	struct poly first;
 	memset(&first, 0, sizeof(first));
 	for (int i = body; i < k->nn && k->n[i].b < k->n[body].e; i++) {
-		const struct node *x = &k->n[i];
-		if (!within(k, i, body) || x->kind != CXCursor_DeclRefExpr || x->decl != k->n[parm].at + 1)
+		int sub;
+		if (!within(k, i, body))
 			continue;
-		int sub = subscript_of(k, i);
+		if (array_read(k, i, parm, p->body, name, "'%s' is written; 'tile' stages read-only arrays", &sub))
+			return 1;
 		if (sub < 0)
-			return err_at(k, i, "'%s' is used other than as '%s[index]'", name, name);
-		if (writes(k, sub) || (k->n[sub].parent >= 0 &&
-				       ((k->n[k->n[sub].parent].kind == CXCursor_BinaryOperator &&
-					 !strcmp(k->n[k->n[sub].parent].op, "=")) ||
-					k->n[k->n[sub].parent].kind == CXCursor_CompoundAssignOperator) &&
-				       k->n[k->n[sub].parent].first == sub))
-			return err_at(k, sub, "'%s' is written; 'tile' stages read-only arrays", name);
-		if (!within(k, sub, p->body))
-			continue;   /* reads outside the loop stay as they are */
-		if (x->macro)
-			return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
-				      name);
+			continue;   /* not the array, or a read outside the loop: stays as it is */
 		int idx = kid(k, sub, 1);
 		struct poly P;
 		k->tile_var = p->var;
@@ -1900,19 +1918,14 @@ static int check_vload_array(struct kopt *k, struct pragma *p, const void *coars
 	free(elem);
 	int found = 0;
 	for (int i = body; i < k->nn && k->n[i].b < k->n[body].e; i++) {
-		const struct node *x = &k->n[i];
-		if (!within(k, i, body) || x->kind != CXCursor_DeclRefExpr || x->decl != k->n[parm].at + 1)
+		int sub;
+		if (!within(k, i, body))
 			continue;
-		int sub = subscript_of(k, i);
+		if (array_read(k, i, parm, lbody, name,
+			       "'%s' is written or its address taken; 'vload' reads read-only arrays", &sub))
+			return 1;
 		if (sub < 0)
-			return err_at(k, i, "'%s' is used other than as '%s[index]'", name, name);
-		if (writes(k, sub))
-			return err_at(k, sub, "'%s' is written or its address taken; 'vload' reads read-only arrays", name);
-		if (!within(k, sub, lbody))
-			continue;   /* reads outside the jammed loop stay as they are */
-		if (x->macro)
-			return err_at(k, i, "'%s' is used inside a macro expansion, which the optimizer cannot rewrite",
-				      name);
+			continue;   /* not the array, or a read outside the jammed loop: stays as it is */
 		for (int a = k->n[sub].parent; a >= 0 && a != lbody; a = k->n[a].parent) {
 			const struct node *A = &k->n[a];
 			if (A->kind == CXCursor_IfStmt || A->kind == CXCursor_ConditionalOperator || is_loop(A->kind) ||
