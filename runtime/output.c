@@ -134,14 +134,15 @@ FILE *sprt_output_open(struct sprt_output *o, const char *path, const char *prog
 	return o->f;
 }
 
-/* A failed step of sprt_output_close: reported unless silent, and its
- * errno kept for a silent caller. */
-static int output_failed(const struct sprt_output *o, int *saved, const char *what, const char *path)
+/* A failed step of sprt_output_close ("writing", "cannot rename to"):
+ * reported unless silent, and its errno kept for a silent caller. */
+static int output_failed(const struct sprt_output *o, int *saved, const char *doing)
 {
 	*saved = errno;
-	if (o->prog)
-		fprintf(stderr, "%s: error: %s%s%s: %s\n", o->prog, what, path ? path : "", path ? "'" : "",
-			strerror(*saved));
+	if (o->prog && o->path)
+		fprintf(stderr, "%s: error: %s '%s': %s\n", o->prog, doing, o->path, strerror(*saved));
+	else if (o->prog)
+		fprintf(stderr, "%s: error: %s the output: %s\n", o->prog, doing, strerror(*saved));
 	return 1;
 }
 
@@ -150,23 +151,22 @@ int sprt_output_close(struct sprt_output *o, int status)
 	int saved = 0;
 	if (fflush(o->f) || ferror(o->f)) {
 		if (!status)
-			status = o->path ? output_failed(o, &saved, "writing '", o->path)
-					 : output_failed(o, &saved, "writing the output", NULL);
+			output_failed(o, &saved, "writing");
 		status = 1;
 	}
 	if (o->tmp_path) {
 		if (!status && fsync(fileno(o->f)) && errno != EINVAL)
-			status = output_failed(o, &saved, "writing '", o->path);
+			status = output_failed(o, &saved, "writing");
 		if (fclose(o->f) && !status)
-			status = output_failed(o, &saved, "writing '", o->path);
+			status = output_failed(o, &saved, "writing");
 		if (!status && rename(o->tmp_path, o->path))
-			status = output_failed(o, &saved, "cannot rename to '", o->path);
+			status = output_failed(o, &saved, "cannot rename to");
 		if (status)
 			unlink(o->tmp_path);
 		unguard_tmp();
 		free(o->tmp_path);
 	} else if (o->f != stdout && fclose(o->f) && !status) {
-		status = output_failed(o, &saved, "writing '", o->path);
+		status = output_failed(o, &saved, "writing");
 	}
 	*o = (struct sprt_output){ 0 };
 	if (status && saved)
