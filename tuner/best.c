@@ -26,9 +26,7 @@ struct record {
 
 struct records {
 	const struct tune_best_opts *o;
-	struct record *v;
-	size_t n, cap;
-	bool oom;
+	struct tune_db_list list;  /* of struct record */
 };
 
 /*
@@ -83,38 +81,28 @@ static int keep_line(void *user, struct json_object *line, long lineno)
 		problem = "";
 	if (!tune_select_match(&o->select, space, device, problem))
 		return 0;
-	struct record *v = tune_db_grow(rs->v, &rs->cap, rs->n, sizeof *v, 256);
-	if (!v) {
-		rs->oom = true;
+	struct record *r = tune_db_list_add(&rs->list);
+	if (!r)
 		return 1;
-	}
-	rs->v = v;
 	/* Each problem (the run's --set bindings) is a group of its own. */
 	size_t glen = strlen(device) + strlen(platform) + strlen(driver) + strlen(hash) + strlen(problem) + 5;
-	char *group = malloc(glen);
-	if (!group) {
-		rs->oom = true;
-		return 1;
-	}
-	snprintf(group, glen, "%s\x1f%s\x1f%s\x1f%s\x1f%s", device, platform, driver, hash, problem);
-	struct record *r = &rs->v[rs->n++];
+	if (!(r->group = malloc(glen)))
+		return tune_db_list_oom(&rs->list);
+	snprintf(r->group, glen, "%s\x1f%s\x1f%s\x1f%s\x1f%s", device, platform, driver, hash, problem);
 	r->line = json_object_get(line);
 	r->space = space;
 	r->group_device = device;
 	r->status = status;
 	r->objective = str_field(line, "objective");
 	r->ms = strcmp(status, "ok") == 0 ? median_ms(line) : INFINITY;
-	r->group = group;
 	return 0;
 }
 
-static void records_release(struct records *rs)
+static void record_release(void *e)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		free(rs->v[i].group);
-		json_object_put(rs->v[i].line);
-	}
-	free(rs->v);
+	struct record *r = e;
+	free(r->group);
+	json_object_put(r->line);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -402,22 +390,21 @@ static void count_status(struct status_counts *c, const char *status)
 }
 
 /* Picks the space (one, or --space) or reports the choice; NULL on error. */
-static const char *pick_space(const struct records *rs)
+static const char *pick_space(const struct tune_best_opts *o, const struct record *v, size_t n)
 {
-	const struct tune_best_opts *o = rs->o;
-	const char *space = rs->v[rs->n - 1].space;
+	const char *space = v[n - 1].space;
 	bool several = false;
-	for (size_t i = 0; i < rs->n; i++)
-		several |= strcmp(rs->v[i].space, space) != 0;
+	for (size_t i = 0; i < n; i++)
+		several |= strcmp(v[i].space, space) != 0;
 	if (!several)
 		return space;
 	fprintf(o->err, "spacetune: error: %s holds several spaces; choose one with --space:", o->db_path);
-	for (size_t i = 0; i < rs->n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		bool first = true;
 		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(rs->v[j].space, rs->v[i].space) != 0;
+			first = strcmp(v[j].space, v[i].space) != 0;
 		if (first)
-			fprintf(o->err, " %s", rs->v[i].space);
+			fprintf(o->err, " %s", v[i].space);
 	}
 	fputc('\n', o->err);
 	return NULL;
@@ -441,7 +428,7 @@ static double objective_value(const struct record *r, const char *metric)
 
 int tune_best(const struct tune_best_opts *o)
 {
-	struct records rs = { .o = o };
+	struct records rs = { .o = o, .list = { .size = sizeof(struct record) } };
 	char *err = NULL;
 	int status = 1;
 	if (tune_db_scan(o->db_path, o->err, keep_line, &rs, &err) != 0) {
@@ -449,36 +436,38 @@ int tune_best(const struct tune_best_opts *o)
 		free(err);
 		goto out;
 	}
-	if (rs.oom) {
+	if (rs.list.oom) {
 		fprintf(o->err, "spacetune: error: out of memory reading %s\n", o->db_path);
 		goto out;
 	}
-	if (rs.n == 0) {
+	const struct record *v = rs.list.v;
+	size_t n = rs.list.n;
+	if (n == 0) {
 		fprintf(o->err, "spacetune: error: %s has no results%s%s%s%s\n", o->db_path,
 		        o->select.space ? " for space " : "", o->select.space ? o->select.space : "",
 		        o->select.device ? " on a device matching " : "", o->select.device ? o->select.device : "");
 		goto out;
 	}
-	const char *space = pick_space(&rs);
+	const char *space = pick_space(o, v, n);
 	if (!space)
 		goto out;
 	/* The group of the latest record: the run the user most likely means. */
-	const char *group = rs.v[rs.n - 1].group;
+	const char *group = v[n - 1].group;
 	struct status_counts sc = { .n = 0 };
 	size_t in_group = 0, others = 0, nok = 0;
-	double *times = malloc(rs.n * sizeof *times);
+	double *times = malloc(n * sizeof *times);
 	const struct record *best = NULL;
 	if (!times)
 		goto out;
 	/* The objective: as asked, else as the group's latest record was run. */
 	const char *metric = o->objective_metric;
 	bool maximize = o->maximize;
-	if (!o->objective_given && rs.v[rs.n - 1].objective &&
-	    tune_objective_parse(rs.v[rs.n - 1].objective, &metric, &maximize) != 0)
+	if (!o->objective_given && v[n - 1].objective &&
+	    tune_objective_parse(v[n - 1].objective, &metric, &maximize) != 0)
 		metric = NULL, maximize = false;
 	double best_value = NAN;
-	for (size_t i = 0; i < rs.n; i++) {
-		const struct record *r = &rs.v[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct record *r = &v[i];
 		if (strcmp(r->group, group) != 0) {
 			others++;
 			continue;
@@ -498,7 +487,7 @@ int tune_best(const struct tune_best_opts *o)
 		fprintf(o->err, "spacetune: note: using the %zu records of the latest device, source "
 		        "hash and problem; %zu others left out (narrow with --device or --problem)\n",
 		        in_group, others);
-	fprintf(o->out, "%s on %s: %zu records,", space, rs.v[rs.n - 1].group_device, in_group);
+	fprintf(o->out, "%s on %s: %zu records,", space, v[n - 1].group_device, in_group);
 	for (size_t s = 0; s < sc.n; s++)
 		fprintf(o->out, " %s %zu", sc.names[s], sc.counts[s]);
 	fputc('\n', o->out);
@@ -551,6 +540,6 @@ int tune_best(const struct tune_best_opts *o)
 		free(text);
 	}
 out:
-	records_release(&rs);
+	tune_db_list_free(&rs.list, record_release);
 	return status;
 }

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -815,13 +816,35 @@ fail:
 	return -1;
 }
 
-void *tune_db_grow(void *v, size_t *cap, size_t n, size_t size, size_t first)
+/* ---- the readers' arrays ---------------------------------------------------- */
+
+void *tune_db_list_add(struct tune_db_list *l)
 {
-	if (n < *cap)
-		return v;
-	size_t want = *cap ? 2 * *cap : first;
-	void *p = realloc(v, want * size);
-	if (p)
-		*cap = want;
-	return p;
+	if (l->n == l->cap) {
+		size_t want = l->cap ? 2 * l->cap : 256;
+		void *p = want <= SIZE_MAX / 2 / l->size ? realloc(l->v, want * l->size) : NULL;
+		if (!p) {
+			tune_db_list_oom(l);
+			return NULL;
+		}
+		l->v = p;
+		l->cap = want;
+	}
+	void *e = (char *)l->v + l->n++ * l->size;
+	memset(e, 0, l->size);
+	return e;
+}
+
+int tune_db_list_oom(struct tune_db_list *l)
+{
+	l->oom = true;
+	return 1;
+}
+
+void tune_db_list_free(struct tune_db_list *l, void (*release)(void *element))
+{
+	for (size_t i = 0; release && i < l->n; i++)
+		release((char *)l->v + i * l->size);
+	free(l->v);
+	*l = (struct tune_db_list){ .size = l->size };
 }

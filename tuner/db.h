@@ -134,10 +134,28 @@ char *tune_db_line_key(struct json_object *line);
 struct json_object *tune_db_json_number(double x);
 
 /*
- * For readers that collect records in an array: `v` with room for element
- * n (of `size` bytes; *cap allocated), doubled from `first` where full, or
- * NULL when out of memory (v stays valid and *cap unchanged).
+ * The array a reader collects records into (best, export, export
+ * --kt-cache/--t4, merge): n elements of `size` bytes at v, doubled when
+ * full.  Set `size`, zero the rest.  `oom` says an element could not be
+ * added, or the reader's own allocation for one failed: its scan
+ * callback then stops the scan, and the command fails "out of memory".
  */
-void *tune_db_grow(void *v, size_t *cap, size_t n, size_t size, size_t first);
+struct tune_db_list {
+	void *v;
+	size_t n, cap, size;
+	bool oom;
+};
+
+/* Element n, zeroed and counted in n, or NULL with oom set (the array
+ * unchanged). */
+void *tune_db_list_add(struct tune_db_list *l);
+
+/* A scan callback's own allocation for an element failed: sets oom and
+ * returns 1, for the callback to return (the scan stops). */
+int tune_db_list_oom(struct tune_db_list *l);
+
+/* `release` (NULL: none) on each element, then the array freed; l is
+ * empty again (size kept). */
+void tune_db_list_free(struct tune_db_list *l, void (*release)(void *element));
 
 #endif

@@ -31,12 +31,6 @@ struct setting {
 	double number;
 };
 
-struct collect {
-	struct rec *v;
-	size_t n, cap;
-	bool oom;
-};
-
 static const char *str_field(struct json_object *o, const char *name)
 {
 	struct json_object *v;
@@ -99,7 +93,7 @@ static char *dup_or_empty(const char *s)
 static int take(void *user, struct json_object *line, long lineno)
 {
 	(void)lineno;
-	struct collect *c = user;
+	struct tune_db_list *c = user;  /* of struct rec */
 	const char *status = str_field(line, "status");
 	struct json_object *t, *params;
 	double time_ms, cost;
@@ -111,12 +105,9 @@ static int take(void *user, struct json_object *line, long lineno)
 	r.work_dim = sizes_field(line, "global", r.global);
 	if (r.work_dim < 1 || sizes_field(line, "local", r.local) < 0)
 		return 0;
-	struct rec *v = tune_db_grow(c->v, &c->cap, c->n, sizeof *v, 256);
-	if (!v) {
-		c->oom = true;
+	struct rec *e = tune_db_list_add(c);
+	if (!e)
 		return 1;
-	}
-	c->v = v;
 	r.space = dup_or_empty(str_field(line, "space"));
 	r.device = dup_or_empty(str_field(line, "device"));
 	r.problem = dup_or_empty(str_field(line, "problem"));
@@ -130,16 +121,14 @@ static int take(void *user, struct json_object *line, long lineno)
 	struct json_object *ks;
 	if (json_object_object_get_ex(line, "kernel_sizes", &ks) && ks)
 		r.kernel_sizes = strdup(json_object_to_json_string_ext(ks, JSON_C_TO_STRING_PLAIN));
-	c->v[c->n++] = r;
-	if (!r.space || !r.device || !r.problem || !r.hash || !r.time || !r.defines || !r.params) {
-		c->oom = true;
-		return 1;
-	}
-	return 0;
+	*e = r;
+	bool whole = r.space && r.device && r.problem && r.hash && r.time && r.defines && r.params;
+	return whole ? 0 : tune_db_list_oom(c);
 }
 
-static void rec_free(struct rec *r)
+static void rec_free(void *e)
 {
+	struct rec *r = e;
 	free(r->space);
 	free(r->device);
 	free(r->problem);
@@ -176,7 +165,7 @@ static int cmp_rec(const void *a, const void *b)
 	return c;
 }
 
-static int scan_input(const char *path, struct collect *c, FILE *err)
+static int scan_input(const char *path, struct tune_db_list *c, FILE *err)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
@@ -558,7 +547,7 @@ static int write_json(const char *path, struct rec *const *best, size_t n, struc
 
 int tune_export(const struct tune_export_opts *o)
 {
-	struct collect c = { 0 };
+	struct tune_db_list c = { .size = sizeof(struct rec) };
 	struct rec **best = NULL;
 	struct setting **sets = NULL;
 	int *nsets = NULL;
@@ -570,32 +559,34 @@ int tune_export(const struct tune_export_opts *o)
 				fprintf(o->err, "spacetune: error: out of memory\n");
 			goto done;
 		}
-	if (c.n == 0) {
+	struct rec *v = c.v;
+	size_t n = c.n;
+	if (n == 0) {
 		fprintf(o->err, "spacetune: error: no verified ('ok') record in the databases\n");
 		goto done;
 	}
-	qsort(c.v, c.n, sizeof *c.v, cmp_rec);
-	best = calloc(c.n, sizeof *best);
-	sets = calloc(c.n, sizeof *sets);
-	nsets = calloc(c.n, sizeof *nsets);
+	qsort(v, n, sizeof *v, cmp_rec);
+	best = calloc(n, sizeof *best);
+	sets = calloc(n, sizeof *sets);
+	nsets = calloc(n, sizeof *nsets);
 	if (!best || !sets || !nsets)
 		goto oom;
 	/* Per group, the newest source hash (the kernel as last tuned), then its best record. */
-	for (size_t i = 0; i < c.n;) {
+	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		const struct rec *pick = NULL;
 		const char *newest = NULL;
-		while (j < c.n && cmp_group(&c.v[i], &c.v[j]) == 0) {
+		while (j < n && cmp_group(&v[i], &v[j]) == 0) {
 			size_t k = j;
 			const char *latest = "";
-			while (k < c.n && cmp_group(&c.v[i], &c.v[k]) == 0 && strcmp(c.v[k].hash, c.v[j].hash) == 0) {
-				if (strcmp(c.v[k].time, latest) > 0)
-					latest = c.v[k].time;
+			while (k < n && cmp_group(&v[i], &v[k]) == 0 && strcmp(v[k].hash, v[j].hash) == 0) {
+				if (strcmp(v[k].time, latest) > 0)
+					latest = v[k].time;
 				k++;
 			}
 			if (!newest || strcmp(latest, newest) > 0) {
 				newest = latest;
-				pick = &c.v[j]; /* the best of this hash: sorted first */
+				pick = &v[j]; /* the best of this hash: sorted first */
 			}
 			j = k;
 		}
@@ -613,7 +604,7 @@ int tune_export(const struct tune_export_opts *o)
 		fprintf(o->err, "spacetune: error: cannot write '%s': %s\n", o->json_path, strerror(errno));
 		goto done;
 	}
-	fprintf(o->out, "spacetune: exported %zu tuned entries from %zu verified records\n", nbest, c.n);
+	fprintf(o->out, "spacetune: exported %zu tuned entries from %zu verified records\n", nbest, n);
 	rc = 0;
 	goto done;
 oom:
@@ -624,8 +615,6 @@ done:
 	free(sets);
 	free(nsets);
 	free(best);
-	for (size_t i = 0; i < c.n; i++)
-		rec_free(&c.v[i]);
-	free(c.v);
+	tune_db_list_free(&c, rec_free);
 	return rc;
 }

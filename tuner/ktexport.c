@@ -17,9 +17,7 @@
 
 struct lines {
 	const struct tune_kt_opts *o;
-	struct json_object **v;    /* retained lines */
-	size_t n, cap;
-	bool oom;
+	struct tune_db_list list;  /* of retained lines (struct json_object *) */
 };
 
 static const char *problem_of(struct json_object *line)
@@ -40,14 +38,16 @@ static int take(void *user, struct json_object *line, long lineno)
 	    !json_object_is_type(params, json_type_object) ||
 	    !tune_select_match(&o->select, space, device, problem_of(line)))
 		return 0;
-	struct json_object **v = tune_db_grow(l->v, &l->cap, l->n, sizeof *v, 1024);
-	if (!v) {
-		l->oom = true;
+	struct json_object **e = tune_db_list_add(&l->list);
+	if (!e)
 		return -1;
-	}
-	l->v = v;
-	l->v[l->n++] = json_object_get(line);
+	*e = json_object_get(line);
 	return 0;
+}
+
+static void put_line(void *e)
+{
+	json_object_put(*(struct json_object **)e);
 }
 
 static bool same_group(struct json_object *a, struct json_object *b)
@@ -370,17 +370,19 @@ static int write_files(const struct tune_kt_opts *o, struct json_object **v, siz
 
 int tune_export_kt(const struct tune_kt_opts *o)
 {
-	struct lines l = { .o = o };
+	struct lines l = { .o = o, .list = { .size = sizeof(struct json_object *) } };
 	int status = 1;
 	for (int i = 0; i < o->ninputs; i++) {
 		char *why = NULL;
-		if (tune_db_scan(o->inputs[i], o->err, take, &l, &why) != 0 || l.oom) {
+		if (tune_db_scan(o->inputs[i], o->err, take, &l, &why) != 0 || l.list.oom) {
 			fprintf(o->err, "spacetune: error: %s\n", why ? why : "out of memory");
 			free(why);
 			goto out;
 		}
 	}
-	if (l.n == 0) {
+	struct json_object **v = l.list.v;
+	size_t n = l.list.n;
+	if (n == 0) {
 		fprintf(o->err, "spacetune: error: no records%s%s%s%s%s%s to export\n",
 		        o->select.space ? " of space " : "", o->select.space ? o->select.space : "",
 		        o->select.device ? " on a device matching " : "", o->select.device ? o->select.device : "",
@@ -388,35 +390,33 @@ int tune_export_kt(const struct tune_kt_opts *o)
 		goto out;
 	}
 	/* One problem: a cache file describes one kernel, device and problem size. */
-	for (size_t i = 1; i < l.n; i++) {
-		if (same_group(l.v[0], l.v[i]))
+	for (size_t i = 1; i < n; i++) {
+		if (same_group(v[0], v[i]))
 			continue;
 		fprintf(o->err, "spacetune: error: the records hold several problems; choose one with "
 		        "--space, --device and --problem:\n  space %s, device %s, problem '%s'\n"
-		        "  space %s, device %s, problem '%s'\n", tune_db_str(l.v[0], "space"),
-		        tune_db_str(l.v[0], "device"), problem_of(l.v[0]), tune_db_str(l.v[i], "space"),
-		        tune_db_str(l.v[i], "device"), problem_of(l.v[i]));
+		        "  space %s, device %s, problem '%s'\n", tune_db_str(v[0], "space"),
+		        tune_db_str(v[0], "device"), problem_of(v[0]), tune_db_str(v[i], "space"),
+		        tune_db_str(v[i], "device"), problem_of(v[i]));
 		goto out;
 	}
 	/* The newest source hash: the kernel as last tuned. */
-	const char *hash = tune_db_str(l.v[l.n - 1], "source_hash");
+	const char *hash = tune_db_str(v[n - 1], "source_hash");
 	size_t kept = 0;
-	for (size_t i = 0; i < l.n; i++) {
-		const char *h = tune_db_str(l.v[i], "source_hash");
+	for (size_t i = 0; i < n; i++) {
+		const char *h = tune_db_str(v[i], "source_hash");
 		if (hash && h && strcmp(h, hash) != 0) {
-			json_object_put(l.v[i]);
+			json_object_put(v[i]);
 			continue;
 		}
-		l.v[kept++] = l.v[i];
+		v[kept++] = v[i];
 	}
-	if (kept < l.n)
+	if (kept < n)
 		fprintf(o->err, "spacetune: warning: %zu records of older kernel sources left out "
-		        "(exported: source hash %s)\n", l.n - kept, hash);
-	l.n = kept;
-	status = write_files(o, l.v, l.n) == 0 ? 0 : 1;
+		        "(exported: source hash %s)\n", n - kept, hash);
+	l.list.n = kept;
+	status = write_files(o, v, kept) == 0 ? 0 : 1;
 out:
-	for (size_t i = 0; i < l.n; i++)
-		json_object_put(l.v[i]);
-	free(l.v);
+	tune_db_list_free(&l.list, put_line);
 	return status;
 }

@@ -18,12 +18,6 @@ struct record {
 	int rank;    /* of its status: lower is better */
 };
 
-struct merge {
-	struct record *v;
-	size_t n, cap;
-	bool oom;
-};
-
 /* Better first: a kernel's own outcome before the environment's. */
 static const char *const status_order[] = {
 	"ok", "wrong_result", "launch_error", "build_error", "timeout", "crashed", "skipped", NULL
@@ -88,13 +82,10 @@ out:
 static int take(void *user, struct json_object *line, long lineno)
 {
 	(void)lineno;
-	struct merge *m = user;
-	struct record *v = tune_db_grow(m->v, &m->cap, m->n, sizeof *v, 256);
-	if (!v) {
-		m->oom = true;
+	struct tune_db_list *m = user;  /* of struct record */
+	struct record *r = tune_db_list_add(m);
+	if (!r)
 		return 1;
-	}
-	m->v = v;
 	char *params = params_text(line);
 	static const char *const fields[] = { "space", "device", "platform", "driver", "source_hash",
 	                                      "problem" };
@@ -117,19 +108,19 @@ static int take(void *user, struct json_object *line, long lineno)
 	                           ? json_object_get_string(t) : "";
 	const char *status = json_object_object_get_ex(line, "status", &s) && json_object_is_type(s, json_type_string)
 	                             ? json_object_get_string(s) : NULL;
-	struct record r = { key, strdup(time),
-	                    strdup(json_object_to_json_string_ext(line, JSON_C_TO_STRING_PLAIN |
-	                                                                    JSON_C_TO_STRING_NOSLASHESCAPE)),
-	                    status_rank(status) };
-	if (!r.key || !r.time || !r.line) {
-		free(r.key);
-		free(r.time);
-		free(r.line);
-		m->oom = true;
-		return 1;
-	}
-	m->v[m->n++] = r;
-	return 0;
+	*r = (struct record){ key, strdup(time),
+	                      strdup(json_object_to_json_string_ext(line, JSON_C_TO_STRING_PLAIN |
+	                                                                      JSON_C_TO_STRING_NOSLASHESCAPE)),
+	                      status_rank(status) };
+	return r->key && r->time && r->line ? 0 : tune_db_list_oom(m);
+}
+
+static void record_free(void *e)
+{
+	struct record *r = e;
+	free(r->key);
+	free(r->time);
+	free(r->line);
 }
 
 /* Duplicates together, the one to keep first. */
@@ -167,7 +158,7 @@ static int write_all(FILE *f, const struct record *v, size_t n)
 
 int tune_merge(const char *const *inputs, int ninputs, const char *output, FILE *out, FILE *err)
 {
-	struct merge m = { 0 };
+	struct tune_db_list m = { .size = sizeof(struct record) };
 	int rc = 1;
 	for (int i = 0; i < ninputs; i++) {
 		char *why = NULL;
@@ -179,25 +170,24 @@ int tune_merge(const char *const *inputs, int ninputs, const char *output, FILE 
 		if (m.oom)
 			goto oom;
 	}
+	struct record *v = m.v;
 	size_t read = m.n, kept = 0;
-	if (m.n)
-		qsort(m.v, m.n, sizeof *m.v, cmp_keep);
-	for (size_t i = 0; i < m.n; i++) {
-		if (kept && strcmp(m.v[kept - 1].key, m.v[i].key) == 0) {
-			free(m.v[i].key);
-			free(m.v[i].time);
-			free(m.v[i].line);
+	if (read)
+		qsort(v, read, sizeof *v, cmp_keep);
+	for (size_t i = 0; i < read; i++) {
+		if (kept && strcmp(v[kept - 1].key, v[i].key) == 0) {
+			record_free(&v[i]);
 			continue;
 		}
-		m.v[kept++] = m.v[i];
+		v[kept++] = v[i];
 	}
 	m.n = kept;
-	if (m.n)
-		qsort(m.v, m.n, sizeof *m.v, cmp_output);
+	if (kept)
+		qsort(v, kept, sizeof *v, cmp_output);
 	/* the runtime's rule: beside and renamed, a device written in place */
 	struct sprt_output o;
 	FILE *f = sprt_output_open(&o, output, NULL);
-	if (!f || sprt_output_close(&o, write_all(f, m.v, m.n) != 0) != 0) {
+	if (!f || sprt_output_close(&o, write_all(f, v, kept) != 0) != 0) {
 		fprintf(err, "spacetune: error: cannot write '%s': %s\n", output, strerror(errno));
 		goto done;
 	}
@@ -208,11 +198,6 @@ int tune_merge(const char *const *inputs, int ninputs, const char *output, FILE 
 oom:
 	fprintf(err, "spacetune: error: out of memory\n");
 done:
-	for (size_t i = 0; i < m.n; i++) {
-		free(m.v[i].key);
-		free(m.v[i].time);
-		free(m.v[i].line);
-	}
-	free(m.v);
+	tune_db_list_free(&m, record_free);
 	return rc;
 }

@@ -470,3 +470,64 @@ Test(db, other_workers_view_reads_what_was_appended, .init = setup, .fini = tear
 	unlink(own_path);
 	unlink(line_path);
 }
+
+/* The readers' array (best, export, merge): elements come zeroed and in
+ * order, keep their contents across every doubling, and are each
+ * released once; an element that cannot be allocated leaves the array
+ * as it was and says so in oom. */
+struct elem {
+	long index;
+	char pad[13];     /* an odd size: no element may overlap the next */
+	int released;
+};
+
+static long released_sum;
+
+static void release_elem(void *e)
+{
+	struct elem *x = e;
+	x->released++;
+	cr_expect_eq(x->released, 1, "element %ld released once", x->index);
+	released_sum += x->index;
+}
+
+Test(db, reader_list_grows_keeps_and_releases)
+{
+	struct tune_db_list l = { .size = sizeof(struct elem) };
+	const long n = 5000;  /* past several doublings */
+	for (long i = 0; i < n; i++) {
+		struct elem *e = tune_db_list_add(&l);
+		cr_assert_not_null(e);
+		cr_assert_eq(e->index, 0, "added zeroed");
+		for (size_t k = 0; k < sizeof e->pad; k++)
+			cr_assert_eq(e->pad[k], 0);
+		e->index = i + 1;
+		memset(e->pad, (int)(i & 0x7f), sizeof e->pad);
+	}
+	cr_assert_eq(l.n, (size_t)n);
+	cr_assert_geq(l.cap, l.n);
+	cr_assert(!l.oom);
+	const struct elem *v = l.v;
+	for (long i = 0; i < n; i++) {
+		cr_assert_eq(v[i].index, i + 1, "element %ld kept", i);
+		cr_assert_eq(v[i].pad[sizeof v[i].pad - 1], (char)(i & 0x7f));
+		cr_assert_eq(v[i].released, 0);
+	}
+	released_sum = 0;
+	tune_db_list_free(&l, release_elem);
+	cr_expect_eq(released_sum, n * (n + 1) / 2, "every element released");
+	cr_expect(l.v == NULL && l.n == 0 && l.cap == 0 && !l.oom);
+	cr_expect_eq(l.size, sizeof(struct elem), "ready to be used again");
+	tune_db_list_free(&l, NULL);  /* an empty list */
+}
+
+Test(db, reader_list_out_of_memory)
+{
+	/* an element whose first block of 256 cannot be sized: refused before
+	 * any allocation, like a failed realloc */
+	struct tune_db_list l = { .size = SIZE_MAX / 64 };
+	cr_expect_null(tune_db_list_add(&l));
+	cr_expect(l.oom);
+	cr_expect(l.v == NULL && l.n == 0 && l.cap == 0);
+	tune_db_list_free(&l, release_elem);
+}
