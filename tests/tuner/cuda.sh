@@ -61,4 +61,25 @@ if ! "$SPACETUNE" devices 2>/dev/null | grep -q "^CUDA (driver"; then
 	check "says why" grep -q "CUDA: no NVIDIA driver" "$T/err"
 	check "no database" test ! -e "$T/db.jsonl"
 fi
+
+# Each library is refused by its own name when it lacks a function the
+# backend needs: stand-ins with none, or with cuInit alone, found first
+# on LD_LIBRARY_PATH (the backend dlopens both libraries by soname).
+mkdir -p "$T/none" "$T/init"
+printf 'int spacec_stand_in;\n' > "$T/none.c"
+printf 'int cuInit(unsigned flags) { (void)flags; return 0; }\n' > "$T/init.c"
+if ${CC:-cc} -shared -fPIC -o "$T/none/libcuda.so.1" "$T/none.c" &&
+	cp "$T/none/libcuda.so.1" "$T/none/libnvrtc.so" &&
+	${CC:-cc} -shared -fPIC -o "$T/init/libcuda.so.1" "$T/init.c"; then
+	LD_LIBRARY_PATH="$T/none${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$SPACETUNE" devices >"$T/out" 2>&1
+	check "a driver without cuInit" grep -qx "CUDA: libcuda.so lacks cuInit" "$T/out"
+	LD_LIBRARY_PATH="$T/init${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$SPACETUNE" devices >"$T/out" 2>&1
+	check "a driver with cuInit alone" grep -q "^CUDA: libcuda.so lacks cu[A-Za-z0-9_]*$" "$T/out"
+	check "cuInit is not what it lacks" sh -c '! grep -q "lacks cuInit" "$1"' sh "$T/out"
+	LD_LIBRARY_PATH="$T/none${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$SPACETUNE" compile \
+		"$TD/cuda_check.space" --sample 1 >"$T/out" 2>&1
+	check "an NVRTC without its functions" grep -q "^ *libnvrtc.so lacks nvrtc[A-Za-z]*$" "$T/out"
+else
+	bad "building the stand-in libraries"
+fi
 finish

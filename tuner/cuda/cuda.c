@@ -66,52 +66,82 @@ static void *symbol(void *lib, const char *name)
 	return p;
 }
 
-static void *open_first(const char *const *names)
+/* A function a library must have: its name, the member of `api` it
+ * fills, and why the library is refused without it (static text). */
+struct symbol_ref {
+	const char *name;
+	void **slot;
+	const char *lacks;
+};
+
+#define SYMBOL(soname, f) { NAME(f), (void **)&api.f, soname " lacks " NAME(f) },
+#define NVRTC_SYMBOL(f) SYMBOL("libnvrtc.so", f)
+#define CU_SYMBOL(f) SYMBOL("libcuda.so", f)
+static const struct symbol_ref nvrtc_symbols[] = { NVRTC_FUNCS(NVRTC_SYMBOL) };
+static const struct symbol_ref cu_symbols[] = { CU_FUNCS(CU_SYMBOL) };
+#undef CU_SYMBOL
+#undef NVRTC_SYMBOL
+#undef SYMBOL
+
+/*
+ * One library to load: the names dlopen tries in order, why it is
+ * missing when none opens, its functions, and what must succeed once
+ * they are all there (NULL: nothing; else NULL or why not).  Loaded at
+ * most once; `why` is the outcome.
+ */
+struct library {
+	const char *const *sonames;
+	const char *absent;
+	const struct symbol_ref *symbols;
+	size_t nsymbols;
+	const char *(*start)(void);
+	bool tried;
+	const char *why;
+};
+
+static const char *driver_start(void)
 {
-	for (int i = 0; names[i]; i++) {
-		void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-		if (h)
-			return h;
-	}
-	return NULL;
+	return api.cuInit(0) == CUDA_SUCCESS ? NULL : "the CUDA driver does not initialise (cuInit failed)";
 }
 
-/* NULL once loaded, else why not (static text). */
+static const char *const nvrtc_sonames[] = { "libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12",
+                                             "libnvrtc.so.11.2", NULL };
+static const char *const cu_sonames[] = { "libcuda.so.1", "libcuda.so", NULL };
+
+static struct library nvrtc_lib = {
+	nvrtc_sonames, "NVRTC (libnvrtc.so) cannot be loaded", nvrtc_symbols,
+	sizeof nvrtc_symbols / sizeof nvrtc_symbols[0], NULL, false, NULL,
+};
+static struct library driver_lib = {
+	cu_sonames, "no NVIDIA driver (libcuda.so.1 cannot be loaded)", cu_symbols,
+	sizeof cu_symbols / sizeof cu_symbols[0], driver_start, false, NULL,
+};
+
+/* NULL once loaded (and started), else why not (static text). */
+static const char *load(struct library *l)
+{
+	if (l->tried)
+		return l->why;
+	l->tried = true;
+	void *lib = NULL;
+	for (int i = 0; l->sonames[i] && !lib; i++)
+		lib = dlopen(l->sonames[i], RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return l->why = l->absent;
+	for (size_t i = 0; i < l->nsymbols; i++)
+		if (!(*l->symbols[i].slot = symbol(lib, l->symbols[i].name)))
+			return l->why = l->symbols[i].lacks;
+	return l->why = l->start ? l->start() : NULL;
+}
+
 static const char *load_nvrtc(void)
 {
-	static const char *why = "not tried";
-	static bool tried;
-	if (tried)
-		return why;
-	tried = true;
-	static const char *const names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12",
-	                                    "libnvrtc.so.11.2", NULL};
-	void *lib = open_first(names);
-	if (!lib)
-		return why = "NVRTC (libnvrtc.so) cannot be loaded";
-#define LOAD(f)                                                                       \
-	if (!(*(void **)&api.f = symbol(lib, NAME(f))))                               \
-		return why = "libnvrtc.so lacks " NAME(f);
-	NVRTC_FUNCS(LOAD)
-	return why = NULL;
+	return load(&nvrtc_lib);
 }
 
 static const char *load_driver(void)
 {
-	static const char *why = "not tried";
-	static bool tried;
-	if (tried)
-		return why;
-	tried = true;
-	static const char *const names[] = {"libcuda.so.1", "libcuda.so", NULL};
-	void *lib = open_first(names);
-	if (!lib)
-		return why = "no NVIDIA driver (libcuda.so.1 cannot be loaded)";
-	CU_FUNCS(LOAD)
-#undef LOAD
-	if (api.cuInit(0) != CUDA_SUCCESS)
-		return why = "the CUDA driver does not initialise (cuInit failed)";
-	return why = NULL;
+	return load(&driver_lib);
 }
 
 /* ---- errors ------------------------------------------------------------------ */
