@@ -521,6 +521,32 @@ void sprt_bindable_report(FILE *f, const char *file, const struct sprt_bindable_
 	fputc('\n', f);
 }
 
+int sprt_bindings_check(const struct sprt_space *space, const struct sprt_binding *v, int n,
+			const struct sprt_bindings *sets, const char *profile, FILE *report)
+{
+	int rc = SPRT_OK;
+	for (int i = 0; i < n; i++) {
+		const struct sprt_binding *x = &v[i];
+		bool from_set = !profile;
+		for (int j = 0; sets && j < sets->n && !from_set; j++)
+			from_set = !strcmp(sets->v[j].name, x->name);
+		for (int k = 0; k < space->nbindables; k++) {
+			char why[512], note[512];
+			const struct sprt_bindable_desc *d = &space->bindables[k];
+			if (strcmp(d->name, x->name) || !sprt_bindable_check(d, x, from_set ? NULL : profile, why,
+									      note, sizeof why))
+				continue;
+			rc = SPRT_ETYPE;
+			if (!report)
+				return rc;
+			sprt_bindable_report(report, space->source_file, d, "error", why);
+			if (note[0])
+				sprt_bindable_report(report, space->source_file, d, "note", note);
+		}
+	}
+	return rc;
+}
+
 /* ---- device profiles: a flat JSON object ----------------------------------------------- */
 
 struct jp {

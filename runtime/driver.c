@@ -390,25 +390,7 @@ static int setup_bindings(const struct sprt_space *sp, const struct sprt_command
 	}
 	/* Every value against its definition's type, --set's and the
 	 * profile's alike: a located error at the definition, as spacec's. */
-	int bad = 0;
-	for (int i = 0; i < b->n; i++) {
-		const struct sprt_binding *x = &b->v[i];
-		bool from_set = false;
-		for (int j = 0; o->sets && j < o->sets->n && !from_set; j++)
-			from_set = !strcmp(o->sets->v[j].name, x->name);
-		for (int k = 0; k < sp->nbindables; k++) {
-			char why[512], note[512];
-			const struct sprt_bindable_desc *d = &sp->bindables[k];
-			if (strcmp(d->name, x->name) || !sprt_bindable_check(d, x, from_set ? NULL : o->profile, why,
-									      note, sizeof why))
-				continue;
-			sprt_bindable_report(stderr, sp->source_file, d, "error", why);
-			if (note[0])
-				sprt_bindable_report(stderr, sp->source_file, d, "note", note);
-			bad++;
-		}
-	}
-	return bad ? 1 : 0;
+	return sprt_bindings_check(sp, b->v, b->n, o->sets, o->profile, stderr) ? 1 : 0;
 }
 
 static int setup_disabled(const struct sprt_space *sp, const struct sprt_command *o, bool *disabled)

@@ -1128,6 +1128,10 @@ int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run
 	uint64_t nshards = opt->shard_count ? opt->shard_count : 1;
 	if (opt->shard_index >= nshards)
 		return -SPRT_EVALUE;
+	/* The one rule for a bound value's type, whoever bound it: a program
+	 * calling sprt_run with its own bindings as much as sprt_main. */
+	if (sprt_bindings_check(sp, ctx->bindings, ctx->nbindings, NULL, NULL, NULL))
+		return -SPRT_ETYPE;
 	if (ctx->emit && !sink && opt->ordered)
 		threads = 1;
 	bool sharded = nshards > 1;

@@ -345,6 +345,18 @@ int sprt_bindable_check(const struct sprt_bindable_desc *d, const struct sprt_bi
  */
 void sprt_bindable_report(FILE *f, const char *file, const struct sprt_bindable_desc *d, const char *level,
 			  const char *msg);
+/*
+ * Every binding v[0..n) against the type its bindable in `space`
+ * declares (sprt_bindable_check; names the space does not bind pass).
+ * Returns SPRT_OK, or SPRT_ETYPE after writing each misfit to `report`
+ * (NULL: nowhere) as a located error at its definition with its note.
+ * The values named in `sets` came from --set, the others from the
+ * --device-profile file `profile` (NULL: all are --set values).
+ * sprt_command_run reports with it; sprt_run refuses with it, so no
+ * caller enumerates a space on a value of the wrong type.
+ */
+int sprt_bindings_check(const struct sprt_space *space, const struct sprt_binding *v, int n,
+			const struct sprt_bindings *sets, const char *profile, FILE *report);
 /* Binds `name` to a value; a string is given by `text` (value ignored). */
 int sprt_bindings_set(struct sprt_bindings *b, const char *name, sprt_val value, const char *text);
 /*
@@ -559,7 +571,9 @@ int sprt_default_threads(void);
  * `ordered` runs one worker).  On return ctx->stats, ctx->valid and
  * ctx->candidates hold the totals, identical for every thread count; the
  * statistics of the N shards of a space add up to the whole space's.
- * Returns 0, or a negative SPRT_E* code for a fatal error.
+ * Returns 0, or a negative SPRT_E* code for a fatal error: -SPRT_ETYPE,
+ * before any point, for a binding of the wrong type (sprt_bindings_check
+ * with a FILE says which, located).
  */
 int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run_options *opt);
 

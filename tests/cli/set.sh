@@ -5,7 +5,8 @@
 # set lines.  The table below is the oracle, written from the documented
 # rule (Python's int() and float(), True/False, else a string), not from
 # the code: each value is accepted with the JSON value given, or rejected
-# by every door.
+# by every door.  The located type errors below also reach a program that
+# binds and calls sprt_run itself (tests/cli/direct_run.c).
 lsan_outer=${LSAN_OPTIONS-}
 . "${top_srcdir:-.}/tests/tuner/lib.sh"   # SPACEC, SPACETUNE, $T, ok, bad, finish
 # No OpenCL device is opened here: lib.sh's LeakSanitizer settings for
@@ -133,6 +134,9 @@ setting name = "x"/' -e 's/^v = \[s\]$/v = [n]/' "$T/s.space" > "$T/t.space"
 "$SPACEC" emit "$T/t.space" -o "$T/t.c" &&
 	$CC -std=c11 -I"$top_srcdir/runtime" "$T/t.c" "$top_srcdir"/runtime/*.c -o "$T/tenum" -lm -pthread ||
 	{ bad "building the typed enumerator"; exit 1; }
+# a program of its own that binds and calls sprt_run (no sprt_main)
+$CC -std=c11 -DSPACEC_NO_MAIN -I"$top_srcdir/runtime" "$T/t.c" "$top_srcdir/tests/cli/direct_run.c" \
+	"$top_srcdir"/runtime/*.c -o "$T/direct" -lm -pthread || { bad "building direct_run.c"; exit 1; }
 # NAME|VALUE|the type t.space declares|fits
 cat > "$T/types" <<'EOF'
 n|12|int|yes
@@ -164,6 +168,7 @@ tdoor() { # door NAME=VALUE: status in $st, stderr in $T/err
 	compiled) "$SPACEC" count "$T/t.space" --set "$2" ;;
 	interp) "$SPACEC" count --interpret "$T/t.space" --set "$2" ;;
 	enum) "$T/tenum" count --set "$2" ;;
+	direct) "$T/direct" "$2" ;;
 	variant) "$SPACETUNE" variant "$T/t.space" --set "$2" ;;
 	run) "$SPACETUNE" run "$T/t.space" --set "$2" --replay "$T/empty.jsonl" ;;
 	esac > /dev/null 2> "$T/err"
@@ -171,7 +176,7 @@ tdoor() { # door NAME=VALUE: status in $st, stderr in $T/err
 }
 while IFS='|' read -r name value type fits; do
 	where="t.space:$(place "$name"): error: --set $name="
-	for d in compiled interp enum variant run; do
+	for d in compiled interp enum direct variant run; do
 		tdoor "$d" "$name=$value"
 		if [ "$fits" = no ]; then
 			[ "$st" -eq 1 ] && grep -q "$where.* but it holds" "$T/err" &&

@@ -1978,3 +1978,82 @@ Test(driver, set_rule)
 	fflush(stdout);
 	cr_assert_stdout_eq_str("8\n");
 }
+
+/*
+ * sprt_run refuses a binding of the wrong type whoever made it (here the
+ * test, with no sprt_main in between) before any candidate, and
+ * sprt_bindings_check says where.  The fake space with declared types:
+ * n an int, prec a string, written in its line 3 and 4.
+ */
+static const struct sprt_bindable_desc typed_bindables[] = {
+	{ "n", false, "5", SPRT_INT, 3, 8, "device n = 5" },
+	{ "prec", true, "\"double\"", SPRT_STR, 4, 9, "setting prec = \"double\"" },
+};
+
+static int count_points(void *user, const sprt_val *pt, int n)
+{
+	(void)pt;
+	(void)n;
+	++*(int *)user;
+	return 0;
+}
+
+/* sprt_run on `sp` with b bound; the points it gave in *points. */
+static int run_typed(const struct sprt_space *sp, struct sprt_bindings *b, int *points)
+{
+	struct sprt_ctx c;
+	cr_assert_eq(sprt_ctx_init(&c, sp), 0);
+	c.bindings = b->v;
+	c.nbindings = b->n;
+	*points = 0;
+	c.emit = count_points;
+	c.emit_user = points;
+	struct sprt_run_options opt = { .threads = 1 };
+	int rc = sprt_run(&c, NULL, &opt);
+	cr_expect(rc || c.candidates > 0);
+	if (rc)
+		cr_expect_eq(c.candidates, 0, "refused before any candidate");
+	sprt_ctx_release(&c);
+	return rc;
+}
+
+Test(bindings, sprt_run_checks_types)
+{
+	struct sprt_space sp = fake_space;
+	sp.bindables = typed_bindables;
+	struct sprt_bindings b = { 0 };
+	char why[256];
+	int points;
+	/* range(7) less x == 1 (hard) and x == 2 (soft): 5 points */
+	cr_assert_eq(sprt_bindings_set_arg(&b, "n=7", why, sizeof why), 0);
+	cr_assert_eq(sprt_bindings_set_arg(&b, "prec=single", why, sizeof why), 0);
+	cr_assert_eq(run_typed(&sp, &b, &points), 0);
+	cr_expect_eq(points, 5);
+	cr_expect_eq(sprt_bindings_check(&sp, b.v, b.n, NULL, NULL, NULL), SPRT_OK);
+	/* an int where the string is declared: the fake enumerator itself would take it */
+	cr_assert_eq(sprt_bindings_set_arg(&b, "prec=5", why, sizeof why), 0);
+	cr_expect_eq(run_typed(&sp, &b, &points), -SPRT_ETYPE);
+	cr_expect_eq(points, 0);
+	char text[1024] = "";
+	FILE *f = fmemopen(text, sizeof text, "w");
+	cr_assert(f);
+	cr_expect_eq(sprt_bindings_check(&sp, b.v, b.n, NULL, NULL, f), SPRT_ETYPE);
+	fclose(f);
+	/* located at the name, quoted with a caret, then the note */
+	const char *want = "fake.space:4:9: error: --set prec=5 gives 'prec' an int, but it holds a string\n"
+			   "    4 | setting prec = \"double\"\n"
+			   "      |         ^~~~\n"
+			   "fake.space:4:9: note: ";
+	cr_expect(!strncmp(text, want, strlen(want)), "%s", text);
+	/* a value not named in `sets` came from the profile */
+	memset(text, 0, sizeof text);
+	f = fmemopen(text, sizeof text, "w");
+	cr_assert(f);
+	struct sprt_bindings sets = { 0 };
+	cr_assert_eq(sprt_bindings_set_arg(&sets, "n=7", why, sizeof why), 0);
+	cr_expect_eq(sprt_bindings_check(&sp, b.v, b.n, &sets, "p.json", f), SPRT_ETYPE);
+	fclose(f);
+	cr_expect(strstr(text, "error: --device-profile 'p.json' gives 'prec' an int"), "%s", text);
+	sprt_bindings_release(&sets);
+	sprt_bindings_release(&b);
+}
