@@ -55,6 +55,7 @@ if [ "$small" = 1 ]; then
 	conv="W = 256
     set H = 128"
 	budget=2 chunk=1 repeat=1 t1=150 t2=150 t3=150 t4=150
+	[ "$dev1" = NVIDIA ] && dev1=0
 else
 	shapes="2048,2048,2048 4096,4096,4096 2048,4096,1024 4096,2048,4096"
 	conv="W = 8192
@@ -136,7 +137,8 @@ run() { # name devices seconds cache: the cache "new" (cold) or a run's to copy 
 	wall=$(awk -v a="$t0" -v b="$t1_" 'BEGIN { printf "%.2f", b - a }')
 	log "== $1: devices $2, exit $rc, $evals evaluations in $wall s"
 	grep '^spacetune: batch: ' "$out/$1.err" | tee -a "$out/run.log"
-	echo "$1 $2 $evals $wall" >>"$out/walls.txt"
+	# (no selection: every GPU; a field of its own for summary.py)
+	echo "$1 ${2:-every-GPU} $evals $wall" >>"$out/walls.txt"
 }
 : >"$out/walls.txt"
 # cold: every variant built by NVIDIA's compiler on the host's cores (the

@@ -9,7 +9,8 @@
 #   sh bench/gpu/cuda.sh OUTDIR
 #
 # Environment: SPACETUNE (default .carry/cuda/spacetune), BUDGET_SGEMM_CUDA
-# (70s), BUDGET_SGEMM_OCL (40s), BUDGET_CONV (40s), JOBS (16), REPEAT (10),
+# (70s), BUDGET_SGEMM_CUDA_LDG (none: the ldg = 1 run is left out),
+# BUDGET_SGEMM_OCL (40s), BUDGET_CONV (40s), JOBS (16), REPEAT (10),
 # GEMM_SETS / CONV_SETS (extra --set options: a small dry run on a CPU uses
 # "--set M=256 --set N=256 --set K=256"), NO_CUBLAS=1 to skip cuBLAS, OCL_DEVICE
 # (NVIDIA: the OpenCL device).
@@ -64,6 +65,10 @@ tune() { # NAME SPACE BUDGET SETS...
 
 "$T" devices >>"$log" 2>&1
 tune sgemm_cuda "$near/sgemm_cuda.space" "${BUDGET_SGEMM_CUDA:-70s}" ${GEMM_SETS:-}
+# The CUDA-only read path (ldg = 1: A and B through the read-only cache),
+# a setting of gemm_cuda.space, searched on the same neighbourhood
+[ -n "${BUDGET_SGEMM_CUDA_LDG:-}" ] &&
+	tune sgemm_cuda_ldg "$near/sgemm_cuda.space" "$BUDGET_SGEMM_CUDA_LDG" --set ldg=1 ${GEMM_SETS:-}
 tune conv7_cuda "$top/spaces/conv2d_cuda.space" "${BUDGET_CONV:-40s}" --set filter_size=7 ${CONV_SETS:-}
 tune sgemm_ocl "$near/sgemm.space" "${BUDGET_SGEMM_OCL:-40s}" --backend opencl --device "${OCL_DEVICE:-NVIDIA}" ${GEMM_SETS:-}
 

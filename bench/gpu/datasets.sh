@@ -27,6 +27,8 @@
 # Environment: SPACETUNE (default spacetune), SPACES (the folder of
 # conv2d.space and gemm.space, default spaces), JOBS (parallel builds,
 # default 16), REPEAT (timed runs, default 5), DEVICE (default NVIDIA),
+# PLATFORM (none: with PLATFORM=NVIDIA, DEVICE=2 is that platform's third
+# GPU, one set per GPU on a machine of several),
 # DEADLINE (a time in seconds since the epoch: each set's budget is cut
 # to what is left before it, so one device call of fixed length fills
 # its time and the sets that miss it say so in rates.txt).
@@ -36,7 +38,7 @@ shift
 T=${SPACETUNE:-spacetune}
 S=${SPACES:-spaces}
 mkdir -p "$out"
-common="--device ${DEVICE:-NVIDIA} --jobs ${JOBS:-16} --repeat ${REPEAT:-5} --warmup 1 --no-progress"
+common="${PLATFORM:+--platform $PLATFORM} --device ${DEVICE:-NVIDIA} --jobs ${JOBS:-16} --repeat ${REPEAT:-5} --warmup 1 --no-progress"
 gemm_sub="--set M=1024 --set N=1024 --set K=1024 --set only_blk_k=16 --set only_dim_vec=1 --set only_pre=1"
 
 now() { date +%s.%N; }
