@@ -344,6 +344,24 @@ static void refuse(struct cg *c, struct srcloc loc, const char *what)
 static void gen_call(struct cg *c, const struct ast_expr *e, const char *dst);
 static void gen_assign(struct cg *c, const struct ast_expr *t, const char *v);
 
+/* Emits the interpreter's copy-on-write of the list in local `name` (its
+ * C lvalue `l`) that this body did not make, before the body changes it in
+ * place: the first change copies it into the local's own scratch vector.
+ * Refused inside a loop, where one scratch vector would not do (`what`). */
+static void gen_unshare(struct cg *c, const struct ast_expr *name, const char *l,
+			const char *what)
+{
+	if (c->loop_depth > 0)
+		refuse(c, name->loc, what);
+	if (c->slot_copy[name->local] < 0)
+		c->slot_copy[name->local] = cg_scratch(c);
+	const char *s = scratch_ref(c, c->slot_copy[name->local]);
+	cg_line(c, "if (!SPRT_OWNED(st->%s, %s.u.p)) {", c->scratch_member[c->fn->id], l);
+	cg_line(c, "\tSPRT_TRY(sprt_vec_copy(&%s, %s.u.p));", s, l);
+	cg_line(c, "\t%s = sprt_vecval(&%s);", l, s);
+	cg_line(c, "}");
+}
+
 /* Emits the append of `lst.append(x)`; dst receives None. */
 static void gen_append(struct cg *c, const struct ast_expr *e, const char *dst)
 {
@@ -360,18 +378,8 @@ static void gen_append(struct cg *c, const struct ast_expr *e, const char *dst)
 	const char *l = local_ref(c, obj);
 	cg_line(c, "if (%s.kind != SPRT_VEC)", l);
 	cg_line(c, "\treturn %s.kind == SPRT_UNDEF ? SPRT_EUNDEF : SPRT_ETYPE;", l);
-	if (c->slot_flow[obj->local] & CG_FOREIGN) {
-		/* The interpreter's copy-on-write of a list this body did not make. */
-		if (c->loop_depth > 0)
-			refuse(c, obj->loc, "'.append' inside a loop to a list the def did not build");
-		if (c->slot_copy[obj->local] < 0)
-			c->slot_copy[obj->local] = cg_scratch(c);
-		const char *s = scratch_ref(c, c->slot_copy[obj->local]);
-		cg_line(c, "if (!SPRT_OWNED(st->%s, %s.u.p)) {", c->scratch_member[c->fn->id], l);
-		cg_line(c, "\tSPRT_TRY(sprt_vec_copy(&%s, %s.u.p));", s, l);
-		cg_line(c, "\t%s = sprt_vecval(&%s);", l, s);
-		cg_line(c, "}");
-	}
+	if (c->slot_flow[obj->local] & CG_FOREIGN)
+		gen_unshare(c, obj, l, "'.append' inside a loop to a list the def did not build");
 	if (c->loop_depth > 0 && (flow(c, e->items[1]) & CG_OWNED))
 		refuse(c, e->items[1]->loc, "a list appended to a list inside a loop of a def body");
 	const char *x = cg_operand(c, e->items[1]);
@@ -958,17 +966,8 @@ static void gen_augassign(struct cg *c, const struct ast_stmt *s)
 		/* Python's list += extends the list in place. */
 		cg_line(c, "if (%s.kind == SPRT_VEC && (%s.kind == SPRT_VEC || %s.kind == SPRT_RANGE)) {", l, v, v);
 		c->indent++;
-		if (f & CG_FOREIGN) {
-			if (c->loop_depth > 0)
-				refuse(c, t->loc, "'+=' inside a loop on a list the def did not build");
-			if (c->slot_copy[t->local] < 0)
-				c->slot_copy[t->local] = cg_scratch(c);
-			const char *sc = scratch_ref(c, c->slot_copy[t->local]);
-			cg_line(c, "if (!SPRT_OWNED(st->%s, %s.u.p)) {", c->scratch_member[c->fn->id], l);
-			cg_line(c, "\tSPRT_TRY(sprt_vec_copy(&%s, %s.u.p));", sc, l);
-			cg_line(c, "\t%s = sprt_vecval(&%s);", l, sc);
-			cg_line(c, "}");
-		}
+		if (f & CG_FOREIGN)
+			gen_unshare(c, t, l, "'+=' inside a loop on a list the def did not build");
 		const char *n = cg_temp(c, "uint64_t %s", "0");
 		cg_line(c, "%s = sprt_loop_len(%s);", n, v);
 		cg_line(c, "for (uint64_t i = 0; i < %s; i++)", n);

@@ -17,6 +17,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,11 +178,15 @@ static void usage(FILE *out)
 	      "  --version           show the version\n", out);
 }
 
-static int bad_usage(const char *fmt, const char *arg)
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad_usage(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
 	fputs("spacetune: ", stderr);
-	fprintf(stderr, fmt, arg);
+	vfprintf(stderr, fmt, ap);
 	fputs("\n(see 'spacetune --help')\n", stderr);
+	va_end(ap);
 	return EXIT_USAGE;
 }
 
@@ -247,6 +252,22 @@ static int parse_seconds(const char *text, bool can_auto, double *out)
 	return 0;
 }
 
+/* The value of option `name`: a count >= lo, or seconds (parse_seconds).
+ * 0, or EXIT_USAGE with the usage error reported. */
+static int count_option(const char *name, const char *arg, int lo, int *out)
+{
+	if (parse_int(arg, lo, out) == 0)
+		return 0;
+	return bad_usage("bad %s '%s': want a count >= %d", name, arg, lo);
+}
+
+static int seconds_option(const char *name, const char *arg, bool can_auto, double *out)
+{
+	if (parse_seconds(arg, can_auto, out) == 0)
+		return 0;
+	return bad_usage("bad %s '%s': want %sseconds >= 0", name, arg, can_auto ? "'auto' or " : "");
+}
+
 /*
  * The options 'run' and 'batch' share: evaluation, progress and --help.
  * 0, or nonzero when the command ends with *rc: after --help (EXIT_OK), a
@@ -266,25 +287,15 @@ static int parse_shared_option(int c, const char *arg, struct tune_eval_opts *e,
 		*progress = c == OPT_PROGRESS;
 		return 0;
 	case OPT_REPEAT:
-		if (parse_int(arg, 1, &e->repeat) != 0)
-			return bad_usage("bad --repeat '%s': want a count >= 1", arg);
-		return 0;
+		return count_option("--repeat", arg, 1, &e->repeat);
 	case OPT_WARMUP:
-		if (parse_int(arg, 0, &e->warmup) != 0)
-			return bad_usage("bad --warmup '%s': want a count >= 0", arg);
-		return 0;
+		return count_option("--warmup", arg, 0, &e->warmup);
 	case OPT_JOBS:
-		if (parse_int(arg, 1, &e->jobs) != 0)
-			return bad_usage("bad --jobs '%s': want a count >= 1", arg);
-		return 0;
+		return count_option("--jobs", arg, 1, &e->jobs);
 	case OPT_BUILD_TIMEOUT:
-		if (parse_seconds(arg, false, &e->build_timeout_s) != 0)
-			return bad_usage("bad --build-timeout '%s': want seconds >= 0", arg);
-		return 0;
+		return seconds_option("--build-timeout", arg, false, &e->build_timeout_s);
 	case OPT_RUN_TIMEOUT:
-		if (parse_seconds(arg, true, &e->run_timeout_s) != 0)
-			return bad_usage("bad --run-timeout '%s': want 'auto' or seconds >= 0", arg);
-		return 0;
+		return seconds_option("--run-timeout", arg, true, &e->run_timeout_s);
 	case OPT_REPLAY:
 		e->replay = arg;
 		return 0;
@@ -292,8 +303,8 @@ static int parse_shared_option(int c, const char *arg, struct tune_eval_opts *e,
 		e->replay_sleep = true;
 		return 0;
 	case OPT_TIMEOUT:
-		if (parse_seconds(arg, false, &e->run_timeout_s) != 0)
-			return bad_usage("bad --timeout '%s': want seconds >= 0", arg);
+		if (seconds_option("--timeout", arg, false, &e->run_timeout_s) != 0)
+			return EXIT_USAGE;
 		/* It used to bound the whole evaluation, so that builds on a loaded
 		 * machine became timeouts; say what it means now. */
 		fputs("spacetune: warning: --timeout is deprecated: it now sets --run-timeout "
