@@ -18,6 +18,7 @@
 #   --limit S    every run's time limit S seconds (default 70/50/40/30 s,
 #                --small 150 s); a run stopped there resumes when rerun
 #   SPACETUNE    the spacetune to run (default: spacetune on $PATH)
+#   NO_CUBLAS=1  leave cuBLAS out (timed in an earlier call)
 #
 # From the repository root (spaces/ and kernels/ must be there).
 set -u
@@ -152,7 +153,7 @@ run warm2 "$dev2" "$t4" cold1
 rm -rf "$out"/cache-*
 
 # ---- cuBLAS on the GEMM shapes
-if [ "$small" = 0 ] && command -v nvcc >/dev/null 2>&1; then
+if [ "$small" = 0 ] && [ -z "${NO_CUBLAS:-}" ] && command -v nvcc >/dev/null 2>&1; then
 	nvcc -O2 -o "$out/cublas_gemm" "$top/bench/gpu/cublas_gemm.cu" -lcublas >>"$out/run.log" 2>&1 ||
 		log "build of cublas_gemm failed"
 	for s in $shapes; do
@@ -160,7 +161,7 @@ if [ "$small" = 0 ] && command -v nvcc >/dev/null 2>&1; then
 		"$out/cublas_gemm" --reps 21 --prec sd "$1" "$2" "$3" 2>&1 | tee -a "$out/cublas.txt"
 	done
 else
-	log "no nvcc (or --small): cuBLAS skipped"
+	log "no nvcc (or --small, or NO_CUBLAS): cuBLAS skipped"
 fi
 
 # ---- the tables (python3: the device machine has no jq)
