@@ -426,31 +426,23 @@ static bool plan_source(struct cg *c, const struct sema_def *d, const struct ast
 		const struct ast_expr *l0 = L->items[0], *l1 = L->items[1];
 		bool x0 = is_x(l0, x), x1 = is_x(l1, x);
 		bool i0 = uses(c, l0, x, k) == USE_INV, i1 = uses(c, l1, x, k) == USE_INV;
-		switch (L->op) {
-		case AST_OP_ADD:
+		/* sprt_opt_pin's kind of `X op a` and of `a op X` (-1: none). */
+		static const struct {
+			enum ast_op op;
+			int x_left, x_right;
+		} pins[] = {
+			{ AST_OP_ADD, 1, 1 },
+			{ AST_OP_SUB, 2, 3 },
+			{ AST_OP_MUL, 4, 4 },
+			{ AST_OP_MOD, 5, -1 },
+		};
+		for (size_t i = 0; i < sizeof pins / sizeof *pins; i++) {
+			if (pins[i].op != L->op)
+				continue;
 			if (x0 && i1)
-				kind = 1, a = l1;
-			else if (x1 && i0)
-				kind = 1, a = l0;
-			break;
-		case AST_OP_SUB:
-			if (x0 && i1)
-				kind = 2, a = l1;
-			else if (x1 && i0)
-				kind = 3, a = l0;
-			break;
-		case AST_OP_MUL:
-			if (x0 && i1)
-				kind = 4, a = l1;
-			else if (x1 && i0)
-				kind = 4, a = l0;
-			break;
-		case AST_OP_MOD:
-			if (x0 && i1)
-				kind = 5, a = l1;
-			break;
-		default:
-			break;
+				kind = pins[i].x_left, a = l1;
+			else if (x1 && i0 && pins[i].x_right >= 0)
+				kind = pins[i].x_right, a = l0;
 		}
 	}
 	if (kind < 0)
