@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -239,7 +240,8 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-static int fill_init(struct exec_arg *ea, char **err)
+/* A buffer's size in bytes into ea->bytes. */
+static int arg_bytes(struct exec_arg *ea, char **err)
 {
 	const struct tune_arg *a = &ea->arg;
 	const char *name = a->name ? a->name : "?";
@@ -250,11 +252,14 @@ static int fill_init(struct exec_arg *ea, char **err)
 		return -1;
 	}
 	ea->bytes = (size_t)a->count * size;
-	ea->init = calloc(1, ea->bytes);
-	if (!ea->init) {
-		*err = tune_strfmt("out of memory for buffer '%s' (%zu bytes)", name, ea->bytes);
-		return -1;
-	}
+	return 0;
+}
+
+/* The initial contents into ea->init (zeroed memory, sh->data's). */
+static int fill_init(struct exec_arg *ea, char **err)
+{
+	const struct tune_arg *a = &ea->arg;
+	const char *name = a->name ? a->name : "?";
 	if (a->access == TUNE_OUT)
 		return 0;
 	switch (a->init.kind) {
@@ -346,9 +351,72 @@ int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
 		ea->arg = proto->args[i];
 		ea->arg.name = dup_or_null(ea->arg.name);
 		ea->arg.init.path = dup_or_null(ea->arg.init.path);
-		if (ea->arg.kind == TUNE_ARG_BUFFER && fill_init(ea, err) != 0)
+		if (ea->arg.kind == TUNE_ARG_BUFFER && arg_bytes(ea, err) != 0)
 			return -1;
 	}
+	if (exec_shared_map(sh, -1, err) != 0)
+		return -1;
+	for (int i = 0; i < proto->nargs; i++)
+		if (sh->args[i].arg.kind == TUNE_ARG_BUFFER && fill_init(&sh->args[i], err) != 0)
+			return -1;
+	sh->ref_ready = sh->ref.kind == TUNE_REF_NONE;
+	return 0;
+}
+
+/* The layout of sh->data: every buffer's initial contents, then (with a
+ * reference) the reference's outputs of every out/inout buffer, each at a
+ * multiple of 64 bytes.  The total, or SIZE_MAX on overflow. */
+static size_t data_layout(struct exec_shared *sh, char *base)
+{
+	size_t off = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < sh->nargs; i++) {
+			struct exec_arg *ea = &sh->args[i];
+			if (ea->arg.kind != TUNE_ARG_BUFFER ||
+			    (pass == 1 && (sh->ref.kind == TUNE_REF_NONE || ea->arg.access == TUNE_IN)))
+				continue;
+			if (base)
+				*(pass ? &ea->ref : &ea->init) = base + off;
+			size_t step = (ea->bytes + 63) & ~(size_t)63;
+			if (step < ea->bytes || off > SIZE_MAX - step)
+				return SIZE_MAX;
+			off += step;
+		}
+	return off;
+}
+
+int exec_shared_map(struct exec_shared *sh, int fd, char **err)
+{
+	size_t len = data_layout(sh, NULL);
+	if (len == SIZE_MAX) {
+		*err = tune_strfmt("the job's buffers are too big together");
+		return -1;
+	}
+	if (len == 0) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	if (fd < 0 && ((fd = memfd_create("spacetune-data", MFD_CLOEXEC)) < 0 ||
+	               ftruncate(fd, (off_t)len) != 0)) {
+		*err = tune_strfmt("cannot make room for the job's buffers (%zu bytes): %s", len,
+		                   strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	struct stat st;
+	void *p = fstat(fd, &st) == 0 && (uint64_t)st.st_size >= len
+	          ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	if (p == MAP_FAILED) {
+		*err = tune_strfmt("cannot map the job's buffers (%zu bytes): %s", len, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	sh->data = p;
+	sh->data_len = len;
+	sh->data_fd = fd;
+	data_layout(sh, p);
 	return 0;
 }
 
@@ -367,10 +435,12 @@ void exec_shared_release(struct exec_shared *sh)
 	for (int i = 0; i < sh->nargs && sh->args; i++) {
 		free((char *)sh->args[i].arg.name);
 		free((char *)sh->args[i].arg.init.path);
-		free(sh->args[i].init);
-		free(sh->args[i].ref);
 	}
 	free(sh->args);
+	if (sh->data) {
+		munmap(sh->data, sh->data_len);
+		close(sh->data_fd);
+	}
 	memset(sh, 0, sizeof *sh);
 }
 
@@ -531,7 +601,8 @@ int exec_worker_open(struct exec_worker *w, struct exec_shared *sh, char **err)
 	return 0;
 }
 
-void exec_worker_close(struct exec_worker *w)
+/* The device buffers and read-back space of the current job. */
+static void free_buffers(struct exec_worker *w)
 {
 	for (int i = 0; i < w->sh->nargs; i++) {
 		if (w->mems && w->mems[i])
@@ -543,6 +614,31 @@ void exec_worker_close(struct exec_worker *w)
 	free(w->host);
 	w->mems = NULL;
 	w->host = NULL;
+}
+
+int exec_worker_adopt(struct exec_worker *w, struct exec_shared *next, char **err)
+{
+	free_buffers(w);
+	/* The device and its backend stay: they are what makes keeping the worker worth it. */
+	next->sel = w->sh->sel;
+	next->ops = w->sh->ops;
+	memset(&w->sh->sel, 0, sizeof w->sh->sel);
+	exec_shared_release(w->sh);
+	*w->sh = *next;
+	memset(next, 0, sizeof *next);
+	size_t n = w->sh->nargs > 0 ? (size_t)w->sh->nargs : 1;
+	w->mems = calloc(n, sizeof *w->mems);
+	w->host = calloc(n, sizeof *w->host);
+	if (!w->mems || !w->host) {
+		*err = tune_strfmt("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+void exec_worker_close(struct exec_worker *w)
+{
+	free_buffers(w);
 	if (w->dev)
 		w->ops->close(w->dev);
 	w->dev = NULL;
@@ -935,14 +1031,8 @@ static int kernel_reference(struct exec_worker *w, char **err)
 	if (*err)
 		return -1;
 	for (int i = 0; i < w->sh->nargs; i++)
-		if (w->host[i]) {  /* the out/inout buffers: hand the read-back copies over */
-			w->sh->args[i].ref = w->host[i];
-			w->host[i] = malloc(w->sh->args[i].bytes);
-			if (!w->host[i]) {
-				*err = tune_strfmt("out of memory");
-				return -1;
-			}
-		}
+		if (w->host[i] && w->sh->args[i].ref)  /* the out/inout buffers, into sh->data */
+			memcpy(w->sh->args[i].ref, w->host[i], w->sh->args[i].bytes);
 	return 0;
 }
 
@@ -1062,10 +1152,8 @@ static int c_reference(struct exec_worker *w, char **err)
 	}
 	for (int i = 0; i < n; i++) {
 		struct exec_arg *ea = &w->sh->args[i];
-		if (ea->arg.kind == TUNE_ARG_BUFFER && ea->arg.access != TUNE_IN) {
-			ea->ref = argv[i];
-			argv[i] = NULL;
-		}
+		if (ea->arg.kind == TUNE_ARG_BUFFER && ea->arg.access != TUNE_IN && ea->ref)
+			memcpy(ea->ref, argv[i], ea->bytes);
 	}
 	rc = 0;
 out:

@@ -148,14 +148,27 @@ struct tune_eval_opts {
 struct tune_evaluator;
 
 /*
- * Starts the workers and computes the reference outputs once (in a worker,
- * so a crashing reference is reported, not fatal to the caller).  `proto`
+ * Starts the workers and computes the reference outputs once (in the
+ * first worker, while the others open the device, so a crashing
+ * reference is reported, not fatal to the caller).  `proto`
  * gives the arguments (buffers, sizes, initialisers; scalars as for every
  * variant).  Returns 0, or -1 with a message in *err (malloc'd).
  */
 int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opts *o,
                          const struct tune_reference *ref, const struct tune_variant *proto,
                          struct tune_device_info *info, char **err);
+
+/*
+ * The next problem on a started evaluator whose workers are idle: they
+ * keep their processes and devices and are sent the new arguments and
+ * reference (worker.c: SETUP), which is then computed as by start.  0;
+ * 1 when the evaluator cannot serve these options (another device,
+ * backend, worker count or log: nothing changed, stop it and start a new
+ * one); -1 with *err, the evaluator stopped.
+ */
+int tune_evaluator_restart(struct tune_evaluator *ev, const struct tune_eval_opts *o,
+                           const struct tune_reference *ref, const struct tune_variant *proto,
+                           struct tune_device_info *info, char **err);
 
 /*
  * Asynchronous interface, so the caller can keep `jobs` evaluations in

@@ -4,12 +4,14 @@
  * outputs; and compute the reference outputs, on the job's backend
  * (tuner/device.h).  Internal to the evaluator: callers use eval.h.
  *
- * The parent prepares a struct exec_shared before forking any worker:
- * the arguments' initial contents (generated once from their seeds) and,
- * after the first worker computed them, the reference outputs.  Workers
- * are forked, not exec'd, so they inherit all of it copy-on-write: no
- * file or pipe transfer is needed, and a replacement worker forked after
- * a crash sees the same data.
+ * The parent prepares a struct exec_shared per problem: the arguments'
+ * initial contents (generated once from their seeds) and room for the
+ * reference outputs, in one shared memory file (sh->data, a memfd).  A
+ * worker forked now maps it by inheritance; a live worker kept from the
+ * last problem is sent the description and the file's descriptor
+ * (worker.c: SETUP) and maps it too: the data is never copied per worker.
+ * The first worker writes the reference outputs into that file; the
+ * others may verify only once told (REF_READY), or when forked after.
  */
 #ifndef SPACEC_TUNER_EXEC_H
 #define SPACEC_TUNER_EXEC_H
@@ -33,9 +35,9 @@ double tune_now(void);
 /* One kernel argument as the job lays it out, with its host data. */
 struct exec_arg {
 	struct tune_arg arg;   /* deep copy: name and init.path owned */
-	void *init;            /* buffers: initial contents (out: zeros) */
+	void *init;            /* buffers: initial contents (out: zeros), in sh->data */
 	size_t bytes;          /* buffers: count * element size */
-	void *ref;             /* out/inout buffers: the reference's output, or NULL */
+	void *ref;             /* out/inout buffers with a reference: its output, in sh->data; or NULL */
 };
 
 struct exec_shared {
@@ -47,12 +49,21 @@ struct exec_shared {
 	struct tune_reference ref;   /* strings owned */
 	int nargs;
 	struct exec_arg *args;
+	/* MAP_SHARED view of the memfd data_fd (both owned; NULL and -1
+	 * when the job has no buffer): every init, then every ref. */
+	char *data;
+	size_t data_len;
+	int data_fd;
+	bool ref_ready;              /* the refs hold the reference's outputs (or there is none) */
 };
 
 /* Copies everything and generates the initial contents.  0, or -1 with *err. */
 int exec_shared_init(struct exec_shared *sh, const struct tune_eval_opts *o,
                      const struct tune_reference *ref, const struct tune_variant *proto, char **err);
 void exec_shared_release(struct exec_shared *sh);
+/* Lays the buffers (args' bytes set) out in sh->data: in a new memfd when
+ * fd < 0, else in fd's (taken over, closed on failure).  0, or -1 with *err. */
+int exec_shared_map(struct exec_shared *sh, int fd, char **err);
 
 /*
  * What a worker tells its parent while it evaluates: acquire and release
@@ -85,13 +96,16 @@ struct exec_worker {
 
 int exec_worker_open(struct exec_worker *w, struct exec_shared *sh, char **err);
 void exec_worker_close(struct exec_worker *w);
+/* The next problem's state (*next, taken over; its sel and ops are the
+ * worker's): the device buffers go, the device stays.  0, or -1 with *err. */
+int exec_worker_adopt(struct exec_worker *w, struct exec_shared *next, char **err);
 
 /* Builds, runs, times and verifies one variant; fills *r (every field). */
 void exec_worker_eval(struct exec_worker *w, const struct tune_variant *v, struct tune_result *r);
 
 /*
- * Runs the reference (kernel or C) with the job's arguments and stores its
- * outputs in w->sh->args[i].ref for every out/inout buffer.  0, or -1 with
+ * Runs the reference (kernel or C) with the job's arguments and writes its
+ * outputs to w->sh->args[i].ref for every out/inout buffer.  0, or -1 with
  * *err.
  */
 int exec_worker_reference(struct exec_worker *w, char **err);

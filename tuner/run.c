@@ -2,6 +2,7 @@
  * run.c - `spacetune run` (see run.h): the loop that keeps `jobs`
  * evaluations in flight, the progress line, and the final summary.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -324,6 +325,11 @@ struct tune_run_keep {
 	struct tune_replay *replay;
 	struct tune_device_info info;
 	const char *backend;         /* the one the job's kernel file chose */
+	/* Of props and ev: device_id().  A run of another problem on the
+	 * same device takes them too: the properties as they are, the
+	 * evaluator's workers for its own arguments (tune_evaluator_restart),
+	 * so that a batch worker opens its device once, not per problem. */
+	char *device;
 };
 
 struct tune_run_keep *tune_run_keep_new(void)
@@ -331,15 +337,45 @@ struct tune_run_keep *tune_run_keep_new(void)
 	return calloc(1, sizeof(struct tune_run_keep));
 }
 
-static void keep_clear(struct tune_run_keep *k)
+/* What belongs to the problem only; the device's part stays. */
+static void keep_clear_problem(struct tune_run_keep *k)
 {
-	if (k->ev)
-		tune_evaluator_stop(k->ev);
 	tune_replay_close(k->replay);
 	tune_job_free(k->job);
-	tune_device_props_free(k->props);
 	free(k->id);
+	k->replay = NULL;
+	k->job = NULL;
+	k->id = NULL;
+}
+
+static void keep_clear(struct tune_run_keep *k)
+{
+	keep_clear_problem(k);
+	if (k->ev)
+		tune_evaluator_stop(k->ev);
+	tune_device_props_free(k->props);
+	free(k->device);
 	*k = (struct tune_run_keep){ .id = NULL };
+}
+
+/* The device a run's evaluator and properties are of. */
+static char *device_id(const struct tune_eval_opts *e)
+{
+	const struct dev_ops *ops = dev_backend(e->device.backend);
+	char *id = NULL;
+	if (asprintf(&id, "%s\n%s\n%s\n%d", ops ? ops->name : "?", e->device.platform ? e->device.platform : "",
+	             e->device.device ? e->device.device : "", e->device.gpu) < 0)
+		return NULL;
+	return id;
+}
+
+/* Whether what k keeps of a device is of r's. */
+static bool keep_same_device(const struct tune_run_keep *k, const struct run *r)
+{
+	char *id = k->device ? device_id(&r->eval) : NULL;
+	bool same = id && strcmp(id, k->device) == 0;
+	free(id);
+	return same;
 }
 
 void tune_run_keep_free(struct tune_run_keep *k)
@@ -622,6 +658,12 @@ static int read_device(struct run *r)
 {
 	if (r->props || r->device_failed)
 		return r->props ? 0 : -1;
+	struct tune_run_keep *k = r->o->keep;
+	if (k && k->props && keep_same_device(k, r)) {
+		r->props = k->props;
+		k->props = NULL;
+		return 0;
+	}
 	char *err = NULL;
 	progress_phase(r->progress.line, "reading the device", 0);
 	if (tune_device_props_read(&r->eval.device, &r->props, &err) != 0) {
@@ -657,6 +699,26 @@ static int kernel_file(void *user, const char *path)
 
 static int recorded_view(struct run *r);
 
+/* The evaluator: the last problem's, restarted with this one's arguments
+ * where it is of the same device (run.h: keep), else a new one. */
+static int start_evaluator(struct run *r, const struct tune_variant *proto, char **err)
+{
+	struct tune_run_keep *k = r->o->keep;
+	const struct tune_reference *ref = tune_job_reference(r->job);
+	if (k && k->ev) {
+		struct tune_evaluator *ev = k->ev;
+		k->ev = NULL;
+		int rc = keep_same_device(k, r) ? tune_evaluator_restart(ev, &r->eval, ref, proto, &r->info, err)
+		                                : 1;
+		if (rc <= 0) {
+			r->ev = rc == 0 ? ev : NULL;
+			return rc;
+		}
+		tune_evaluator_stop(ev);  /* of another device: it goes before this one starts */
+	}
+	return tune_evaluator_start(&r->ev, &r->eval, ref, proto, &r->info, err);
+}
+
 static int start(struct run *r)
 {
 	const struct tune_run_opts *o = r->o;
@@ -674,8 +736,9 @@ static int start(struct run *r)
 	if (o->keep) {
 		struct tune_run_keep *k = o->keep;
 		if (!(r->keep_id = keep_id(o)) || !k->id || strcmp(k->id, r->keep_id) != 0) {
-			/* another problem's: its evaluator goes before this one starts */
-			keep_clear(k);
+			/* another problem's: the device's part may serve (read_device,
+			 * start_evaluator) */
+			keep_clear_problem(k);
 		} else {
 			r->job = k->job;
 			r->props = k->props;
@@ -684,6 +747,7 @@ static int start(struct run *r)
 			r->info = k->info;
 			r->eval.device.backend = k->backend;
 			free(k->id);
+			free(k->device);
 			*k = (struct tune_run_keep){ .id = NULL };
 			if (r->replay)
 				tune_replay_restart(r->replay);
@@ -761,9 +825,7 @@ static int start(struct run *r)
 	} else if (!o->eval.replay && !r->ev) {
 		progress_phase(r->progress.line, "starting the workers and the reference", 0);
 	}
-	if (!o->eval.replay && !r->ev &&
-	    tune_evaluator_start(&r->ev, &r->eval, tune_job_reference(r->job), &proto, &r->info,
-	                         &err) != 0) {
+	if (!o->eval.replay && !r->ev && start_evaluator(r, &proto, &err) != 0) {
 		progress_break(&r->progress);
 		if (*o->interrupted)
 			fprintf(o->err, "spacetune: %s; nothing was recorded\n", err ? err : "interrupted");
@@ -1021,9 +1083,11 @@ int tune_run(const struct tune_run_opts *o)
 	tune_db_also_free(r.own_also);
 	if (o->keep && r.keep_id && r.status == 0 && r.inflight == 0 && !*o->interrupted && r.job &&
 	    (r.ev || r.replay)) {
-		/* For the next chunk of this problem (run.h) */
+		/* For the next chunk of this problem, or the next problem (run.h);
+		 * what this run did not take of the last one's goes */
+		keep_clear(o->keep);
 		*o->keep = (struct tune_run_keep){ r.keep_id, r.job, r.props, r.ev, r.replay, r.info,
-		                                   r.eval.device.backend };
+		                                   r.eval.device.backend, device_id(&r.eval) };
 		r.keep_id = NULL;
 		r.job = NULL;
 		r.props = NULL;

@@ -8,12 +8,22 @@
  * Protocol: every message is a 16-byte header {u32 type, u32 0, u64 length}
  * and a payload, over a SOCK_STREAM socketpair (one per worker).
  *
- *   parent -> worker: EVAL(variant)  GRANT  REFERENCE
+ *   parent -> worker: EVAL(variant)  GRANT  REFERENCE  REF_READY
+ *                     SETUP(problem, with the data's memfd: exec.h)
  *   worker -> parent: HELLO(device info) | HELLO_FAIL(message)
  *                     ACQUIRE ... RELEASE   (around the timed runs)
  *                     RUNNING(t) ... RAN(t) (around each kernel run, and
  *                                            the C reference's call)
- *                     RESULT(result)  REF_DONE(outputs) | REF_FAIL(message)
+ *                     RESULT(result)  REF_DONE | REF_FAIL(message)
+ *
+ * Workers live as long as their evaluator, which a batch worker keeps
+ * from problem to problem (tune_evaluator_restart): a problem's state
+ * comes by inheritance to a worker forked during it, else by SETUP, after
+ * which the worker frees its device buffers but keeps its device.  All
+ * are forked at the start; the first computes the reference (REFERENCE)
+ * into the shared data, and the others, told by REF_READY, evaluate only
+ * after it: the parent sends them no EVAL before, and a worker that gets
+ * one anyway exits.
  *
  * RUNNING and RAN carry the worker's CLOCK_MONOTONIC time (one clock for
  * every process).  They drive the parent's two limits: the run limit
@@ -29,6 +39,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -57,7 +68,7 @@
 #endif
 
 enum msg_type {
-	MSG_EVAL = 1, MSG_GRANT, MSG_REFERENCE,
+	MSG_EVAL = 1, MSG_GRANT, MSG_REFERENCE, MSG_SETUP, MSG_REF_READY,
 	MSG_HELLO = 16, MSG_HELLO_FAIL, MSG_ACQUIRE, MSG_RELEASE, MSG_RESULT, MSG_REF_DONE,
 	MSG_REF_FAIL, MSG_RUNNING, MSG_RAN
 };
@@ -139,6 +150,45 @@ static const char *rb_str(struct rbuf *b)
 	return s;
 }
 
+static void encode_arg(struct tune_buf *b, const struct tune_arg *a)
+{
+	wb_u64(b, a->kind);
+	wb_u64(b, a->type);
+	wb_str(b, a->name);
+	wb_u64(b, (uint64_t)a->i);
+	wb_f64(b, a->f);
+	wb_u64(b, a->count);
+	wb_u64(b, a->access);
+	wb_u64(b, a->init.kind);
+	wb_u64(b, a->init.seed);
+	wb_f64(b, a->init.lo);
+	wb_f64(b, a->init.hi);
+	wb_f64(b, a->init.value);
+	wb_str(b, a->init.path);
+	wb_u64(b, a->compare);
+}
+
+/* Strings point into the message. */
+static void decode_arg(struct rbuf *b, struct tune_arg *a)
+{
+	a->kind = (enum tune_arg_kind)rb_u64(b);
+	a->type = (enum tune_type)rb_u64(b);
+	a->name = rb_str(b);
+	a->i = (int64_t)rb_u64(b);
+	a->f = rb_f64(b);
+	a->count = rb_u64(b);
+	a->access = (enum tune_access)rb_u64(b);
+	a->init.kind = (enum tune_init_kind)rb_u64(b);
+	a->init.seed = rb_u64(b);
+	a->init.lo = rb_f64(b);
+	a->init.hi = rb_f64(b);
+	a->init.value = rb_f64(b);
+	a->init.path = rb_str(b);
+	a->compare = rb_u64(b) != 0;
+	if (a->kind > TUNE_ARG_LOCAL || a->type > TUNE_DOUBLE || a->access > TUNE_INOUT)
+		b->bad = true;
+}
+
 static void encode_variant(struct tune_buf *b, const struct tune_variant *v)
 {
 	wb_str(b, v->source);
@@ -150,23 +200,8 @@ static void encode_variant(struct tune_buf *b, const struct tune_variant *v)
 		wb_u64(b, v->local[d]);
 	}
 	wb_u64(b, (uint64_t)v->nargs);
-	for (int i = 0; i < v->nargs; i++) {
-		const struct tune_arg *a = &v->args[i];
-		wb_u64(b, a->kind);
-		wb_u64(b, a->type);
-		wb_str(b, a->name);
-		wb_u64(b, (uint64_t)a->i);
-		wb_f64(b, a->f);
-		wb_u64(b, a->count);
-		wb_u64(b, a->access);
-		wb_u64(b, a->init.kind);
-		wb_u64(b, a->init.seed);
-		wb_f64(b, a->init.lo);
-		wb_f64(b, a->init.hi);
-		wb_f64(b, a->init.value);
-		wb_str(b, a->init.path);
-		wb_u64(b, a->compare);
-	}
+	for (int i = 0; i < v->nargs; i++)
+		encode_arg(b, &v->args[i]);
 	uint64_t nidx = 0;
 	for (int k = 0; k < v->nsteps; k++)
 		nidx += (uint64_t)v->steps[k].nargs;
@@ -244,25 +279,8 @@ static int decode_variant(struct rbuf *b, struct tune_variant *v, struct tune_ar
 	*args = calloc(n + 1, sizeof **args);
 	if (!*args)
 		return -1;
-	for (uint64_t i = 0; i < n; i++) {
-		struct tune_arg *a = &(*args)[i];
-		a->kind = (enum tune_arg_kind)rb_u64(b);
-		a->type = (enum tune_type)rb_u64(b);
-		a->name = rb_str(b);
-		a->i = (int64_t)rb_u64(b);
-		a->f = rb_f64(b);
-		a->count = rb_u64(b);
-		a->access = (enum tune_access)rb_u64(b);
-		a->init.kind = (enum tune_init_kind)rb_u64(b);
-		a->init.seed = rb_u64(b);
-		a->init.lo = rb_f64(b);
-		a->init.hi = rb_f64(b);
-		a->init.value = rb_f64(b);
-		a->init.path = rb_str(b);
-		a->compare = rb_u64(b) != 0;
-		if (a->kind > TUNE_ARG_LOCAL || a->type > TUNE_DOUBLE)
-			b->bad = true;
-	}
+	for (uint64_t i = 0; i < n; i++)
+		decode_arg(b, &(*args)[i]);
 	v->nargs = (int)n;
 	v->args = *args;
 	return b->bad || decode_steps(b, v, steps) ? -1 : 0;
@@ -307,6 +325,109 @@ static int decode_result(struct rbuf *b, struct tune_result *r)
 	return 0;
 }
 
+/*
+ * A problem's state for a live worker (SETUP): all of struct exec_shared
+ * but the device selection, which a worker keeps, and the data, which
+ * comes as sh->data_fd beside the message and is laid out again from the
+ * arguments' sizes.
+ */
+static void encode_shared(struct tune_buf *b, const struct exec_shared *sh)
+{
+	wb_u64(b, (uint64_t)sh->warmup);
+	wb_u64(b, (uint64_t)sh->repeat);
+	wb_str(b, sh->cache_dir);
+	const struct tune_reference *r = &sh->ref;
+	wb_u64(b, r->kind);
+	wb_str(b, r->source);
+	wb_str(b, r->c_path);
+	wb_str(b, r->name);
+	wb_str(b, r->build_options);
+	wb_u64(b, (uint64_t)r->work_dim);
+	for (int d = 0; d < 3; d++) {
+		wb_u64(b, r->global[d]);
+		wb_u64(b, r->local[d]);
+	}
+	wb_f64(b, r->rel_tol);
+	wb_f64(b, r->abs_tol);
+	wb_u64(b, sh->ref_ready);
+	wb_u64(b, sh->data_len);
+	wb_u64(b, (uint64_t)sh->nargs);
+	for (int i = 0; i < sh->nargs; i++) {
+		encode_arg(b, &sh->args[i].arg);
+		wb_u64(b, sh->args[i].bytes);
+	}
+}
+
+static char *dup_str(struct rbuf *b)
+{
+	const char *s = rb_str(b);
+	char *d = s ? strdup(s) : NULL;
+	if (s && !d)
+		b->bad = true;
+	return d;
+}
+
+/* Into *sh (zeroed first; release it either way), mapping fd (taken
+ * over).  0, or -1 with *err. */
+static int decode_shared(struct rbuf *b, struct exec_shared *sh, int fd, char **err)
+{
+	memset(sh, 0, sizeof *sh);
+	sh->data_fd = -1;
+	sh->warmup = (int)rb_u64(b);
+	sh->repeat = (int)rb_u64(b);
+	sh->cache_dir = dup_str(b);
+	struct tune_reference *r = &sh->ref;
+	r->kind = (enum tune_ref_kind)rb_u64(b);
+	r->source = dup_str(b);
+	r->c_path = dup_str(b);
+	r->name = dup_str(b);
+	r->build_options = dup_str(b);
+	r->work_dim = (int)rb_u64(b);
+	for (int d = 0; d < 3; d++) {
+		r->global[d] = (size_t)rb_u64(b);
+		r->local[d] = (size_t)rb_u64(b);
+	}
+	r->rel_tol = rb_f64(b);
+	r->abs_tol = rb_f64(b);
+	sh->ref_ready = rb_u64(b) != 0;
+	uint64_t data_len = rb_u64(b), n = rb_u64(b);
+	if (b->bad || !sh->cache_dir || r->kind > TUNE_REF_C || n > b->len / 8 ||
+	    !(sh->args = calloc(n + 1, sizeof *sh->args))) {
+		if (fd >= 0)
+			close(fd);
+		*err = tune_strfmt("malformed problem message");
+		return -1;
+	}
+	sh->nargs = (int)n;
+	if (fd < 0 && data_len > 0)
+		b->bad = true;  /* the descriptor did not come */
+	for (uint64_t i = 0; i < n; i++) {
+		struct exec_arg *ea = &sh->args[i];
+		decode_arg(b, &ea->arg);
+		ea->bytes = (size_t)rb_u64(b);
+		ea->arg.name = ea->arg.name ? strdup(ea->arg.name) : NULL;
+		ea->arg.init.path = ea->arg.init.path ? strdup(ea->arg.init.path) : NULL;
+		if (ea->arg.kind == TUNE_ARG_BUFFER &&
+		    (ea->arg.count > SIZE_MAX / tune_type_size(ea->arg.type) ||
+		     ea->bytes != ea->arg.count * tune_type_size(ea->arg.type)))
+			b->bad = true;
+	}
+	if (b->bad) {
+		if (fd >= 0)
+			close(fd);
+		*err = tune_strfmt("malformed problem message");
+		return -1;
+	}
+	if (exec_shared_map(sh, fd, err) != 0)
+		return -1;
+	if (sh->data_len != data_len) {
+		*err = tune_strfmt("the problem's data holds %llu bytes, not %zu", (unsigned long long)data_len,
+		                   sh->data_len);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- blocking I/O (the worker's side) ------------------------------------------ */
 
 static int send_all(int fd, const void *data, size_t n)
@@ -345,16 +466,58 @@ static int recv_all(int fd, void *data, size_t n)
 	return 0;
 }
 
-/* One message; *payload is malloc'd and NUL-terminated.  -1 on EOF or error. */
-static int recv_msg(int fd, uint32_t *type, char **payload, size_t *len)
+/*
+ * The first bytes of a header, with the descriptor that may come with them
+ * (SCM_RIGHTS, attached to a header's first byte by parent_send): into
+ * *passed, or closed when passed is NULL.  The bytes read, or -1.
+ */
+static ssize_t recv_first(int fd, void *data, size_t n, int *passed)
+{
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct iovec iov = {data, n};
+	for (;;) {
+		struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.space,
+		                   .msg_controllen = sizeof ctl.space};
+		ssize_t k = recvmsg(fd, &m, MSG_CMSG_CLOEXEC);
+		if (k < 0 && errno == EINTR)
+			continue;
+		for (struct cmsghdr *c = k > 0 ? CMSG_FIRSTHDR(&m) : NULL; c; c = CMSG_NXTHDR(&m, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+			    c->cmsg_len == CMSG_LEN(sizeof(int))) {
+				int got;
+				memcpy(&got, CMSG_DATA(c), sizeof got);
+				if (passed && *passed < 0)
+					*passed = got;
+				else
+					close(got);
+			}
+		return k;
+	}
+}
+
+/* One message; *payload is malloc'd and NUL-terminated; *passed: the
+ * descriptor that came with it, or -1 (passed NULL: none is wanted).
+ * -1 on EOF or error. */
+static int recv_msg(int fd, uint32_t *type, char **payload, size_t *len, int *passed)
 {
 	struct msg_header h;
 	*payload = NULL;
-	if (recv_all(fd, &h, sizeof h) != 0 || h.len > MAX_MSG)
+	if (passed)
+		*passed = -1;
+	ssize_t k = recv_first(fd, &h, sizeof h, passed);
+	if (k <= 0 || recv_all(fd, (char *)&h + k, sizeof h - (size_t)k) != 0 || h.len > MAX_MSG) {
+		if (passed && *passed >= 0)
+			close(*passed);
 		return -1;
+	}
 	char *p = malloc((size_t)h.len + 1);
 	if (!p || recv_all(fd, p, (size_t)h.len) != 0) {
 		free(p);
+		if (passed && *passed >= 0)
+			close(*passed);
 		return -1;
 	}
 	p[h.len] = 0;
@@ -444,7 +607,7 @@ static int lock_acquire(void *user)
 	uint32_t type;
 	char *payload;
 	size_t len;
-	if (send_msg(u->fd, MSG_ACQUIRE, NULL, 0) != 0 || recv_msg(u->fd, &type, &payload, &len) != 0)
+	if (send_msg(u->fd, MSG_ACQUIRE, NULL, 0) != 0 || recv_msg(u->fd, &type, &payload, &len, NULL) != 0)
 		return -1;
 	free(payload);
 	if (type != MSG_GRANT)
@@ -514,18 +677,25 @@ static void worker_reference_message(struct exec_worker *w, int fd)
 		free(err);
 		return;
 	}
-	struct tune_buf out = {0};
-	for (int i = 0; i < w->sh->nargs; i++) {
-		const struct exec_arg *ea = &w->sh->args[i];
-		wb_u64(&out, ea->ref ? ea->bytes : 0);
-		if (ea->ref)
-			tune_buf_add(&out, ea->ref, ea->bytes);
+	/* The outputs are in the shared data, where every worker sees them. */
+	w->sh->ref_ready = true;
+	send_msg(fd, MSG_REF_DONE, NULL, 0);
+}
+
+/* SETUP: the next problem's state; false when this worker cannot take it
+ * (it exits, and the parent forks a fresh one, which inherits it). */
+static bool worker_setup_message(struct exec_worker *w, const char *payload, size_t len, int passed)
+{
+	struct rbuf b = {payload, len, 0, false};
+	struct exec_shared next;
+	char *err = NULL;
+	bool ok = decode_shared(&b, &next, passed, &err) == 0 && exec_worker_adopt(w, &next, &err) == 0;
+	if (!ok) {
+		fprintf(stderr, "spacetune: worker %ld: %s\n", (long)getpid(), err ? err : "out of memory");
+		exec_shared_release(&next);
 	}
-	if (out.failed)
-		send_text(fd, MSG_REF_FAIL, "out of memory for the reference outputs");
-	else
-		send_msg(fd, MSG_REF_DONE, out.p, out.len);
-	free(out.p);
+	free(err);
+	return ok;
 }
 
 static _Noreturn void worker_main(struct exec_shared *sh, int fd)
@@ -549,14 +719,24 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd)
 		uint32_t type;
 		char *payload;
 		size_t len;
-		if (recv_msg(fd, &type, &payload, &len) != 0)
+		int passed;
+		if (recv_msg(fd, &type, &payload, &len, &passed) != 0)
 			break;  /* the parent closed the socket: stop */
-		if (type == MSG_EVAL)
+		bool go_on = true;
+		if (type == MSG_SETUP)
+			go_on = worker_setup_message(&w, payload, len, passed);
+		else if (passed >= 0)
+			close(passed);
+		if (type == MSG_EVAL && w.sh->ref_ready)
 			worker_eval_message(&w, fd, payload, len);
 		else if (type == MSG_REFERENCE)
 			worker_reference_message(&w, fd);
+		else if (type == MSG_REF_READY)
+			w.sh->ref_ready = true;
+		else if (type != MSG_SETUP)
+			go_on = false;  /* unknown, or an evaluation without the reference's outputs */
 		free(payload);
-		if (w.poisoned || w.lost_parent || (type != MSG_EVAL && type != MSG_REFERENCE))
+		if (!go_on || w.poisoned || w.lost_parent)
 			break;
 	}
 	exec_worker_close(&w);
@@ -574,6 +754,7 @@ struct worker {
 	bool waiting_lock, holding_lock;
 	bool eof;             /* the socket reached EOF: handle after the buffered messages */
 	bool retiring;        /* said it exits after its result: replace it */
+	bool has_ref;         /* has (or will have read) the reference's outputs: may evaluate */
 	long point;
 	/* The evaluation's clocks.  The build clock runs (deadline set,
 	 * build_left kept when it stops) while the worker builds, prepares,
@@ -607,6 +788,7 @@ struct tune_evaluator {
 	char *start_error;    /* why the last worker could not start */
 	bool broken;          /* too many failed starts: no more respawns */
 	char *worker_log;     /* workers' stdout and stderr, or NULL: inherited */
+	struct tune_device_info info;  /* worker 0's HELLO */
 };
 
 static const struct { int sig; const char *name; } signal_names[] = {
@@ -653,6 +835,26 @@ static int reap(pid_t pid, double grace)
 	}
 }
 
+/* Closes every descriptor above 2 but the n of keep (-1: none). */
+static void close_other_fds(const int *keep, int n)
+{
+	int lo = 3;
+	for (;;) {
+		int next = INT_MAX;  /* the lowest kept descriptor at or above lo */
+		for (int k = 0; k < n; k++)
+			if (keep[k] >= lo && keep[k] < next)
+				next = keep[k];
+		if (next > lo && close_range((unsigned)lo, (unsigned)next - 1, 0) != 0) {
+			long max = sysconf(_SC_OPEN_MAX);  /* a kernel without close_range */
+			for (long fd = lo; fd < next && fd < (max > 0 ? max : 65536); fd++)
+				close((int)fd);
+		}
+		if (next == INT_MAX)
+			return;
+		lo = next + 1;
+	}
+}
+
 static int spawn(struct tune_evaluator *ev, int i)
 {
 	struct worker *w = &ev->w[i];
@@ -675,16 +877,20 @@ static int spawn(struct tune_evaluator *ev, int i)
 				close(fd);
 			}
 		}
-		/* Other workers' sockets: a copy here would hide their EOF. */
-		for (int j = 0; j < ev->nworkers; j++)
-			if (ev->w[j].fd >= 0)
-				close(ev->w[j].fd);
+		/* Nothing else of the parent's: other workers' sockets (a copy
+		 * here would hide their EOF), and above all the files it opened
+		 * and locked, such as the database of the problem being run: a
+		 * worker lives on into the next problems, whose runs could not
+		 * lock that file again. */
+		int keep[2] = {sv[1], ev->sh.data ? ev->sh.data_fd : -1};
+		close_other_fds(keep, 2);
 		worker_main(&ev->sh, sv[1]);
 	}
 	close(sv[1]);
 	w->pid = pid;
 	w->fd = sv[0];
 	w->ready = w->busy = w->waiting_lock = w->holding_lock = w->eof = w->retiring = false;
+	w->has_ref = ev->sh.ref_ready;  /* what it inherits */
 	w->running = false;
 	w->deadline = w->build_left = 0;
 	w->started = tune_now();
@@ -692,8 +898,30 @@ static int spawn(struct tune_evaluator *ev, int i)
 	return 0;
 }
 
-/* Sends one message to a worker; gives up if it stops reading for SEND_STALL_S. */
-static int parent_send(struct worker *w, uint32_t type, const void *payload, size_t len)
+/* send(), with the descriptor `pass` (>= 0) attached to the first byte. */
+static ssize_t send_passing(int fd, const void *data, size_t n, int pass)
+{
+	if (pass < 0)
+		return send(fd, data, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	memset(&ctl, 0, sizeof ctl);
+	struct iovec iov = {(void *)data, n};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.space,
+	                   .msg_controllen = sizeof ctl.space};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &pass, sizeof pass);
+	return sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/* Sends one message to a worker, with the descriptor `pass` unless it is
+ * -1; gives up if the worker stops reading for SEND_STALL_S. */
+static int parent_send_fd(struct worker *w, uint32_t type, const void *payload, size_t len, int pass)
 {
 	struct msg_header h = {type, 0, len};
 	const void *parts[2] = {&h, payload};
@@ -702,7 +930,9 @@ static int parent_send(struct worker *w, uint32_t type, const void *payload, siz
 		const char *data = parts[p];
 		size_t n = sizes[p];
 		while (n > 0) {
-			ssize_t k = send(w->fd, data, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+			ssize_t k = send_passing(w->fd, data, n, pass);
+			if (k > 0)
+				pass = -1;  /* it went with the first byte */
 			if (k > 0) {
 				data += k;
 				n -= (size_t)k;
@@ -720,6 +950,11 @@ static int parent_send(struct worker *w, uint32_t type, const void *payload, siz
 		}
 	}
 	return 0;
+}
+
+static int parent_send(struct worker *w, uint32_t type, const void *payload, size_t len)
+{
+	return parent_send_fd(w, type, payload, len, -1);
 }
 
 /* Reads what is available; sets w->eof on EOF or error. */
@@ -1137,7 +1372,8 @@ int tune_evaluator_submit(struct tune_evaluator *ev, const struct tune_variant *
 	for (int attempt = 0; attempt < 2 && rc != 0; attempt++) {
 		int i;
 		for (i = 0; i < ev->nworkers; i++)
-			if (!ev->w[i].busy && (ev->w[i].pid > 0 || (!ev->broken && spawn(ev, i) == 0)))
+			if (!ev->w[i].busy && (ev->w[i].pid > 0 || (!ev->broken && spawn(ev, i) == 0)) &&
+			    ev->w[i].has_ref)
 				break;
 		if (i == ev->nworkers)
 			break;
@@ -1235,21 +1471,6 @@ static int start_recv(struct tune_evaluator *ev, double limit, double run_limit,
 	}
 }
 
-static int store_reference(struct tune_evaluator *ev, const char *payload, size_t len)
-{
-	struct rbuf b = {payload, len, 0, false};
-	for (int i = 0; i < ev->sh.nargs; i++) {
-		struct exec_arg *ea = &ev->sh.args[i];
-		uint64_t n = rb_u64(&b);
-		if (n == 0)
-			continue;
-		if (n != ea->bytes || (ea->ref = malloc(ea->bytes)) == NULL)
-			return -1;
-		rb_get(&b, ea->ref, ea->bytes);
-	}
-	return b.bad ? -1 : 0;
-}
-
 /* Kills worker i at once (it may be stuck in a reference) and reaps it: its status. */
 static int discard_worker(struct tune_evaluator *ev, int i)
 {
@@ -1280,41 +1501,52 @@ static char *start_failure(int rc, const char *what, double limit, double run_li
 	return NULL;
 }
 
-/* Worker 0: device info, then the reference.  0, or -1 with *err. */
-static int start_first_worker(struct tune_evaluator *ev, struct tune_device_info *info, char **err)
+/*
+ * Worker 0 ready (forked now, or its HELLO still to come, unless a kept
+ * one is), the other workers forked at once so that their devices open
+ * while worker 0 computes the reference; then the reference, whose
+ * outputs the others are told of (REF_READY).  0, or -1 with *err.
+ */
+static int start_workers(struct tune_evaluator *ev, struct tune_device_info *info, char **err)
 {
 	uint32_t type;
 	char *payload = NULL;
 	size_t len;
-	if (spawn(ev, 0) != 0) {
+	if (ev->w[0].pid == 0 && spawn(ev, 0) != 0) {
 		*err = tune_strfmt("cannot start a worker process: %s", strerror(errno));
 		return -1;
 	}
-	int rc = start_recv(ev, START_LIMIT_S, 0, &type, &payload, &len);
-	if (rc != 0 || type != MSG_HELLO || len != sizeof *info) {
-		if (rc == 0 && type == MSG_HELLO_FAIL)
-			*err = strdup(payload);
-		else if (rc == START_BUILD_LIMIT)
-			*err = tune_strfmt("the worker did not open the device within %g s", START_LIMIT_S);
-		else if (rc == START_INTERRUPTED)
-			*err = tune_strfmt("interrupted while the worker opened the device");
+	for (int i = 1; i < ev->nworkers; i++)
+		if (ev->w[i].pid == 0)
+			spawn(ev, i);  /* on failure the slot stays empty; submit retries */
+	if (!ev->w[0].ready) {
+		int rc = start_recv(ev, START_LIMIT_S, 0, &type, &payload, &len);
+		if (rc != 0 || type != MSG_HELLO || len != sizeof ev->info) {
+			if (rc == 0 && type == MSG_HELLO_FAIL)
+				*err = strdup(payload);
+			else if (rc == START_BUILD_LIMIT)
+				*err = tune_strfmt("the worker did not open the device within %g s", START_LIMIT_S);
+			else if (rc == START_INTERRUPTED)
+				*err = tune_strfmt("interrupted while the worker opened the device");
+			free(payload);
+			char *why = describe_status(discard_worker(ev, 0));
+			if (!*err)
+				*err = tune_strfmt("the worker failed while opening the device: %s", why);
+			free(why);
+			return -1;
+		}
+		ev->w[0].ready = true;
+		memcpy(&ev->info, payload, sizeof ev->info);
 		free(payload);
-		char *why = describe_status(discard_worker(ev, 0));
-		if (!*err)
-			*err = tune_strfmt("the worker failed while opening the device: %s", why);
-		free(why);
-		return -1;
 	}
-	ev->w[0].ready = true;
 	if (info)
-		memcpy(info, payload, sizeof *info);
-	free(payload);
-	if (ev->sh.ref.kind == TUNE_REF_NONE)
+		*info = ev->info;
+	if (ev->sh.ref_ready)
 		return 0;
 	/* Nothing tells the reference's scale: under the automatic run limit it gets its own. */
 	double run_limit = ev->run_limit_s == TUNE_RUN_LIMIT_AUTO ? RUN_AUTO_REFERENCE_S
 	                                                            : ev->run_limit_s;
-	rc = START_LOST;
+	int rc = START_LOST;
 	if (parent_send(&ev->w[0], MSG_REFERENCE, NULL, 0) != 0 ||
 	    (rc = start_recv(ev, ev->build_limit_s, run_limit, &type, &payload, &len)) != 0) {
 		char *what = tune_strfmt("the %s reference '%s'",
@@ -1328,13 +1560,35 @@ static int start_first_worker(struct tune_evaluator *ev, struct tune_device_info
 		free(what);
 		return -1;
 	}
-	if (type != MSG_REF_DONE || store_reference(ev, payload, len) != 0) {
+	if (type != MSG_REF_DONE) {
 		*err = type == MSG_REF_FAIL ? strdup(payload) : tune_strfmt("malformed reference outputs");
 		free(payload);
 		return -1;
 	}
 	free(payload);
+	/* In the shared data now (exec.h).  A worker that cannot be told is
+	 * gone: its EOF is handled by the next wait, which forks a
+	 * replacement that inherits ref_ready. */
+	ev->sh.ref_ready = true;
+	for (int i = 0; i < ev->nworkers; i++) {
+		struct worker *w = &ev->w[i];
+		if (w->pid > 0 && !w->has_ref && i > 0 && parent_send(w, MSG_REF_READY, NULL, 0) != 0)
+			w->eof = true;
+		w->has_ref = true;
+	}
 	return 0;
+}
+
+/* The per-problem part of the options. */
+static void evaluator_limits(struct tune_evaluator *ev, const struct tune_eval_opts *o)
+{
+	ev->build_limit_s = o->build_timeout_s > 0 ? o->build_timeout_s : 0;
+	ev->run_limit_s = o->run_timeout_s == TUNE_RUN_LIMIT_AUTO || o->run_timeout_s > 0
+	                  ? o->run_timeout_s : 0;
+	ev->best_ms = INFINITY;
+	ev->reference_ms = 0;
+	ev->interrupted = o->interrupted;
+	ev->interrupted_at = 0;
 }
 
 int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opts *o,
@@ -1350,11 +1604,7 @@ int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opt
 	}
 	ev->lock_holder = -1;
 	ev->worker_log = o->worker_log ? strdup(o->worker_log) : NULL;
-	ev->build_limit_s = o->build_timeout_s > 0 ? o->build_timeout_s : 0;
-	ev->run_limit_s = o->run_timeout_s == TUNE_RUN_LIMIT_AUTO || o->run_timeout_s > 0
-	                  ? o->run_timeout_s : 0;
-	ev->best_ms = INFINITY;
-	ev->interrupted = o->interrupted;
+	evaluator_limits(ev, o);
 	ev->nworkers = o->jobs > 0 ? o->jobs : 1;
 	ev->w = calloc((size_t)ev->nworkers, sizeof *ev->w);
 	ev->lock_queue = calloc((size_t)ev->nworkers, sizeof *ev->lock_queue);
@@ -1367,17 +1617,66 @@ int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opt
 	}
 	for (int i = 0; i < ev->nworkers; i++)
 		ev->w[i].fd = -1;
-	if (exec_shared_init(&ev->sh, o, ref, proto, err) != 0 ||
-	    start_first_worker(ev, info, err) != 0) {
+	if (exec_shared_init(&ev->sh, o, ref, proto, err) != 0 || start_workers(ev, info, err) != 0) {
 		if (!*err)
 			*err = tune_strfmt("out of memory");
 		tune_evaluator_stop(ev);
 		return -1;
 	}
-	/* Forked after the reference: they inherit its outputs. */
-	for (int i = 1; i < ev->nworkers; i++)
-		spawn(ev, i);
 	*out = ev;
+	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+int tune_evaluator_restart(struct tune_evaluator *ev, const struct tune_eval_opts *o,
+                           const struct tune_reference *ref, const struct tune_variant *proto,
+                           struct tune_device_info *info, char **err)
+{
+	*err = NULL;
+	const struct tune_device_sel *a = &ev->sh.sel, *b = &o->device;
+	if (any_busy(ev) || ev->nworkers != (o->jobs > 0 ? o->jobs : 1) ||
+	    dev_backend(a->backend) != dev_backend(b->backend) || !same_str(a->platform, b->platform) ||
+	    !same_str(a->device, b->device) || a->gpu != b->gpu || !same_str(ev->worker_log, o->worker_log))
+		return 1;
+	struct exec_shared next;
+	if (exec_shared_init(&next, o, ref, proto, err) != 0) {
+		exec_shared_release(&next);
+		tune_evaluator_stop(ev);
+		return -1;
+	}
+	exec_shared_release(&ev->sh);
+	ev->sh = next;
+	evaluator_limits(ev, o);
+	/* Another chance for a device that failed to open during the last problem. */
+	ev->failed_starts = 0;
+	ev->broken = false;
+	struct tune_buf msg = {0};
+	encode_shared(&msg, &ev->sh);
+	for (int i = 0; i < ev->nworkers && !msg.failed; i++) {
+		struct worker *w = &ev->w[i];
+		if (w->pid <= 0)
+			continue;
+		w->has_ref = ev->sh.ref_ready;
+		if (parent_send_fd(w, MSG_SETUP, msg.p, msg.len, ev->sh.data_fd) != 0) {
+			/* Gone: a fresh one inherits the new state. */
+			struct tune_result ignored;
+			long point;
+			w->eof = true;
+			worker_lost(ev, i, false, &ignored, &point);
+		}
+	}
+	bool failed = msg.failed;
+	free(msg.p);
+	if (failed || start_workers(ev, info, err) != 0) {
+		if (!*err)
+			*err = tune_strfmt("out of memory");
+		tune_evaluator_stop(ev);
+		return -1;
+	}
 	return 0;
 }
 
@@ -1405,7 +1704,8 @@ void tune_evaluator_stop(struct tune_evaluator *ev)
 		struct worker *w = &ev->w[i];
 		if (w->pid > 0) {
 			int status = reap(w->pid, 10.0);
-			if (!w->busy && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			/* One that never opened the device said why (HELLO_FAIL) */
+			if (!w->busy && w->ready && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 				char *why = describe_status(status);
 				fprintf(stderr, "spacetune: warning: worker %d ended badly: %s\n", i,
 				        why ? why : "?");

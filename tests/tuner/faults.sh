@@ -14,12 +14,7 @@ expect_status "run over every fault" 0 "$SPACETUNE" run "$TD/faults.space" --db 
 cp "$T/err" "$T/run.err"
 check "no sanitizer report from the run or its workers" no_sanitizer_reports "$T/run.err"
 check "seven lines, one per fault" test "$(wc -l <"$db")" -eq 7
-for want in 0:ok 1:build_error 2:wrong_result 3:timeout 4:crashed 5:launch_error 6:wrong_result; do
-	fault=${want%%:*} status=${want#*:}
-	got=$(jq -r "select(.params.FAULT == $fault) | .status" "$db")
-	[ "$got" = "$status" ] && ok "FAULT=$fault recorded as $status" ||
-		bad "FAULT=$fault recorded as '$got', wanted $status"
-done
+fault_outcomes "$db" true ""
 check "the timeout names the run limit" \
 	test "$(jq -r 'select(.params.FAULT == 3) | .error' "$db" | grep -c 'past the run limit of .* (automatic: ')" -eq 1
 check "the timeout keeps how long its run had taken" \

@@ -65,6 +65,17 @@ need_opencl() {
 		exit 77
 	fi
 }
+# Each configuration of faults.space recorded with the outcome that
+# faults.cl fixes by construction (the oracle), among the records that
+# the jq condition selects.
+fault_outcomes() { # db condition label
+	for want in 0:ok 1:build_error 2:wrong_result 3:timeout 4:crashed 5:launch_error 6:wrong_result; do
+		fault=${want%%:*} status=${want#*:}
+		got=$(jq -r "select(($2) and .params.FAULT == $fault) | .status" "$1")
+		[ "$got" = "$status" ] && ok "${3}FAULT=$fault recorded as $status" ||
+			bad "${3}FAULT=$fault recorded as '$got', wanted $status"
+	done
+}
 # A sanitizer report anywhere in the captured stderr fails the test.
 no_sanitizer_reports() { # file
 	! grep -q -e 'LeakSanitizer' -e 'ERROR: AddressSanitizer: [a-z-]*-\(use\|overflow\|free\)' \
