@@ -221,6 +221,16 @@ static bool is_range_iter(const struct sema_def *d)
 	       !e->items[0]->ref && e->items[0]->local < 0 && !strcmp(e->items[0]->name, "range");
 }
 
+/* The call of def_<m> into `dst` for report row r: a domain error is
+ * counted in the row's stats and skips the point. */
+static void gen_counted_def(struct cg *c, const char *m, const char *dst, int r, const char *skip)
+{
+	cg_line(c, "if (def_%s(ctx, st, &%s)) {", m, dst);
+	cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
+	cg_line(c, "\t%s", skip);
+	cg_line(c, "}");
+}
+
 /* Evaluates or checks one non-iterator definition at its place. */
 static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 {
@@ -280,10 +290,7 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 	case SEMA_DERIVED:
 		cg_line(c, "/* %s */", d->cname);
 		cg_line(c, "ctx->stats[%d].evaluated++;", r);
-		cg_line(c, "if (def_%s(ctx, st, &st->%s)) {", m, m);
-		cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
-		cg_line(c, "\t%s", skip);
-		cg_line(c, "}");
+		gen_counted_def(c, m, cg_fmt(c, "st->%s", m), r, skip);
 		return;
 	case SEMA_CONSTRAINT:
 		cg_line(c, "/* %s %s: %s */", ast_cclass_name(d->cclass), d->cname,
@@ -295,16 +302,10 @@ static void gen_place(struct cg *c, const struct sema_def *d, const char *skip)
 		c->indent++;
 		cg_line(c, "ctx->stats[%d].evaluated++;", r);
 		if (c->ctype[d->id] != CG_T_VAL) {
-			cg_line(c, "if (def_%s(ctx, st, &iv)) {", m);
-			cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
-			cg_line(c, "\t%s", skip);
-			cg_line(c, "}");
+			gen_counted_def(c, m, "iv", r, skip);
 			cg_line(c, "if (%siv) {", d->require ? "!" : "");
 		} else {
-			cg_line(c, "if (def_%s(ctx, st, &v)) {", m);
-			cg_line(c, "\tctx->stats[%d].domain_errors++;", r);
-			cg_line(c, "\t%s", skip);
-			cg_line(c, "}");
+			gen_counted_def(c, m, "v", r, skip);
 			cg_line(c, "if (%ssprt_is_true(ctx, v)) {", d->require ? "!" : "");
 		}
 		cg_line(c, "\tctx->stats[%d].rejected++;", r);
