@@ -208,7 +208,7 @@ static int hash_prefix(int fd, uint64_t size, unsigned char out[CACHE_ID_SIZE])
 	return 0;
 }
 
-static int write_all(int fd, const void *p, size_t n)
+int cache_write_all(int fd, const void *p, size_t n)
 {
 	const char *s = p;
 	while (n) {
@@ -237,7 +237,7 @@ int cache_entry_seal(const char *tmp, const char *path, const struct cache_id *i
 	} else {
 		for (int i = 0; i < 8; i++)
 			t.size[i] = (unsigned char)((uint64_t)st.st_size >> (8 * i));
-		if (lseek(fd, 0, SEEK_END) < 0 || write_all(fd, &t, sizeof t) || close(fd)) {
+		if (lseek(fd, 0, SEEK_END) < 0 || cache_write_all(fd, &t, sizeof t) || close(fd)) {
 			fd = -1;
 			*why = xasprintf("cannot write '%s': %s", tmp, strerror(errno));
 		} else {

@@ -64,6 +64,9 @@ int cache_entry_seal(const char *tmp, const char *path, const struct cache_id *i
  */
 void *cache_entry_dlopen(const char *path, const struct cache_id *id, char **why);
 
+/* Writes the n bytes at p to fd, again where a signal interrupts; 0, or -1. */
+int cache_write_all(int fd, const void *p, size_t n);
+
 /* printf into a malloc'd string (NULL when out of memory). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

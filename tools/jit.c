@@ -157,18 +157,12 @@ static char *write_source(const char *dir, const char *stem, const char *text, s
 {
 	char *src = xasprintf("%s/%s-XXXXXX.c", dir, stem);
 	int fd = src ? mkstemps(src, 2) : -1;
-	size_t off = 0;
-	while (fd >= 0 && off < len) {
-		ssize_t w = write(fd, text + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		off += (size_t)w;
-	}
-	if (fd >= 0 && (close(fd) || off < len)) {
-		unlink(src);
-		fd = -1;
+	if (fd >= 0) {
+		int failed = cache_write_all(fd, text, len);
+		if (close(fd) || failed) {
+			unlink(src);
+			fd = -1;
+		}
 	}
 	if (fd < 0) {
 		free(src);
