@@ -105,6 +105,9 @@ struct ast_stmt *ast_stmt_new(struct ast_module *m, enum ast_stmt_kind kind,
 	return s;
 }
 
+/* tab[k], or "?" for a k that is not one of its entries. */
+#define NAME_IN(tab, k) ((unsigned)(k) < sizeof(tab) / sizeof(*(tab)) && (tab)[k] ? (tab)[k] : "?")
+
 /* ORDER AST_EXPR_KIND */
 static const char *const expr_kind_names[] = {
 	"int", "float", "str", "bool", "none", "name", "list", "tuple",
@@ -114,8 +117,7 @@ static const char *const expr_kind_names[] = {
 
 const char *ast_expr_kind_name(enum ast_expr_kind k)
 {
-	return (unsigned)k < sizeof(expr_kind_names) / sizeof(*expr_kind_names)
-		       ? expr_kind_names[k] : "?";
+	return NAME_IN(expr_kind_names, k);
 }
 
 /* ORDER AST_STMT_KIND */
@@ -127,8 +129,7 @@ static const char *const stmt_kind_names[] = {
 
 const char *ast_stmt_kind_name(enum ast_stmt_kind k)
 {
-	return (unsigned)k < sizeof(stmt_kind_names) / sizeof(*stmt_kind_names)
-		       ? stmt_kind_names[k] : "?";
+	return NAME_IN(stmt_kind_names, k);
 }
 
 /* ORDER AST_OP */
@@ -145,12 +146,8 @@ const char *ast_op_text(enum ast_op op)
 
 const char *ast_cclass_name(enum ast_cclass c)
 {
-	switch (c) {
-	case AST_HARD: return "hard";
-	case AST_SOFT: return "soft";
-	case AST_CORRECT: return "correct";
-	}
-	return "?";
+	static const char *const names[] = { [AST_HARD] = "hard", [AST_SOFT] = "soft", [AST_CORRECT] = "correct" };
+	return NAME_IN(names, c);
 }
 
 /* ORDER AST_TUNE_KIND */
@@ -161,18 +158,15 @@ static const char *const tune_kind_names[] = {
 
 const char *ast_tune_kind_name(enum ast_tune_kind k)
 {
-	return (unsigned)k < sizeof(tune_kind_names) / sizeof(*tune_kind_names)
-		       ? tune_kind_names[k] : "?";
+	return NAME_IN(tune_kind_names, k);
 }
 
 const char *ast_access_name(enum ast_tune_access a)
 {
-	switch (a) {
-	case AST_ACCESS_IN: return "in";
-	case AST_ACCESS_OUT: return "out";
-	case AST_ACCESS_INOUT: return "inout";
-	}
-	return "?";
+	static const char *const names[] = {
+		[AST_ACCESS_IN] = "in", [AST_ACCESS_OUT] = "out", [AST_ACCESS_INOUT] = "inout",
+	};
+	return NAME_IN(names, a);
 }
 
 struct srcloc srcloc_join(struct srcloc a, struct srcloc b)
