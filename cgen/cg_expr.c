@@ -617,6 +617,69 @@ static bool literal_ints(const struct ast_expr *e)
 	return true;
 }
 
+/* A literal item of a list display as a static initializer (SPRT_*_C in
+ * spacert_gen.h), a sign included; NULL for anything else. */
+static const char *const_item(struct cg *c, const struct ast_expr *e)
+{
+	bool neg = false;
+	if (e->kind == AST_UNARY && (e->op == AST_OP_NEG || e->op == AST_OP_POS) &&
+	    (e->items[0]->kind == AST_INT || e->items[0]->kind == AST_FLOAT)) {
+		neg = e->op == AST_OP_NEG;
+		e = e->items[0];
+	}
+	switch (e->kind) {
+	case AST_INT:
+		if (neg && e->ival == INT64_MIN)
+			return NULL; /* -(-2**63) overflows: the operator reports it */
+		return cg_fmt(c, "SPRT_INT_C(%s)", int_literal(c, neg ? -e->ival : e->ival));
+	case AST_FLOAT:
+		return cg_fmt(c, "SPRT_FLOAT_C(%s)", float_literal(c, neg ? -e->fval : e->fval));
+	case AST_BOOL:
+		return e->ival ? "SPRT_BOOL_C(1)" : "SPRT_BOOL_C(0)";
+	case AST_STR:
+		return cg_fmt(c, "SPRT_STR_C(%d)", cg_string_id(c, e->sval));
+	case AST_NONE:
+		return "SPRT_NONE_C";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A list or tuple display whose items are all literals (after
+ * specialization, settings and device parameters are literals too), such
+ * as Kernel Tuner's `tex_a = [0, 1]`: one static const array, built by the
+ * C compiler, instead of a scratch vector filled at every evaluation (in a
+ * sub-nest, every time it is counted).  Not in a def body's assignment
+ * (c->keeping): a list kept in a variable may be appended to in place.
+ * Returns false (nothing written) where it does not apply.
+ */
+static bool const_list(struct cg *c, const struct ast_expr *e, const char *dst)
+{
+	if (e->nitems == 0 || (c->in_body && c->keeping))
+		return false;
+	const char **items = calloc((size_t)e->nitems, sizeof(*items));
+	bool ok = items != NULL;
+	for (int i = 0; ok && i < e->nitems; i++)
+		ok = (items[i] = const_item(c, e->items[i])) != NULL;
+	if (ok) {
+		int k = ++c->ntemps;
+		cg_line(c, "static const sprt_val _items%d[%d] = { /* built once, never written */", k, e->nitems);
+		for (int i = 0; i < e->nitems; i += 4) {
+			struct sbuf row = { 0 };
+			for (int j = i; j < e->nitems && j < i + 4; j++)
+				sbuf_printf(&row, "%s%s,", j > i ? " " : "", items[j]);
+			cg_line(c, "\t%s", row.s);
+			sbuf_release(&row);
+		}
+		cg_line(c, "};");
+		cg_line(c, "static const struct sprt_vec _list%d = SPRT_VEC_C(_items%d);", k, k);
+		cg_line(c, "%s = sprt_constvec(&_list%d);", dst, k);
+	}
+	free(items);
+	return ok;
+}
+
 /*
  * An and/or or comparison chain is one flat block that its operands leave
  * by `break` as soon as the value is decided: nesting one `if` per operand
@@ -682,6 +745,8 @@ void cg_expr_into(struct cg *c, const struct ast_expr *e, const char *dst)
 		return;
 	case AST_LIST:
 	case AST_TUPLE: {
+		if (const_list(c, e, dst))
+			return;
 		const char *s = scratch_ref(c, cg_scratch(c));
 		if (literal_ints(e)) {
 			/* One static array and a loop: a statement per item made
@@ -930,7 +995,10 @@ static void gen_assign_stmt(struct cg *c, const struct ast_stmt *s)
 				refuse(c, v->items[i]->loc,
 				       "a list built inside a loop of a def body and kept in a variable");
 			vals[i] = cg_temp(c, "sprt_val %s", "sprt_undef()");
+			bool keeping = c->keeping;
+			c->keeping = true;
 			cg_expr_into(c, v->items[i], vals[i]);
+			c->keeping = keeping;
 		}
 		if (v->nitems != t->nitems)
 			cg_line(c, "return SPRT_EVALUE; /* %d values for %d names */", v->nitems, t->nitems);
@@ -943,7 +1011,10 @@ static void gen_assign_stmt(struct cg *c, const struct ast_stmt *s)
 	if (c->loop_depth > 0 && makes_list(v) && (flow(c, v) & CG_OWNED))
 		refuse(c, v->loc, "a list built inside a loop of a def body and kept in a variable");
 	const char *t = cg_temp(c, "sprt_val %s", "sprt_undef()");
+	bool keeping = c->keeping;
+	c->keeping = true;
 	cg_expr_into(c, v, t);
+	c->keeping = keeping;
 	for (int i = 0; i < s->ntargets; i++)
 		gen_assign(c, s->targets[i], t);
 }

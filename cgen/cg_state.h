@@ -78,6 +78,9 @@ struct cg {
 	int indent;
 	int ntemps;
 	bool in_body;            /* a def body: locals, steps */
+	bool keeping;            /* the value of an assignment in a def body: a list
+				    display there may be appended to, so it is built
+				    in scratch, never hoisted (cg_expr.c, const_list) */
 	int loop_depth;
 	const char **local_c;    /* C names of the locals */
 	unsigned *slot_flow;     /* CG_FOREIGN / CG_OWNED per local */

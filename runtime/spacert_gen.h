@@ -31,6 +31,29 @@ extern "C" {
 /* Whether a list is one of the array arr (a definition's own), not another's value. */
 #define SPRT_OWNED(arr, p) ((uintptr_t)(const void *)(p) - (uintptr_t)(const void *)(arr) < sizeof(arr))
 
+/*
+ * A list display of literals, built once instead of at every evaluation:
+ * its items a static const array of SPRT_*_C initializers, its vector a
+ * static const struct sprt_vec (SPRT_VEC_C), its value sprt_constvec().
+ * Nothing writes through the vector of a value it did not build: a def
+ * body copies such a list before changing it (SPRT_OWNED), and cgen builds
+ * a display that a body keeps in a variable (and so may append to) in
+ * scratch as before.  The const is dropped only because sprt_val's
+ * pointer is not const.
+ */
+#define SPRT_INT_C(x) { SPRT_INT, 0, { .i = (x) }, 0, 0 }
+#define SPRT_FLOAT_C(x) { SPRT_FLOAT, 0, { .f = (x) }, 0, 0 }
+#define SPRT_BOOL_C(x) { SPRT_BOOL, 0, { .i = (x) }, 0, 0 }
+#define SPRT_STR_C(id) { SPRT_STR, 0, { .i = (id) }, 0, 0 }
+#define SPRT_NONE_C { SPRT_NONE, 0, { .i = 0 }, 0, 0 }
+#define SPRT_VEC_C(items) { (sprt_val *)(items), sizeof(items) / sizeof((items)[0]), 0 }
+
+static inline sprt_val sprt_constvec(const struct sprt_vec *p)
+{
+	sprt_val v = { SPRT_VEC, 0, { .p = (struct sprt_vec *)p }, 0, 0 };
+	return v;
+}
+
 /* Inlining hints that only GCC and Clang understand (libtcc ignores both). */
 #if defined __GNUC__ && !defined __TINYC__
 #define SPRT_ALWAYS_INLINE __attribute__((always_inline))

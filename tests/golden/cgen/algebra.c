@@ -11,14 +11,12 @@ struct space_state {
 	sprt_val line_8; /* constraints have no value */
 	/* Iterables, closure yields, and the lists each definition builds. */
 	sprt_val odd_iter;
-	struct sprt_vec odd_scratch[2];
+	struct sprt_vec odd_scratch[1];
 	sprt_val sizes_iter;
-	struct sprt_vec sizes_scratch[2];
+	struct sprt_vec sizes_scratch[1];
 	sprt_val mode_iter;
-	struct sprt_vec mode_scratch[2];
 	sprt_val both_iter;
 	struct sprt_vec both_scratch[1];
-	struct sprt_vec picked_scratch[1];
 	/* Common subexpressions: the value, and whether it is known at this point. */
 	int64_t cse_3;
 	bool cse_ok_3;
@@ -40,14 +38,15 @@ static int def_odd(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(void)ctx;
 	(void)st;
 	SPRT_TRY(sprt_range_i(1, 20, 2, &_t1));
-	sprt_vec_clear(&st->odd_scratch[0]);
-	SPRT_TRY(sprt_vec_push(&st->odd_scratch[0], sprt_int(3)));
-	SPRT_TRY(sprt_vec_push(&st->odd_scratch[0], sprt_int(9)));
-	_t2 = sprt_vecval(&st->odd_scratch[0]);
-	SPRT_TRY(sprt_op(ctx, '-', _t1, _t2, &(*out), &st->odd_scratch[1]));
+	static const sprt_val _items3[2] = { /* built once, never written */
+		SPRT_INT_C(3), SPRT_INT_C(9),
+	};
+	static const struct sprt_vec _list3 = SPRT_VEC_C(_items3);
+	_t2 = sprt_constvec(&_list3);
+	SPRT_TRY(sprt_op(ctx, '-', _t1, _t2, &(*out), &st->odd_scratch[0]));
 	return 0;
 }
-#line 51 "<stdout>"
+#line 50 "<stdout>"
 
 /*
  * sizes: iterator, at loop level 0
@@ -58,20 +57,19 @@ static int def_odd(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 static int def_sizes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
 	sprt_val _t1 = sprt_undef();
-	sprt_val _t2 = sprt_undef();
+	sprt_val _t3 = sprt_undef();
 	(void)ctx;
 	(void)st;
-	sprt_vec_clear(&st->sizes_scratch[0]);
-	SPRT_TRY(sprt_vec_push(&st->sizes_scratch[0], sprt_int(1)));
-	SPRT_TRY(sprt_vec_push(&st->sizes_scratch[0], sprt_int(2)));
-	SPRT_TRY(sprt_vec_push(&st->sizes_scratch[0], sprt_int(4)));
-	SPRT_TRY(sprt_vec_push(&st->sizes_scratch[0], sprt_int(8)));
-	_t1 = sprt_vecval(&st->sizes_scratch[0]);
-	SPRT_TRY(sprt_range_i(16, 65, 16, &_t2));
-	SPRT_TRY(sprt_op(ctx, '|', _t1, _t2, &(*out), &st->sizes_scratch[1]));
+	static const sprt_val _items2[4] = { /* built once, never written */
+		SPRT_INT_C(1), SPRT_INT_C(2), SPRT_INT_C(4), SPRT_INT_C(8),
+	};
+	static const struct sprt_vec _list2 = SPRT_VEC_C(_items2);
+	_t1 = sprt_constvec(&_list2);
+	SPRT_TRY(sprt_range_i(16, 65, 16, &_t3));
+	SPRT_TRY(sprt_op(ctx, '|', _t1, _t3, &(*out), &st->sizes_scratch[0]));
 	return 0;
 }
-#line 75 "<stdout>"
+#line 73 "<stdout>"
 
 /*
  * mode: iterator, at loop level 3
@@ -86,18 +84,21 @@ static int def_mode(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(void)st;
 	SPRT_TRY(sprt_cmp(ctx, 'g', st->sizes, sprt_int(16), &_t1));
 	if (sprt_is_true(ctx, sprt_bool(_t1))) {
-		sprt_vec_clear(&st->mode_scratch[0]);
-		SPRT_TRY(sprt_vec_push(&st->mode_scratch[0], sprt_int(0)));
-		SPRT_TRY(sprt_vec_push(&st->mode_scratch[0], sprt_int(1)));
-		(*out) = sprt_vecval(&st->mode_scratch[0]);
+		static const sprt_val _items2[2] = { /* built once, never written */
+			SPRT_INT_C(0), SPRT_INT_C(1),
+		};
+		static const struct sprt_vec _list2 = SPRT_VEC_C(_items2);
+		(*out) = sprt_constvec(&_list2);
 	} else {
-		sprt_vec_clear(&st->mode_scratch[1]);
-		SPRT_TRY(sprt_vec_push(&st->mode_scratch[1], sprt_int(0)));
-		(*out) = sprt_vecval(&st->mode_scratch[1]);
+		static const sprt_val _items3[1] = { /* built once, never written */
+			SPRT_INT_C(0),
+		};
+		static const struct sprt_vec _list3 = SPRT_VEC_C(_items3);
+		(*out) = sprt_constvec(&_list3);
 	}
 	return 0;
 }
-#line 101 "<stdout>"
+#line 102 "<stdout>"
 
 /*
  * both: iterator, at loop level 2
@@ -116,7 +117,7 @@ static int def_both(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	SPRT_TRY(sprt_op(ctx, '&', _t1, _t2, &(*out), &st->both_scratch[0]));
 	return 0;
 }
-#line 120 "<stdout>"
+#line 121 "<stdout>"
 
 /*
  * picked: derived, at loop level 1
@@ -128,29 +129,29 @@ static int def_picked(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 {
 	int64_t _t1 = 0;
 	sprt_val _t2 = sprt_undef();
-	bool _t3 = false;
-	sprt_val _t4 = sprt_undef();
-	bool _t5 = false;
+	bool _t4 = false;
+	sprt_val _t5 = sprt_undef();
+	bool _t6 = false;
 	(void)ctx;
 	(void)st;
-	sprt_vec_clear(&st->picked_scratch[0]);
-	SPRT_TRY(sprt_vec_push(&st->picked_scratch[0], sprt_int(2)));
-	SPRT_TRY(sprt_vec_push(&st->picked_scratch[0], sprt_int(16)));
-	SPRT_TRY(sprt_vec_push(&st->picked_scratch[0], sprt_int(64)));
-	_t2 = sprt_vecval(&st->picked_scratch[0]);
-	SPRT_TRY(sprt_cmp(ctx, 'i', st->sizes, _t2, &_t3));
-	_t1 = _t3;
+	static const sprt_val _items3[3] = { /* built once, never written */
+		SPRT_INT_C(2), SPRT_INT_C(16), SPRT_INT_C(64),
+	};
+	static const struct sprt_vec _list3 = SPRT_VEC_C(_items3);
+	_t2 = sprt_constvec(&_list3);
+	SPRT_TRY(sprt_cmp(ctx, 'i', st->sizes, _t2, &_t4));
+	_t1 = _t4;
 	do {
 		if (_t1)
 			break;
-		SPRT_TRY(sprt_range_i(5, 10, 1, &_t4));
-		SPRT_TRY(sprt_cmp(ctx, 'i', st->odd, _t4, &_t5));
-		_t1 = _t5;
+		SPRT_TRY(sprt_range_i(5, 10, 1, &_t5));
+		SPRT_TRY(sprt_cmp(ctx, 'i', st->odd, _t5, &_t6));
+		_t1 = _t6;
 	} while (0);
 	*out = _t1;
 	return 0;
 }
-#line 154 "<stdout>"
+#line 155 "<stdout>"
 
 /*
  * line_8: correctness requirement, at loop level 3
@@ -188,7 +189,7 @@ static int def_line_8(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = _t1;
 	return 0;
 }
-#line 192 "<stdout>"
+#line 193 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
@@ -378,14 +379,9 @@ static int enumerate(struct sprt_ctx *ctx)
 {
 	struct space_state st = { 0 };
 	int rc = run(ctx, &st);
-	for (int i = 0; i < 2; i++)
-		sprt_vec_free(&st.odd_scratch[i]);
-	for (int i = 0; i < 2; i++)
-		sprt_vec_free(&st.sizes_scratch[i]);
-	for (int i = 0; i < 2; i++)
-		sprt_vec_free(&st.mode_scratch[i]);
+	sprt_vec_free(&st.odd_scratch[0]);
+	sprt_vec_free(&st.sizes_scratch[0]);
 	sprt_vec_free(&st.both_scratch[0]);
-	sprt_vec_free(&st.picked_scratch[0]);
 	return rc;
 }
 

@@ -17,7 +17,6 @@ struct space_state {
 	/* Iterables, closure yields, and the lists each definition builds. */
 	sprt_val dim_x_iter;
 	sprt_val unroll_iter;
-	struct sprt_vec unroll_scratch[1];
 	sprt_val blk_x_iter;
 	/* Common subexpressions: the value, and whether it is known at this point. */
 	int64_t cse_7;
@@ -42,7 +41,7 @@ static int def_max_threads(struct sprt_ctx *ctx, struct space_state *st, sprt_va
 	(*out) = sprt_int(256);
 	return 0;
 }
-#line 46 "<stdout>"
+#line 45 "<stdout>"
 
 /*
  * tile_limit: setting
@@ -57,7 +56,7 @@ static int def_tile_limit(struct sprt_ctx *ctx, struct space_state *st, sprt_val
 	(*out) = sprt_int(64);
 	return 0;
 }
-#line 61 "<stdout>"
+#line 60 "<stdout>"
 
 /*
  * dim_x: iterator, at loop level 0
@@ -72,7 +71,7 @@ static int def_dim_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	SPRT_TRY(sprt_range_i(1, 33, 1, &(*out)));
 	return 0;
 }
-#line 76 "<stdout>"
+#line 75 "<stdout>"
 
 /*
  * threads: derived, at loop level 0
@@ -89,7 +88,7 @@ static int def_threads(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 93 "<stdout>"
+#line 92 "<stdout>"
 
 /*
  * too_many_threads: hard constraint, at loop level 0
@@ -106,7 +105,7 @@ static int def_too_many_threads(struct sprt_ctx *ctx, struct space_state *st, in
 	*out = _t1;
 	return 0;
 }
-#line 110 "<stdout>"
+#line 109 "<stdout>"
 
 /*
  * line_15: correctness requirement, at loop level 0
@@ -130,7 +129,7 @@ static int def_line_15(struct sprt_ctx *ctx, struct space_state *st, int64_t *ou
 	*out = _t1;
 	return 0;
 }
-#line 134 "<stdout>"
+#line 133 "<stdout>"
 
 /*
  * unroll: iterator, at loop level 2
@@ -142,14 +141,14 @@ static int def_unroll(struct sprt_ctx *ctx, struct space_state *st, sprt_val *ou
 {
 	(void)ctx;
 	(void)st;
-	sprt_vec_clear(&st->unroll_scratch[0]);
-	SPRT_TRY(sprt_vec_push(&st->unroll_scratch[0], sprt_int(1)));
-	SPRT_TRY(sprt_vec_push(&st->unroll_scratch[0], sprt_int(2)));
-	SPRT_TRY(sprt_vec_push(&st->unroll_scratch[0], sprt_int(4)));
-	(*out) = sprt_vecval(&st->unroll_scratch[0]);
+	static const sprt_val _items1[3] = { /* built once, never written */
+		SPRT_INT_C(1), SPRT_INT_C(2), SPRT_INT_C(4),
+	};
+	static const struct sprt_vec _list1 = SPRT_VEC_C(_items1);
+	(*out) = sprt_constvec(&_list1);
 	return 0;
 }
-#line 153 "<stdout>"
+#line 152 "<stdout>"
 
 /*
  * blk_x: iterator, at loop level 1
@@ -168,7 +167,7 @@ static int def_blk_x(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	SPRT_TRY(sprt_builtin_range(_t1, 3, &(*out)));
 	return 0;
 }
-#line 172 "<stdout>"
+#line 171 "<stdout>"
 
 /*
  * ragged: correctness constraint, at loop level 2
@@ -187,7 +186,7 @@ static int def_ragged(struct sprt_ctx *ctx, struct space_state *st, int64_t *out
 	*out = (_t2 != 0);
 	return 0;
 }
-#line 191 "<stdout>"
+#line 190 "<stdout>"
 
 /*
  * work: derived, at loop level 2
@@ -211,7 +210,7 @@ static int def_work(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t2;
 	return 0;
 }
-#line 215 "<stdout>"
+#line 214 "<stdout>"
 
 /*
  * too_little_work: soft constraint, at loop level 2
@@ -226,7 +225,7 @@ static int def_too_little_work(struct sprt_ctx *ctx, struct space_state *st, int
 	*out = (st->work < 2);
 	return 0;
 }
-#line 230 "<stdout>"
+#line 229 "<stdout>"
 
 /* Invariants and directions for the constraint-driven loops (-O1, -O2). */
 static int opt_mono_1(struct sprt_ctx *ctx, struct space_state *st, int *dir)
@@ -675,7 +674,6 @@ static int enumerate(struct sprt_ctx *ctx)
 {
 	struct space_state st = { 0 };
 	int rc = run(ctx, &st);
-	sprt_vec_free(&st.unroll_scratch[0]);
 	return rc;
 }
 

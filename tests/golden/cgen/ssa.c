@@ -27,9 +27,8 @@ struct space_state {
 	sprt_val size_iter;
 	sprt_val width_iter;
 	struct sprt_vec width_dom;
-	struct sprt_vec width_scratch[1];
-	struct sprt_vec Bytes_scratch[3];
-	struct sprt_vec Regs_scratch[6];
+	struct sprt_vec Bytes_scratch[1];
+	struct sprt_vec Regs_scratch[3];
 	struct sprt_vec bytes_scratch[2];
 	/* Common subexpressions: the value, and whether it is known at this point. */
 	sprt_val cse_1;
@@ -60,7 +59,7 @@ static int def_precision(struct sprt_ctx *ctx, struct space_state *st, sprt_val 
 	(*out) = sprt_str(0);
 	return 0;
 }
-#line 64 "<stdout>"
+#line 63 "<stdout>"
 
 /*
  * arch: device parameter
@@ -75,7 +74,7 @@ static int def_arch(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	(*out) = sprt_int(1);
 	return 0;
 }
-#line 79 "<stdout>"
+#line 78 "<stdout>"
 
 /*
  * scale: constant, computed once
@@ -90,7 +89,7 @@ static int def_scale(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = 1;
 	return 0;
 }
-#line 94 "<stdout>"
+#line 93 "<stdout>"
 
 /*
  * size: iterator, at loop level 0
@@ -105,7 +104,7 @@ static int def_size(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	SPRT_TRY(sprt_range_i(1, 9, 1, &(*out)));
 	return 0;
 }
-#line 109 "<stdout>"
+#line 108 "<stdout>"
 
 /*
  * width: iterator, at loop level 1
@@ -117,14 +116,14 @@ static int def_width(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 {
 	(void)ctx;
 	(void)st;
-	sprt_vec_clear(&st->width_scratch[0]);
-	SPRT_TRY(sprt_vec_push(&st->width_scratch[0], sprt_int(1)));
-	SPRT_TRY(sprt_vec_push(&st->width_scratch[0], sprt_int(2)));
-	SPRT_TRY(sprt_vec_push(&st->width_scratch[0], sprt_int(4)));
-	(*out) = sprt_vecval(&st->width_scratch[0]);
+	static const sprt_val _items1[3] = { /* built once, never written */
+		SPRT_INT_C(1), SPRT_INT_C(2), SPRT_INT_C(4),
+	};
+	static const struct sprt_vec _list1 = SPRT_VEC_C(_items1);
+	(*out) = sprt_constvec(&_list1);
 	return 0;
 }
-#line 128 "<stdout>"
+#line 127 "<stdout>"
 
 /*
  * scale__v1: constant, computed once
@@ -148,7 +147,7 @@ static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 152 "<stdout>"
+#line 151 "<stdout>"
 
 /*
  * Bytes: table, computed once
@@ -159,24 +158,26 @@ static int def_scale__v1(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 static int def_Bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 {
 	sprt_val _t1 = sprt_undef();
-	sprt_val _t2 = sprt_undef();
+	sprt_val _t3 = sprt_undef();
 	(void)ctx;
 	(void)st;
-	sprt_vec_clear(&st->Bytes_scratch[1]);
-	SPRT_TRY(sprt_vec_push(&st->Bytes_scratch[1], sprt_int(4)));
-	SPRT_TRY(sprt_vec_push(&st->Bytes_scratch[1], sprt_int(8)));
-	_t1 = sprt_vecval(&st->Bytes_scratch[1]);
-	sprt_vec_clear(&st->Bytes_scratch[2]);
-	SPRT_TRY(sprt_vec_push(&st->Bytes_scratch[2], sprt_int(2)));
-	SPRT_TRY(sprt_vec_push(&st->Bytes_scratch[2], sprt_int(4)));
-	_t2 = sprt_vecval(&st->Bytes_scratch[2]);
+	static const sprt_val _items2[2] = { /* built once, never written */
+		SPRT_INT_C(4), SPRT_INT_C(8),
+	};
+	static const struct sprt_vec _list2 = SPRT_VEC_C(_items2);
+	_t1 = sprt_constvec(&_list2);
+	static const sprt_val _items4[2] = { /* built once, never written */
+		SPRT_INT_C(2), SPRT_INT_C(4),
+	};
+	static const struct sprt_vec _list4 = SPRT_VEC_C(_items4);
+	_t3 = sprt_constvec(&_list4);
 	sprt_vec_clear(&st->Bytes_scratch[0]);
 	SPRT_TRY(sprt_vec_push(&st->Bytes_scratch[0], _t1));
-	SPRT_TRY(sprt_vec_push(&st->Bytes_scratch[0], _t2));
+	SPRT_TRY(sprt_vec_push(&st->Bytes_scratch[0], _t3));
 	(*out) = sprt_vecval(&st->Bytes_scratch[0]);
 	return 0;
 }
-#line 180 "<stdout>"
+#line 181 "<stdout>"
 
 /*
  * scale__v2: constant, computed once
@@ -209,7 +210,7 @@ static int def_scale__v2(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 213 "<stdout>"
+#line 214 "<stdout>"
 
 /*
  * Regs: table, computed once
@@ -222,30 +223,34 @@ static int def_Regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	sprt_val _t1 = sprt_undef();
 	sprt_val _t2 = sprt_undef();
 	sprt_val _t3 = sprt_undef();
-	sprt_val _t4 = sprt_undef();
 	sprt_val _t5 = sprt_undef();
+	sprt_val _t7 = sprt_undef();
 	(void)ctx;
 	(void)st;
-	sprt_vec_clear(&st->Regs_scratch[1]);
-	SPRT_TRY(sprt_vec_push(&st->Regs_scratch[1], sprt_int(32)));
-	_t3 = sprt_vecval(&st->Regs_scratch[1]);
-	SPRT_TRY(sprt_op(ctx, '*', _t3, sprt_int(2), &_t2, &st->Regs_scratch[2]));
-	sprt_vec_clear(&st->Regs_scratch[3]);
-	SPRT_TRY(sprt_vec_push(&st->Regs_scratch[3], sprt_int(64)));
-	_t4 = sprt_vecval(&st->Regs_scratch[3]);
-	SPRT_TRY(sprt_op(ctx, '+', _t2, _t4, &_t1, &st->Regs_scratch[4]));
-	sprt_vec_clear(&st->Regs_scratch[5]);
-	SPRT_TRY(sprt_vec_push(&st->Regs_scratch[5], sprt_int(128)));
-	SPRT_TRY(sprt_vec_push(&st->Regs_scratch[5], sprt_int(255)));
-	SPRT_TRY(sprt_vec_push(&st->Regs_scratch[5], sprt_int(255)));
-	_t5 = sprt_vecval(&st->Regs_scratch[5]);
+	static const sprt_val _items4[1] = { /* built once, never written */
+		SPRT_INT_C(32),
+	};
+	static const struct sprt_vec _list4 = SPRT_VEC_C(_items4);
+	_t3 = sprt_constvec(&_list4);
+	SPRT_TRY(sprt_op(ctx, '*', _t3, sprt_int(2), &_t2, &st->Regs_scratch[1]));
+	static const sprt_val _items6[1] = { /* built once, never written */
+		SPRT_INT_C(64),
+	};
+	static const struct sprt_vec _list6 = SPRT_VEC_C(_items6);
+	_t5 = sprt_constvec(&_list6);
+	SPRT_TRY(sprt_op(ctx, '+', _t2, _t5, &_t1, &st->Regs_scratch[2]));
+	static const sprt_val _items8[3] = { /* built once, never written */
+		SPRT_INT_C(128), SPRT_INT_C(255), SPRT_INT_C(255),
+	};
+	static const struct sprt_vec _list8 = SPRT_VEC_C(_items8);
+	_t7 = sprt_constvec(&_list8);
 	sprt_vec_clear(&st->Regs_scratch[0]);
 	SPRT_TRY(sprt_vec_push(&st->Regs_scratch[0], _t1));
-	SPRT_TRY(sprt_vec_push(&st->Regs_scratch[0], _t5));
+	SPRT_TRY(sprt_vec_push(&st->Regs_scratch[0], _t7));
 	(*out) = sprt_vecval(&st->Regs_scratch[0]);
 	return 0;
 }
-#line 249 "<stdout>"
+#line 254 "<stdout>"
 
 /*
  * regs: derived, at loop level 1
@@ -273,7 +278,7 @@ static int def_regs(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out)
 	SPRT_TRY(sprt_index(_t1, sprt_int(_t2), &(*out)));
 	return 0;
 }
-#line 277 "<stdout>"
+#line 282 "<stdout>"
 
 /*
  * scale__v3: constant, computed once
@@ -308,7 +313,7 @@ static int def_scale__v3(struct sprt_ctx *ctx, struct space_state *st, int64_t *
 	*out = _t1;
 	return 0;
 }
-#line 312 "<stdout>"
+#line 317 "<stdout>"
 
 /*
  * wide: soft constraint, at loop level 1
@@ -329,7 +334,7 @@ static int def_wide(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 333 "<stdout>"
+#line 338 "<stdout>"
 
 /*
  * bytes: derived, at loop level 1
@@ -372,7 +377,7 @@ static int def_bytes(struct sprt_ctx *ctx, struct space_state *st, sprt_val *out
 	SPRT_TRY(sprt_op(ctx, '*', _t1, sprt_int(st->width), &(*out), &st->bytes_scratch[1]));
 	return 0;
 }
-#line 376 "<stdout>"
+#line 381 "<stdout>"
 
 /*
  * fits: hard requirement, at loop level 1
@@ -398,7 +403,7 @@ static int def_fits(struct sprt_ctx *ctx, struct space_state *st, int64_t *out)
 	*out = _t1;
 	return 0;
 }
-#line 402 "<stdout>"
+#line 407 "<stdout>"
 
 /* Enumerates the space: 0, or a negative SPRT_E* code for a fatal error. */
 static int run(struct sprt_ctx *ctx, struct space_state *st)
@@ -578,10 +583,8 @@ static int enumerate(struct sprt_ctx *ctx)
 {
 	struct space_state st = { 0 };
 	int rc = run(ctx, &st);
-	sprt_vec_free(&st.width_scratch[0]);
+	sprt_vec_free(&st.Bytes_scratch[0]);
 	for (int i = 0; i < 3; i++)
-		sprt_vec_free(&st.Bytes_scratch[i]);
-	for (int i = 0; i < 6; i++)
 		sprt_vec_free(&st.Regs_scratch[i]);
 	for (int i = 0; i < 2; i++)
 		sprt_vec_free(&st.bytes_scratch[i]);
