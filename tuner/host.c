@@ -519,6 +519,17 @@ static const char *init_comment(const struct tune_arg *a, char *buf, size_t n)
 	return "";
 }
 
+/* With -o DIR, the program writes each buffer to DIR/NAME.SUFFIX. */
+static void emit_dump_buffers(struct prog *p, const char *suffix)
+{
+	const struct tune_variant *v = p->v;
+	for (int i = 0; i < v->nargs; i++)
+		if (v->args[i].kind == TUNE_ARG_BUFFER)
+			fprintf(p->f, "\t\tif (write_file(dump, \"%s.%s\", host_%s, %" PRIu64 " * sizeof *host_%s) != 0)\n"
+			              "\t\t\tgoto fail;\n",
+			        p->names[i], suffix, p->names[i], v->args[i].count, p->names[i]);
+}
+
 static void emit_main(struct prog *p)
 {
 	FILE *f = p->f;
@@ -635,10 +646,7 @@ static void emit_main(struct prog *p)
 			        a->access == TUNE_IN ? "in" : a->access == TUNE_OUT ? "out" : "inout", a->count, n);
 	}
 	fputs("\t\tif (fclose(list) != 0)\n\t\t\tgoto fail;\n", f);
-	for (int i = 0; i < v->nargs; i++)
-		if (v->args[i].kind == TUNE_ARG_BUFFER)
-			fprintf(f, "\t\tif (write_file(dump, \"%s.in\", host_%s, %" PRIu64 " * sizeof *host_%s) != 0)\n"
-			           "\t\t\tgoto fail;\n", p->names[i], p->names[i], v->args[i].count, p->names[i]);
+	emit_dump_buffers(p, "in");
 	fputs("\t}\n\n", f);
 	fprintf(f, "\tif (%s_build(context, device, kernels) != 0)\n\t\tgoto fail;\n", p->fn);
 	fprintf(f, "\tif (%s_launch(queue, kernels", p->fn);
@@ -659,10 +667,7 @@ static void emit_main(struct prog *p)
 	           "\t                              NULL));\n", p->up);
 	fprintf(f, "\tprintf(\"%s: %%.4f ms\\n\", (double)(end - start) * 1e-6);\n", v->kernel_name);
 	fputs("\tif (dump) {\n", f);
-	for (int i = 0; i < v->nargs; i++)
-		if (v->args[i].kind == TUNE_ARG_BUFFER)
-			fprintf(f, "\t\tif (write_file(dump, \"%s.out\", host_%s, %" PRIu64 " * sizeof *host_%s) != 0)\n"
-			           "\t\t\tgoto fail;\n", p->names[i], p->names[i], v->args[i].count, p->names[i]);
+	emit_dump_buffers(p, "out");
 	fputs("\t}\n\tstatus = 0;\nfail:\n", f);
 	fprintf(f, "\tfor (int k = 0; k < %s_NKERNELS; k++) {\n", p->up);
 	fputs("\t\tif (runs[k])\n\t\t\tclReleaseEvent(runs[k]);\n"
