@@ -1661,7 +1661,10 @@ int tune_evaluator_restart(struct tune_evaluator *ev, const struct tune_eval_opt
 		if (w->pid <= 0)
 			continue;
 		w->has_ref = ev->sh.ref_ready;
-		if (parent_send_fd(w, MSG_SETUP, msg.p, msg.len, ev->sh.data_fd) != 0) {
+		/* One that died while idle (killed, out of memory) is seen here,
+		 * not later as a lost reference. */
+		parent_read(w);
+		if (w->eof || parent_send_fd(w, MSG_SETUP, msg.p, msg.len, ev->sh.data_fd) != 0) {
 			/* Gone: a fresh one inherits the new state. */
 			struct tune_result ignored;
 			long point;

@@ -3,7 +3,9 @@
 # (tuner/worker.c: SETUP): the processes that time problem 1 time
 # problems 2 and 3 (seen by their pids in the device lock's trace), and
 # every evaluation is what one `spacetune run` per problem gives (the
-# oracle: the same points with the same statuses).  Then faults.space at
+# oracle: the same points with the same statuses).  A worker killed with
+# -9 in problem 2 costs at most its evaluation, and problem 3 runs whole
+# on its replacement.  Then faults.space at
 # three sizes: every problem's worker crashes (FAULT=4), hangs (3) and
 # retires after a launch error (5), and yet each later problem, on the
 # replacements, gets each fault's outcome fixed by faults.cl, the wrong
@@ -51,6 +53,37 @@ records "$T/alone.jsonl" >"$T/alone.got"
 check "18 records" test "$(wc -l <"$T/batch.got")" -eq 18
 cmp -s "$T/alone.got" "$T/batch.got" && ok "the batch evaluates what one run per problem does" ||
 	{ bad "the batch differs from one run per problem"; diff "$T/alone.got" "$T/batch.got" | head; }
+
+# ---- a worker killed with -9 in problem 2 is replaced; problem 3 is whole.
+# The 7th lock acquisition is problem 2's first evaluation: its process
+# is the victim.  1000 timed runs an evaluation keep problem 2 going for
+# a good while after it (the poll takes 0.02 s).
+SPACETUNE_TRACE_LOCK=1 "$SPACETUNE" batch "$T/vadd.batch" --db "$T/K" --jobs 2 --repeat 1000 \
+	--no-progress >"$T/k.out" 2>"$T/k.err" &
+pid=$!
+i=0 victim=
+while [ "$i" -lt 3000 ] && [ -z "$victim" ] && kill -0 $pid 2>/dev/null; do
+	victim=$(grep -o '^spacetune-lock [0-9]* acquired' "$T/k.err" | sed -n 7p | cut -d' ' -f2)
+	[ -n "$victim" ] || sleep 0.02
+	i=$((i + 1))
+done
+[ -n "$victim" ] && kill -9 "$victim"
+at_kill=$(grep -c '^spacetune-lock [0-9]* acquired' "$T/k.err")
+wait $pid
+check "the batch with a killed worker ends well" test $? -eq 0
+check "a worker was killed in problem 2 (pid '$victim', $at_kill acquisitions then)" \
+	test -n "$victim" -a "$at_kill" -ge 7 -a "$at_kill" -lt 12
+check "the killed worker times nothing after" test -z "$(grep -o '^spacetune-lock [0-9]* acquired' "$T/k.err" |
+	sed -n "$((at_kill + 1)),\$p" | grep -x "spacetune-lock $victim acquired")"
+check "no sanitizer report" no_sanitizer_reports "$T/k.err"
+jq -r 'select(.status != "ok") | "\(.problem) \(.status) \(.error)"' "$T/K/default.jsonl" >"$T/k.notok"
+check "at most its evaluation lost, as crashed by SIGKILL ($(cat "$T/k.notok"))" \
+	test "$(grep -vc '^N=2048 crashed SIGKILL$' "$T/k.notok")" -eq 0 -a "$(wc -l <"$T/k.notok")" -le 1
+check "problem 3 all ok, on a replacement and the survivor" \
+	test "$(jq -r 'select(.problem == "N=4096") | .status' "$T/K/default.jsonl" | grep -cx ok)" -eq 6
+jq -S -c '{problem, params}' "$T/K/default.jsonl" | sort >"$T/k.got"
+jq -S -c '{problem, params}' "$T/alone.jsonl" | sort >"$T/k.want"
+check "the same points as one run per problem" cmp -s "$T/k.want" "$T/k.got"
 
 # ---- faults in every problem: crashes, hangs and retirements between problems
 cat >"$T/faults.batch" <<'EOF'
