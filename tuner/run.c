@@ -710,6 +710,8 @@ static int start_evaluator(struct run *r, const struct tune_variant *proto, char
 		k->ev = NULL;
 		int rc = keep_same_device(k, r) ? tune_evaluator_restart(ev, &r->eval, ref, proto, &r->info, err)
 		                                : 1;
+		if (rc == 0)
+			fprintf(r->o->err, "spacetune: the evaluator's workers kept from the last problem\n");
 		if (rc <= 0) {
 			r->ev = rc == 0 ? ev : NULL;
 			return rc;

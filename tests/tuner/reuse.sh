@@ -42,6 +42,8 @@ for k in 2 3; do
 		test -z "$(comm -23 "$T/p$k" "$T/p1")"
 done
 check "no more processes than --jobs" test "$(sort -u "$T/pids" | wc -l)" -le 2
+check "the log says so for problems 2 and 3" \
+	test "$(grep -c "^spacetune: the evaluator's workers kept from the last problem$" "$T/B/default.log")" -eq 2
 check "every evaluation ok" test "$(jq -r .status "$T/B/default.jsonl" | sort -u)" = ok
 # the oracle: each problem alone
 for n in 1024 2048 4096; do
