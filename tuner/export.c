@@ -175,7 +175,11 @@ static int scan_input(const char *path, struct tune_db_list *c, FILE *err)
 	if (!S_ISDIR(st.st_mode)) {
 		char *why = NULL;
 		if (tune_db_scan(path, err, take, c, &why) != 0) {
-			fprintf(err, "spacetune: error: %s: %s\n", why ? why : path, strerror(errno));
+			/* the scanner's message already names the system error */
+			if (why)
+				fprintf(err, "spacetune: error: %s\n", why);
+			else
+				fprintf(err, "spacetune: error: %s: %s\n", path, strerror(errno));
 			free(why);
 			return -1;
 		}

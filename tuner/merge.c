@@ -163,7 +163,11 @@ int tune_merge(const char *const *inputs, int ninputs, const char *output, FILE 
 	for (int i = 0; i < ninputs; i++) {
 		char *why = NULL;
 		if (tune_db_scan(inputs[i], err, take, &m, &why) != 0) {
-			fprintf(err, "spacetune: error: %s: %s\n", why ? why : inputs[i], strerror(errno));
+			/* the scanner's message already names the system error */
+			if (why)
+				fprintf(err, "spacetune: error: %s\n", why);
+			else
+				fprintf(err, "spacetune: error: %s: %s\n", inputs[i], strerror(errno));
 			free(why);
 			goto done;
 		}

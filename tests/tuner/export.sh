@@ -127,5 +127,8 @@ printf '{"v":1,"status":"timeout"}\n' >"$T/none.jsonl"
 expect_status "nothing verified" 1 "$SPACETUNE" export "$T/none.jsonl" --c "$T/none.h"
 check "says so" grep -q "no verified" "$T/err"
 check "and writes nothing" test ! -e "$T/none.h"
+expect_status "a missing database" 1 "$SPACETUNE" export "$T/nope.jsonl" --c "$T/nope.h"
+check "is named, with the system's reason once" test "$(grep -c 'nope.jsonl.*No such file or directory' "$T/err")" -eq 1 -a \
+	"$(grep -o 'No such file or directory' "$T/err" | wc -l)" -eq 1
 expect_status "export without an output" 2 "$SPACETUNE" export "$T/db.jsonl"
 finish

@@ -69,6 +69,7 @@ check "no sanitizer report" no_sanitizer_reports "$T/err"
 
 expect_status "a missing database" 1 "$SPACETUNE" merge --out "$T/x.jsonl" "$T/a.jsonl" "$T/nope.jsonl"
 check "is named" grep -q "nope.jsonl" "$T/err"
+check "with the system's reason once" test "$(grep -o 'No such file or directory' "$T/err" | wc -l)" -eq 1
 check "and nothing is written" test ! -e "$T/x.jsonl"
 expect_status "merge without --out" 2 "$SPACETUNE" merge "$T/a.jsonl"
 finish
