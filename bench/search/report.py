@@ -10,12 +10,17 @@ nothing that ran), and whether the default strategy meets issue 15's
 targets on each dataset: >= 0.95 within 2 % of the space, and a median
 at least every Kernel Tuner strategy's at every budget.  Draws one
 convergence plot per dataset (gnuplot, PNG) into bench/search/plots/.
-Usage: bench/search/report.py [--default bo]
-(spacetune's default, auto, runs bo under a budget smaller than the space)
+Usage: bench/search/report.py [--default bo] [--from DIR]
+(spacetune's default, auto, runs bo under a budget smaller than the space).
+--from reads the raw results from DIR instead of bench/search/out/, the
+same files, each optionally xz-compressed (NAME.spacetune.json.xz,
+NAME.kt.jsonl.xz): the committed bench/search/raw-*/ folders, so that a
+change to the table or the plots needs no re-run of the searches.
 """
 import argparse
 import glob
 import json
+import lzma
 import math
 import os
 import statistics
@@ -45,12 +50,22 @@ def curve(traces, optimum, evals):
             for i in range(1, evals + 1)]
 
 
-def load(name):
-    with open(os.path.join(OUT, name + ".spacetune.json")) as f:
+def raw(path):
+    """PATH or PATH.xz, whichever exists (None if neither), opened as text."""
+    for p, opener in ((path, open), (path + ".xz", lzma.open)):
+        if os.path.exists(p):
+            return opener(p, "rt")
+    return None
+
+
+def load(src, name):
+    with raw(os.path.join(src, name + ".spacetune.json")) as f:
         r = json.load(f)
-    kt = os.path.join(OUT, name + ".kt.jsonl")
-    if os.path.exists(kt):
-        with open(kt) as f:
+    # older results hold the database's absolute path; now relative to the top
+    r["db"] = os.path.join(TOP, r["db"])
+    f = raw(os.path.join(src, name + ".kt.jsonl"))
+    if f:
+        with f:
             runs = [json.loads(line) for line in f]
         # only seeds every strategy and budget finished (a run stopped by
         # --until stops inside a seed)
@@ -58,10 +73,16 @@ def load(name):
         seeds = [sd for sd in {x["seed"] for x in runs}
                  if all(any(x["seed"] == sd and (x["strategy"], x["evals"]) == c for x in runs)
                         for c in cells)]
+        stopped = {}
         for x in runs:
             if x["seed"] in seeds:
                 r["traces"].setdefault("kt:" + x["strategy"], {}).setdefault(
                     str(x["evals"]), {})[str(x["seed"])] = x["trace"]
+                if x.get("stopped"):
+                    why = ("still running at run.py's per-search time limit"
+                           if x["stopped"].startswith("after") else "`" + x["stopped"] + "`")
+                    stopped.setdefault((x["strategy"], why), []).append(x)
+        r["stopped"] = stopped
     return r
 
 
@@ -79,17 +100,22 @@ def full_space(db):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--default", default="bo")
+    ap.add_argument("--default", default="bo", help="the strategy the target lines judge")
+    ap.add_argument("--from", dest="src", default=OUT,
+                    help="the folder of the raw results (default bench/search/out)")
     a = ap.parse_args()
     os.makedirs(PLOTS, exist_ok=True)
+    os.makedirs(OUT, exist_ok=True)  # the plots' data files
     default = "spacetune:" + a.default
-    for path in sorted(glob.glob(os.path.join(OUT, "*.spacetune.json"))):
-        name = os.path.basename(path)[:-len(".spacetune.json")]
-        r = load(name)
+    names = {os.path.basename(p).split(".spacetune.json")[0]
+             for p in glob.glob(os.path.join(a.src, "*.spacetune.json*"))}
+    for name in sorted(names):
+        r = load(a.src, name)
         budgets, opt = r["budgets"], r["optimum_ms"]
         whole, space, problem = full_space(r["db"])
         seeds = {s: len(next(iter(v.values()))) for s, v in r["traces"].items() if v}
-        print(f"\n### {name}: {r['points']:,} recorded of {whole:,} points (partial), "
+        part = "complete" if r["points"] == whole else "partial"
+        print(f"\n### {name}: {r['points']:,} recorded of {whole:,} points ({part}), "
               f"optimum {opt:.6g} ms\n")
         print(f"`spaces/{space}.space` with `{problem}`; "
               f"{os.path.relpath(r['db'], TOP)}.  Seeds: " + ", ".join(
@@ -110,19 +136,30 @@ def main():
                 cells.append(f"{m:.3f} [{lo:.3f}, {hi:.3f}]")
             label = f"**{s}**" if s == default else s
             print(f"| {label} | " + " | ".join(cells) + " |")
+        for (s, why), xs in sorted(r.get("stopped", {}).items()):
+            n = len(r["traces"]["kt:" + s]) * len(next(iter(r["traces"]["kt:" + s].values())))
+            print(f"\nKernel Tuner's `{s}` failed in {len(xs)} of its {n} searches "
+                  f"({why}; run.py scores them on the evaluations they ran, median "
+                  f"{statistics.median(len(x['trace']) for x in xs):.0f}).")
         if any(k[0] == default for k in medians):
             b2 = budgets[1]
             hit = medians.get((default, b2), 0) >= 0.95
             worse = [(s, b) for (s, b), m in medians.items()
                      if s.startswith("kt:") and m > medians.get((default, b), 0) + 1e-9]
-            print(f"\nTarget ({a.default}, the default under a budget: median >= 0.95 at 2 %): "
-                  + ("met" if hit else f"**MISSED** ({medians.get((default, b2), 0):.3f})")
+            print(f"\nTarget ({a.default}"
+                  + (", the default under a budget" if a.default == "bo" else "")
+                  + ": median >= 0.95 at 2 %): "
+                  + ("met" if hit else f"**MISSED** ({medians.get((default, b2), 0):.3f}, "
+                                       f"{0.95 - medians.get((default, b2), 0):.3f} short)")
                   + "; at least every Kernel Tuner median at every budget: "
-                  + ("met" if not worse else "**MISSED**, below " + ", ".join(
+                  + ("no Kernel Tuner results" if not any(s.startswith("kt:") for s, _ in medians)
+                     else "met" if not worse else "**MISSED**, below " + ", ".join(
                       f"{s[3:]} at {b} evaluations ({medians[(s, b)]:.3f} vs "
-                      f"{medians[(default, b)]:.3f})"
+                      f"{medians.get((default, b), 0):.3f}, by "
+                      f"{medians[(s, b)] - medians.get((default, b), 0):.3f})"
                       for s, b in sorted(worse, key=lambda x: (x[1], x[0])))))
         draw(name, r, opt)
+        print(f"\n![{name}: convergence of the 10 % searches](plots/{name}.png)")
 
 
 def draw(name, r, opt):

@@ -15,7 +15,7 @@ the plots.
   --replay-recorded --strategy S --budget E --seeds 1..N --jobs 1 --trace
   FILE`, one process per strategy and budget: the replay that users run,
   one evaluation in flight (as Kernel Tuner's simulation runs), the space
-  restricted to the recorded configurations (the datasets are partial).
+  restricted to the recorded configurations (some datasets are partial).
   Traces go to out/<dataset>.spacetune.json.
 - kt: Kernel Tuner (PyPI, in bench/kt/venv, which this script creates with
   bench/kt/setup.sh and re-runs itself in) on the database exported by
@@ -37,6 +37,7 @@ import lzma
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -100,7 +101,11 @@ def datasets(args):
 
 
 def header(d):
-    return {k: d[k] for k in ("db", "points", "optimum_ms", "budgets")}
+    # the database relative to the repository, so that the raw results can
+    # be committed (bench/search/raw-*/) and read back from any checkout
+    h = {k: d[k] for k in ("points", "optimum_ms", "budgets")}
+    h["db"] = os.path.relpath(d["db"], TOP)
+    return h
 
 
 # ---- spacetune ---------------------------------------------------------------
@@ -146,9 +151,9 @@ def run_spacetune(a):
                 result["traces"].setdefault("spacetune:" + s, {})[str(e)] = parse_traces(trace)
                 os.unlink(trace)
                 searches += a.seeds
+            with open(saved, "w") as f:  # after each strategy: a stopped run keeps them
+                json.dump(result, f)
         took = time.time() - start
-        with open(saved, "w") as f:
-            json.dump(result, f)
         print(f"{d['name']}: {d['points']} points, {searches} searches in {took:.1f} s "
               f"({60 * searches / took:.0f} a minute)", file=sys.stderr)
 
@@ -168,11 +173,70 @@ def write_kt_cache(db, path):
         return json.load(f)["kernel_name"]
 
 
+# Kernel Tuner's greedy_ils can loop without end on a partial set (sgemm,
+# 18 evaluations, seed 16: its walks found no unvisited configuration and
+# revisits do not count toward max_fevals).  A search still running after
+# this many seconds (the longest others take about 15 s) is stopped and
+# scored on the evaluations it ran, which SimulationRunner.run collects.
+KT_SEARCH_LIMIT_S = 40
+ran = []
+
+
+class Hung(BaseException):
+    """Raised by SIGALRM inside Kernel Tuner; not an Exception, so that no
+    `except Exception` of Kernel Tuner's takes it for a failed kernel."""
+
+
+def hang(signum, frame):
+    raise Hung()
+
+
+def keep_kt_results():
+    from kernel_tuner.runners.simulation import SimulationRunner
+    run = SimulationRunner.run
+    if getattr(run, "keeps", False):
+        return
+
+    def keeping(self, parameter_space, tuning_options):
+        results = run(self, parameter_space, tuning_options)
+        ran.extend(r for r in results if r is not None)
+        return results
+
+    keeping.keeps = True
+    SimulationRunner.run = keeping
+
+
+def memoize_kt_searchspace():
+    """Kernel Tuner builds its search space in every tune_kernel call, by
+    calling the restriction on each point of the product of tune_params:
+    57,600 calls, about 1 s, for sgemm's, where most searches take 0.1-0.3
+    s.  The space is the same for every search of a dataset, so its first
+    build is kept (keyed by the parameters and their values) and copied.
+    Searchspace's own state (neighbour caches, ...) is still per search."""
+    from kernel_tuner.searchspace import Searchspace
+    build = Searchspace._Searchspace__build_searchspace
+    if getattr(build, "memoized", False):
+        return
+    built = {}
+
+    def memoized(self, block_size_names, max_threads, solver):
+        key = (tuple(self.param_names), self.params_values)
+        if key not in built:
+            built[key] = build(self, block_size_names, max_threads, solver)
+        configs, index, size = built[key]
+        return list(configs), dict(index), size
+
+    memoized.memoized = True
+    Searchspace._Searchspace__build_searchspace = memoized
+
+
 def kt_search(kernel, cache, names, rows, strategy, evals, seed):
     """One Kernel Tuner search: the cost of each unique evaluation, in order."""
     import warnings
     import numpy as np
     from kernel_tuner import tune_kernel
+    memoize_kt_searchspace()
+    keep_kt_results()
     tune_params = {n: sorted({p[n] for p, _ in rows}) for n in names}
     valid = {tuple(p[n] for n in names) for p, _ in rows}
 
@@ -185,9 +249,23 @@ def kt_search(kernel, cache, names, rows, strategy, evals, seed):
     # the stand-in source has no arguments and no block dimensions: Kernel
     # Tuner warns about both, and neither matters to a simulation
     warnings.simplefilter("ignore")
-    res, _ = tune_kernel(kernel, "/* recorded */", 1, [], tune_params, lang="C",
-                         restrictions=recorded, cache=cache, simulation_mode=True,
-                         strategy=strategy, strategy_options={"max_fevals": evals}, quiet=True)
+    ran.clear()
+    signal.signal(signal.SIGALRM, hang)
+    signal.alarm(KT_SEARCH_LIMIT_S)
+    try:
+        res, _ = tune_kernel(kernel, "/* recorded */", 1, [], tune_params, lang="C",
+                             restrictions=recorded, cache=cache, simulation_mode=True,
+                             strategy=strategy, strategy_options={"max_fevals": evals},
+                             quiet=True)
+        stopped = None
+    except Hung:
+        res, stopped = list(ran), f"after {KT_SEARCH_LIMIT_S} s"
+    except Exception as e:
+        # greedy_ils on a partial set: get_random_neighbor returns None for
+        # a configuration without a recorded neighbour (dgemm, seed 1)
+        res, stopped = list(ran), f"{type(e).__name__}: {e}"
+    finally:
+        signal.alarm(0)
     seen, trace = set(), []
     for r in res:
         key = tuple(r[n] for n in names)
@@ -196,7 +274,7 @@ def kt_search(kernel, cache, names, rows, strategy, evals, seed):
         seen.add(key)
         t = r.get("time")
         trace.append(t if isinstance(t, (int, float)) and "__error__" not in r else math.inf)
-    return trace[:evals]
+    return trace[:evals], stopped
 
 
 def run_kt(a):
@@ -230,11 +308,13 @@ def run_kt(a):
                         print(f"kt: stopped at --until {a.until} in seed {seed}", file=sys.stderr)
                         return
                     t0 = time.time()
-                    trace = kt_search(kernel, cache, d["names"], d["rows"], s, e, seed)
+                    trace, stopped = kt_search(kernel, cache, d["names"], d["rows"], s, e, seed)
+                    r = {"strategy": s, "evals": e, "seed": seed,
+                         "seconds": round(time.time() - t0, 3), "trace": trace}
+                    if stopped:  # scored on the evaluations it ran
+                        r["stopped"] = stopped
                     with open(log, "a") as f:
-                        f.write(json.dumps({"strategy": s, "evals": e, "seed": seed,
-                                            "seconds": round(time.time() - t0, 3),
-                                            "trace": trace}) + "\n")
+                        f.write(json.dumps(r) + "\n")
         print(f"kt: seed {seed} done", file=sys.stderr, flush=True)
 
 
