@@ -2,6 +2,8 @@
 
 walls.txt (one line per run: name, devices, evaluations, wall seconds;
 runs in pairs, 1 device then 2, whose throughputs are compared),
+and, for each pair, the same ratio counted from the end of each batch
+worker's first problem (whose start opens its workers' contexts),
 NAME.err (the batch's summary lines: each device's kernel time), the
 databases db-NAME/*.jsonl and cublas.txt (bench/gpu/cublas_gemm's lines).
 Python only, since the device machine has no jq.
@@ -11,6 +13,8 @@ import json
 import os
 import re
 import sys
+import calendar
+import time
 
 out = sys.argv[1]
 runs = [l.split() for l in open(os.path.join(out, "walls.txt")) if l.strip()]
@@ -33,6 +37,34 @@ for r1, r2 in zip(runs[0::2], runs[1::2]):
     if rate[r1[0]]:
         lines.append("- throughput ratio %s / %s (evaluations per second): %.2fx; wall ratio %.2fx"
                      % (r2[0], r1[0], rate[r2[0]] / rate[r1[0]], float(r1[3]) / float(r2[3])))
+
+# The same pairs without each worker's first problem, which opens its
+# device workers' contexts (one per parallel build), and so without the
+# start that a longer batch pays once: each worker's records after its
+# first problem's last one, over the seconds from there to its last
+# record (the records' times, to the second).
+def steady(name):
+    rate = 0.0
+    for db in glob.glob(os.path.join(out, "db-" + name, "*.jsonl")):
+        rs = []
+        for l in open(db):
+            try:
+                rs.append(json.loads(l))
+            except ValueError:
+                pass
+        if not rs:
+            continue
+        t = [calendar.timegm(time.strptime(r["time"], "%Y-%m-%dT%H:%M:%SZ")) for r in rs]
+        first_end = max(ti for ti, r in zip(t, rs) if r.get("problem") == rs[0].get("problem"))
+        after = [ti for ti in t if ti > first_end]
+        if after and max(after) > first_end:
+            rate += len(after) / (max(after) - first_end)
+    return rate
+for r1, r2 in zip(runs[0::2], runs[1::2]):
+    s1, s2 = steady(r1[0]), steady(r2[0])
+    if s1:
+        lines.append("- after each worker's first problem: %s %.2f/s, %s %.2f/s: %.2fx"
+                     % (r1[0], s1, r2[0], s2, s2 / s1))
 
 cublas = {}
 path = os.path.join(out, "cublas.txt")
