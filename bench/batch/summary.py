@@ -2,11 +2,11 @@
 
 walls.txt (one line per run: name, devices, evaluations, wall seconds;
 runs in pairs, 1 device then 2, whose throughputs are compared),
-and, for each pair, the same ratio counted from the end of each batch
-worker's first problem (whose start opens its workers' contexts),
 NAME.err (the batch's summary lines: each device's kernel time), the
 databases db-NAME/*.jsonl and cublas.txt (bench/gpu/cublas_gemm's lines).
-Python only, since the device machine has no jq.
+Python only, since the device machine has no jq.  Each pair's ratio is
+also given counted from the end of each batch worker's first problem,
+whose start opens its workers' contexts.
 """
 import glob
 import json
