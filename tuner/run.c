@@ -708,8 +708,8 @@ static int start_evaluator(struct run *r, const struct tune_variant *proto, char
 	if (k && k->ev) {
 		struct tune_evaluator *ev = k->ev;
 		k->ev = NULL;
-		int rc = keep_same_device(k, r) ? tune_evaluator_restart(ev, &r->eval, ref, proto, &r->info, err)
-		                                : 1;
+		/* 1: of another device (the evaluator checks the selection) */
+		int rc = tune_evaluator_restart(ev, &r->eval, ref, proto, &r->info, err);
 		if (rc == 0)
 			fprintf(r->o->err, "spacetune: the evaluator's workers kept from the last problem\n");
 		if (rc <= 0) {
