@@ -340,6 +340,10 @@ static void columns(struct sprt_access *a)
 
 int sprt_access_open(struct sprt_access **out, struct sprt_ctx *ctx)
 {
+	/* sprt_run's rule for a bound value's type, checked before any walk:
+	 * a caller's own bindings go through the same gate as sprt_main's. */
+	if (sprt_bindings_check(ctx->space, ctx->bindings, ctx->nbindings, NULL, NULL, NULL))
+		return SPRT_ETYPE;
 	struct sprt_access *a = calloc(1, sizeof(*a));
 	if (!a)
 		return SPRT_ENOMEM;

@@ -589,7 +589,8 @@ int sprt_run(struct sprt_ctx *ctx, struct sprt_sink *sink, const struct sprt_run
  * runs walks of the enumerator on it and leaves it as it was.  Not for
  * concurrent use.  The functions return 0, SPRT_EVALUE (index out of
  * range; fewer points than a sample without replacement asks for),
- * SPRT_ETYPE (a point holding a list) or the enumeration's error code.
+ * SPRT_ETYPE (a point holding a list; from sprt_access_open, a binding of
+ * the wrong type, as sprt_run checks them) or the enumeration's error code.
  */
 struct sprt_access;
 int sprt_access_open(struct sprt_access **a, struct sprt_ctx *ctx);

@@ -169,6 +169,7 @@ tdoor() { # door NAME=VALUE: status in $st, stderr in $T/err
 	interp) "$SPACEC" count --interpret "$T/t.space" --set "$2" ;;
 	enum) "$T/tenum" count --set "$2" ;;
 	direct) "$T/direct" "$2" ;;
+	access) "$T/direct" --access "$2" ;;
 	variant) "$SPACETUNE" variant "$T/t.space" --set "$2" ;;
 	run) "$SPACETUNE" run "$T/t.space" --set "$2" --replay "$T/empty.jsonl" ;;
 	esac > /dev/null 2> "$T/err"
@@ -176,7 +177,7 @@ tdoor() { # door NAME=VALUE: status in $st, stderr in $T/err
 }
 while IFS='|' read -r name value type fits; do
 	where="t.space:$(place "$name"): error: --set $name="
-	for d in compiled interp enum direct variant run; do
+	for d in compiled interp enum direct access variant run; do
 		tdoor "$d" "$name=$value"
 		if [ "$fits" = no ]; then
 			[ "$st" -eq 1 ] && grep -q "$where.* but it holds" "$T/err" &&
