@@ -206,7 +206,11 @@ static const char *block_names(struct cg *c, const struct cg_block_def *bd)
  * bumps.  Only where statistics are not read (count, list): the
  * candidates, which stay exact, are kept with the count.  Listing also
  * needs the entry's points: the entry is kept too, and used while its
- * memo table has not started over since (sprt_memo_epoch).  An array
+ * memo table has not started over since (sprt_memo_epoch); an empty
+ * count has no points to keep and serves listing as long as counting
+ * (gemm_beast's A reshape, H100 list: its table is switched off, 937 of
+ * 4096 keys at the trial, most of them empty, and each near count was
+ * thrown away, 29.5M sub-nest runs for the count's 5.6M).  An array
  * over NEAR_MAX entries is not made, and one that cannot be had is gone
  * without.  Where the loops' extents hold more values than that (but
  * their index still fits 64 bits), the array of NEAR_MAX entries is a
@@ -381,10 +385,11 @@ static void near_lookup(struct cg *c, int b, int first, int last)
 	c->indent--;
 	cg_line(c, "}");
 	cg_line(c, "if (near_ && near_->stamp == st->%s%d_gen && near_->index == index_ &&", fc->near, b);
-	cg_line(c, "    (!ctx->emit || (near_->epoch && near_->epoch == sprt_memo_epoch(st->%s%d)))) {", fc->memo, b);
+	cg_line(c, "    (!ctx->emit || !near_->count || (near_->epoch && near_->epoch == sprt_memo_epoch(st->%s%d)))) {",
+		fc->memo, b);
 	cg_line(c, "\tc_%d = near_->count;", b);
 	cg_line(c, "\tctx->candidates += near_->candidates;");
-	cg_line(c, "\tf_%d = near_->entry; /* its points, when listing */", b);
+	cg_line(c, "\tf_%d = c_%d ? near_->entry : NULL; /* its points, when listing */", b, b);
 	cg_line(c, "\tif (ctx->emit) /* counting is faster with the table off where it misses */");
 	cg_line(c, "\t\tsprt_memo_near_hit(st->%s%d);", fc->memo, b);
 	cg_line(c, "} else {");
@@ -715,15 +720,30 @@ bool cg_factor_innermost(struct cg *c)
 		c->indent--;
 		cg_line(c, "}");
 	}
+	/*
+	 * A point of ints is kept across the product's loops, each loop
+	 * storing only its own sub-nest's columns: the columns set outside
+	 * stay as they are (gemm_beast's H100 list: 13 of 15 columns, 78M
+	 * points, were copied from the state for each one).
+	 */
+	const bool ints = cg_point_ints(c);
+	if (ints)
+		cg_point_ints_decl(c, "int64_t ", "point_");
 	int opened = 0;
 	for (int b = 0; b < fc->nblocks; b++) {
 		cg_line(c, "for (size_t p_%d = s_%d; p_%d < f_%d->npoints && !ctx->stop; p_%d++) {", b, b, b, b, b);
 		c->indent++;
 		opened++;
 		block_point(c, b);
+		const struct cg_block_def *bd = &fc->blocks[b];
+		for (int p = bd->first; p <= bd->last && ints; p++)
+			cg_line(c, "point_[%d] = st->%s;", column_of(c, c->order[p]), c->member[c->order[p]->id]);
 	}
 	cg_line(c, "ctx->valid++;");
-	cg_emit_point(c);
+	if (ints)
+		cg_emit_point_ints(c, "point_");
+	else
+		cg_emit_point(c);
 	while (opened--) {
 		c->indent--;
 		cg_line(c, "}");

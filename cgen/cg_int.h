@@ -91,6 +91,11 @@ void cg_interval_release(struct cg *c);
 /* cg_type.c */
 /* Hands the current point to the sink (emit known non-NULL). */
 void cg_emit_point(struct cg *c);
+/* Whether a point is int64_t[] (every iterator a typed int); such a
+ * point `array` declared (`decl`: its type) from the state; handed on. */
+bool cg_point_ints(struct cg *c);
+void cg_point_ints_decl(struct cg *c, const char *decl, const char *array);
+void cg_emit_point_ints(struct cg *c, const char *array);
 void cg_type_plan(struct cg *c);
 void cg_type_release(struct cg *c);
 /* The static type of `e` in the generated code: CG_T_INT or CG_T_BOOL

@@ -600,24 +600,46 @@ const char *cg_int_operand(struct cg *c, const struct ast_expr *e)
 	return cg_fmt(c, "%s.u.i", v);
 }
 
+/* Whether every iterator is a typed int: a point is then int64_t[]. */
+bool cg_point_ints(struct cg *c)
+{
+	const struct sema_program *P = c->P;
+	bool ints = P->niters > 0;
+	for (int i = 0; i < P->niters && ints; i++)
+		ints = cg_typed_member(c, P->iters[i]) && c->ctype[P->iters[i]->id] == CG_T_INT;
+	return ints;
+}
+
+/* Declares `array`, a point of ints (cg_point_ints) from the state. */
+void cg_point_ints_decl(struct cg *c, const char *decl, const char *array)
+{
+	const struct sema_program *P = c->P;
+	struct sbuf init = { 0 };
+	for (int i = 0; i < P->niters; i++)
+		sbuf_printf(&init, "%sst->%s", i ? ", " : "", c->member[P->iters[i]->id]);
+	cg_line(c, "%s%s[%d] = { %s };", decl, array, P->niters, init.s);
+	sbuf_release(&init);
+}
+
+/* Hands `array`, a point of ints (cg_point_ints), to the sink. */
+void cg_emit_point_ints(struct cg *c, const char *array)
+{
+	const int n = c->P->niters;
+	cg_line(c, "if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, %s, %d) : sprt_emit_ints_(ctx, %s, %d))", array, n,
+		array, n);
+	cg_line(c, "\tctx->stop = true;");
+}
+
 /* Hands the current point (iterators in definition order) to the sink. */
 void cg_emit_point(struct cg *c)
 {
 	const struct sema_program *P = c->P;
 	struct sbuf init = { 0 };
-	bool ints = P->niters > 0;
-	for (int i = 0; i < P->niters && ints; i++)
-		ints = cg_typed_member(c, P->iters[i]) && c->ctype[P->iters[i]->id] == CG_T_INT;
-	if (ints) {
+	if (cg_point_ints(c)) {
 		/* Every value a typed int: 8 bytes each, not a 32-byte sprt_val
 		 * (gemm_beast's H100 list: 78M points of 15). */
-		for (int i = 0; i < P->niters; i++)
-			sbuf_printf(&init, "%sst->%s", i ? ", " : "", c->member[P->iters[i]->id]);
-		cg_line(c, "const int64_t point[%d] = { %s };", P->niters, init.s);
-		sbuf_release(&init);
-		cg_line(c, "if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point, %d) : sprt_emit_ints_(ctx, point, %d))",
-			P->niters, P->niters);
-		cg_line(c, "\tctx->stop = true;");
+		cg_point_ints_decl(c, "const int64_t ", "point");
+		cg_emit_point_ints(c, "point");
 		return;
 	}
 	for (int i = 0; i < P->niters; i++)

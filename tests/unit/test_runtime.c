@@ -1301,16 +1301,21 @@ Test(sinks, binary_mixed)
 	free(buf);
 }
 
+/* Set: binary_rows hands its rows to the sink as int64_t (emit_ints, as
+ * generated code whose iterators are typed ints does), not sprt_vals. */
+static bool rows_as_ints;
+
 /* Int rows through the binary sink into f: returns the file's bytes. */
 static unsigned char *binary_rows(FILE *f, const int64_t rows[][4], int nrows, size_t *len, int *rc)
 {
 	struct sprt_sink *s;
 	cr_assert_eq(sprt_sink_open(&s, &ctx, SPRT_FMT_BINARY, f), 0);
+	cr_assert(ctx.emit_ints);
 	for (int r = 0; r < nrows; r++) {
 		sprt_val pt[4];
 		for (int i = 0; i < 4; i++)
 			pt[i] = sprt_int(rows[r][i]);
-		if (ctx.emit(ctx.emit_user, pt, 4))
+		if (rows_as_ints ? ctx.emit_ints(ctx.emit_user, rows[r], 4) : ctx.emit(ctx.emit_user, pt, 4))
 			break;
 	}
 	*rc = sprt_sink_close(s);
@@ -1343,8 +1348,9 @@ static size_t binary_columns(const unsigned char *b, int w[4])
  * cannot be patched) are buffered and sized by their values; both hold
  * the same rows.
  */
-Test(sinks, binary_streamed)
+static void binary_streamed(bool ints)
 {
+	rows_as_ints = ints;
 	static const int64_t bounds[8] = { 0, INT64_C(3000000000), -200, 5, -129, 0, 7, 7 };
 	static const int64_t rows[][4] = { { 0, -5, -129, 7 }, { 300, 5, 0, 7 }, { 70000, 0, -1, 7 } };
 	int nrows = 3, rc;
@@ -1396,10 +1402,23 @@ Test(sinks, binary_streamed)
 	free(mbuf);
 }
 
+Test(sinks, binary_streamed)
+{
+	binary_streamed(false);
+}
+
+/* The same rows through emit_ints, whose encoder writes each column at
+ * its offset in the row. */
+Test(sinks, binary_streamed_ints)
+{
+	binary_streamed(true);
+}
+
 /* An output opened for appending cannot have its header patched: the
  * rows are buffered, and widths come from the values. */
 Test(sinks, binary_append_buffers)
 {
+	rows_as_ints = false;
 	static const int64_t bounds[8] = { 0, 70000, 0, 70000, 0, 70000, 0, 70000 };
 	static const int64_t rows[][4] = { { 1, 2, 3, 4 } };
 	sprt_column_bounds_(&ctx, bounds);
@@ -1425,8 +1444,9 @@ Test(sinks, binary_append_buffers)
 
 /* A value outside the bounds the enumerator gave (a bug there) fails
  * the sink rather than writing a value its column cannot hold. */
-Test(sinks, binary_streamed_out_of_bounds)
+static void binary_out_of_bounds(bool ints)
 {
+	rows_as_ints = ints;
 	static const int64_t bounds[8] = { 0, 10, 0, 10, 0, 10, 0, 10 };
 	static const int64_t rows[][4] = { { 1, 2, 3, 4 }, { 1, 2, 300, 4 }, { 1, 2, 3, 4 } };
 	sprt_column_bounds_(&ctx, bounds);
@@ -1439,6 +1459,18 @@ Test(sinks, binary_streamed_out_of_bounds)
 	cr_assert_eq(errno, ERANGE);
 	fclose(f);
 	free(b);
+}
+
+Test(sinks, binary_streamed_out_of_bounds)
+{
+	binary_out_of_bounds(false);
+}
+
+/* emit_ints writes the row before it tests the bounds: the row must
+ * still not count, and the output fail. */
+Test(sinks, binary_streamed_out_of_bounds_ints)
+{
+	binary_out_of_bounds(true);
 }
 
 /* Lists have no binary encoding: an error, not a lossy file. */

@@ -876,20 +876,25 @@ static int run(struct sprt_ctx *ctx, struct space_state *st)
 					if (skip_)
 						s_0 = f_0->npoints; /* all of it skipped */
 				}
+				int64_t point_[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
 				for (size_t p_0 = s_0; p_0 < f_0->npoints && !ctx->stop; p_0++) {
 					const int64_t *q_0 = (const int64_t *)(const void *)(f_0->points + p_0 * 1);
 					st->blk = q_0[0];
+					point_[2] = st->blk;
 					for (size_t p_1 = s_1; p_1 < f_1->npoints && !ctx->stop; p_1++) {
 						const int64_t *q_1 = (const int64_t *)(const void *)(f_1->points + p_1 * 1);
 						st->dim_n = q_1[0];
 						st->read_m = q_1[1];
 						st->read_n = q_1[2];
+						point_[1] = st->dim_n;
+						point_[3] = st->read_m;
+						point_[4] = st->read_n;
 						for (size_t p_2 = s_2; p_2 < f_2->npoints && !ctx->stop; p_2++) {
 							const int64_t *q_2 = (const int64_t *)(const void *)(f_2->points + p_2 * 1);
 							st->pad = q_2[0];
+							point_[5] = st->pad;
 							ctx->valid++;
-							const int64_t point[6] = { st->dim_m, st->dim_n, st->blk, st->read_m, st->read_n, st->pad };
-							if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point, 6) : sprt_emit_ints_(ctx, point, 6))
+							if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, point_, 6) : sprt_emit_ints_(ctx, point_, 6))
 								ctx->stop = true;
 						}
 						s_2 = 0;
