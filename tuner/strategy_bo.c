@@ -10,14 +10,28 @@
  *   from: a fifth of the budget, at least MIN_INIT and at most MAX_INIT.
  * - The model: a Gaussian process over the coordinates (each scaled to
  *   [0, 1]) of the log of the cost, standardised, with a Matern 5/2
- *   kernel; its length scale and noise are picked from a small grid by
- *   the marginal likelihood every REFIT_EVERY evaluations.  A failed
+ *   kernel; every REFIT_EVERY evaluations one length scale and the noise
+ *   are picked from a small grid by the marginal likelihood, then refined
+ *   into a length scale per parameter (ARD, ard_fit) once there are
+ *   ARD_MIN_POINTS points.  A failed
  *   evaluation counts as the worst cost seen, so the model learns to
  *   avoid failing regions instead of ignoring them.
  * - Each proposal maximises expected improvement over the best cost so far
  *   among candidates: up to MAX_CANDIDATES unseen points drawn at random
  *   (all of them in a small space), plus every unseen neighbour of the
  *   best points, where the fine steps near an optimum are.
+ * - The local phase: once STALL reports in a row have not improved on the
+ *   best cost, the candidates are the unseen points that change one
+ *   parameter (to any of its values) of one of the INCUMBENTS best points,
+ *   taken by the lowest predicted cost (the model's mean), not by expected
+ *   improvement.  When those are all measured, the best 10, 20, then
+ *   MAX_CENTRES points are the centres; with none left, a random point.
+ *   An improvement ends the phase.  Why: on the gemm datasets
+ *   (bench/search/README.md) expected improvement alone kept proposing
+ *   far, uncertain points once the design had found a good region, and
+ *   missed the better points one parameter away from the good ones
+ *   (a recorded neighbour there is often several grid steps away, so
+ *   "any value" rather than the next one); dense mode only.
  * - On a space too big to list (sparse mode, strategy_int.h) nothing is
  *   kept per point and no scan of the space is made: the random half of
  *   the candidates is drawn by index (the enumerator's sampler, uniform
@@ -44,6 +58,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
+#include <gsl/gsl_multimin.h>
 #include <gsl/gsl_randist.h>
 
 #include "tuner/strategy_int.h"
@@ -58,7 +73,10 @@ enum {
 	 * the enumerator (about 0.5 ms on gaussian) instead of an array read */
 	SPARSE_CANDIDATES = 128,
 	INCUMBENTS = 5,        /* best points whose neighbours are always candidates */
+	MAX_CENTRES = 40,      /* the local phase's centres, INCUMBENTS doubled up to this */
 	REFIT_EVERY = 5,       /* evaluations between hyperparameter searches */
+	STALL = 5,             /* reports without a better cost before the local phase */
+	LOCAL_CHANGES = 1,     /* the local phase's neighbourhood: parameters changed */
 };
 
 /* Expected improvement's margin, in standard deviations of the log cost. */
@@ -68,6 +86,14 @@ static const double xi = 0.01;
  * the standardised log cost). */
 static const double length_grid[] = { 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5 };
 static const double noise_grid[] = { 1e-4, 1e-2, 1e-1 };
+/* ARD (see ard_fit): from this many training points, at most this
+ * many BFGS steps; the log-normal prior's standard deviation; bounds. */
+enum { ARD_MIN_POINTS = 10, ARD_ITERATIONS = 40 };
+#define PRIOR_SD 1.0
+#define LOG_LS_MIN (-4.6)  /* 0.01 */
+#define LOG_LS_MAX 4.6     /* 100 */
+#define NOISE_MIN 1e-6
+#define NOISE_MAX 1.0
 
 struct scored {
 	double key;
@@ -81,7 +107,11 @@ struct bo {
 	int initial;        /* random design points proposed */
 	int ninit;          /* of the design's size */
 	size_t fitted_at;   /* nobserved when the hyperparameters were last chosen */
-	double length, noise;
+	double length, noise;  /* the grid's choice (isotropic) */
+	double *ls;         /* per-parameter length scales in scaled coordinates (ARD) */
+	const int *nvalues; /* the strategy's, per parameter */
+	gsl_matrix *kinv;   /* MAX_TRAIN^2: the inverse, for the likelihood's gradient */
+	double *grad_ls;    /* 2 * np: the gradient, then ard_objective's length scales */
 	/* the fit */
 	size_t ntrain;
 	size_t train[MAX_TRAIN];
@@ -101,6 +131,14 @@ struct bo {
 	double *xbest;      /* the best point's scaled coordinates */
 	struct scored *dist;  /* per observed point, for the nearest-to-best training set */
 	size_t dist_cap;
+	/* the local phase */
+	struct scored top[MAX_CENTRES];  /* the best points, best first (find_top) */
+	int ntop;
+	int ncentres;       /* the best this many are the centres */
+	bool local;         /* this proposal is local */
+	size_t since_best;  /* reports since the best cost last improved */
+	double best_cost;
+	uint32_t *topc;     /* np: collect_local's trial coordinates */
 };
 
 static size_t candidates_cap(const struct tune_strategy *s)
@@ -118,6 +156,7 @@ static int bo_init(struct tune_strategy *s)
 	 * definite is an outcome here (the next noise level is tried). */
 	gsl_set_error_handler_off();
 	b->np = s->space->nparams;
+	b->best_cost = INFINITY;
 	size_t design = s->opts.budget / INIT_SHARE;
 	b->ninit = design < MIN_INIT ? MIN_INIT : design > MAX_INIT ? MAX_INIT : (int)design;
 	size_t np = (size_t)b->np + 1, ncap = candidates_cap(s);
@@ -125,6 +164,10 @@ static int bo_init(struct tune_strategy *s)
 	b->observed = malloc(b->observed_cap * sizeof *b->observed);
 	b->x = malloc(MAX_TRAIN * np * sizeof *b->x);
 	b->k = gsl_matrix_alloc(MAX_TRAIN, MAX_TRAIN);
+	b->kinv = gsl_matrix_alloc(MAX_TRAIN, MAX_TRAIN);
+	b->ls = malloc(np * sizeof *b->ls);
+	b->grad_ls = malloc(2 * np * sizeof *b->grad_ls);
+	b->nvalues = s->nvalues;
 	b->y = gsl_vector_alloc(MAX_TRAIN);
 	b->alpha = gsl_vector_alloc(MAX_TRAIN);
 	b->cand = malloc(ncap * sizeof *b->cand);
@@ -136,8 +179,9 @@ static int bo_init(struct tune_strategy *s)
 		b->is_cand = calloc(s->space->npoints + 1, 1);
 	b->neighbours = malloc((2 * np + 1) * sizeof *b->neighbours);
 	b->xbest = malloc(np * sizeof *b->xbest);
-	if (!b->observed || !b->x || !b->k || !b->y || !b->alpha || !b->cand || !b->cx ||
-	    !b->ks || !(b->is_cand || b->at) || !b->neighbours || !b->xbest)
+	b->topc = malloc(np * sizeof *b->topc);
+	if (!b->observed || !b->x || !b->k || !b->kinv || !b->ls || !b->grad_ls || !b->y || !b->alpha || !b->cand || !b->cx ||
+	    !b->ks || !(b->is_cand || b->at) || !b->neighbours || !b->xbest || !b->topc)
 		return -1;
 	return 0;
 }
@@ -161,10 +205,22 @@ static double distance(const double *a, const double *b, int np)
 	return sqrt(d / (np > 0 ? np : 1));
 }
 
-static double matern52(double r, double length)
+/* Matern 5/2 of a distance already divided by the length scales. */
+static double matern52(double r)
 {
-	double t = sqrt(5.0) * r / length;
+	double t = sqrt(5.0) * r;
 	return (1 + t + t * t / 3) * exp(-t);
+}
+
+/* The distance between two points in length scales (ARD). */
+static double scaled_distance(const double *a, const double *b, const double *ls, int np)
+{
+	double d = 0;
+	for (int p = 0; p < np; p++) {
+		double t = (a[p] - b[p]) / ls[p];
+		d += t * t;
+	}
+	return sqrt(d);
 }
 
 static int by_key(const void *a, const void *b)
@@ -244,11 +300,11 @@ static bool gather(struct tune_strategy *s, struct bo *b, long best)
 }
 
 /*
- * Factors K + noise I for the current training set into b->k and solves
- * for alpha; returns the log marginal likelihood, or -INFINITY if the
- * matrix is not positive definite.
+ * Factors K + noise I for the current training set under the length
+ * scales ls into b->k and solves for alpha; returns the log marginal
+ * likelihood, or -INFINITY if the matrix is not positive definite.
  */
-static double factor(struct bo *b, double length, double noise)
+static double factor(struct bo *b, const double *ls, double noise)
 {
 	size_t n = b->ntrain;
 	gsl_matrix_view k = gsl_matrix_submatrix(b->k, 0, 0, n, n);
@@ -256,8 +312,8 @@ static double factor(struct bo *b, double length, double noise)
 	gsl_vector_view alpha = gsl_vector_subvector(b->alpha, 0, n);
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < i; j++) {
-			double v = matern52(distance(b->x + i * (size_t)b->np, b->x + j * (size_t)b->np, b->np),
-			                    length);
+			double v = matern52(scaled_distance(b->x + i * (size_t)b->np, b->x + j * (size_t)b->np,
+			                                    ls, b->np));
 			gsl_matrix_set(&k.matrix, i, j, v);
 			gsl_matrix_set(&k.matrix, j, i, v);
 		}
@@ -273,14 +329,155 @@ static double factor(struct bo *b, double length, double noise)
 	return -0.5 * fit - logdet;
 }
 
-/* Fits the model: the grid search when due, else the kept hyperparameters. */
+/* The isotropic length scale of the grid as per-parameter ones. */
+static void isotropic(struct bo *b, double length, double *ls)
+{
+	for (int p = 0; p < b->np; p++)
+		ls[p] = length * sqrt((double)b->np);
+}
+
+/*
+ * ARD: the length scales, one per parameter that varies, and the noise
+ * are refined from the grid's choice by maximising the marginal
+ * likelihood times a log-normal prior on each length scale (BFGS on their
+ * logarithms, GSL's multimin, with the likelihood's gradient).  A
+ * parameter that barely changes the cost gets a long length scale and
+ * stops hiding the ones that do (an isotropic model has to average them).
+ * The prior, centred on the grid's length scale, keeps a length scale
+ * that a few points cannot decide from running off.
+ */
+struct ard {
+	struct bo *b;
+	int *dims;          /* the parameters optimised (those with 2+ values) */
+	int ndims;
+	double centre;      /* the prior's mean of log ls */
+};
+
+/* Minus the log posterior at theta = (log ls of dims..., log noise), and its gradient. */
+static double ard_objective(const gsl_vector *theta, void *params, gsl_vector *grad)
+{
+	struct ard *a = params;
+	struct bo *b = a->b;
+	int np = b->np, nd = a->ndims;
+	double *ls = b->grad_ls + np;  /* the trial's length scales */
+	memcpy(ls, b->ls, (size_t)np * sizeof *ls);
+	double penalty = 0;
+	for (int d = 0; d < nd; d++) {
+		double t = gsl_vector_get(theta, d);
+		ls[a->dims[d]] = exp(t);
+		double u = (t - a->centre) / PRIOR_SD;
+		penalty += 0.5 * u * u;
+	}
+	/* a floor under the noise keeps K well conditioned, smoothly */
+	double noise = NOISE_MIN + exp(gsl_vector_get(theta, nd));
+	double ll = factor(b, ls, noise);
+	if (!isfinite(ll)) {
+		if (grad)
+			gsl_vector_set_zero(grad);
+		return 1e30;
+	}
+	if (grad) {
+		size_t n = b->ntrain;
+		gsl_matrix_view kinv = gsl_matrix_submatrix(b->kinv, 0, 0, n, n);
+		gsl_matrix_view l = gsl_matrix_submatrix(b->k, 0, 0, n, n);
+		gsl_matrix_memcpy(&kinv.matrix, &l.matrix);
+		gsl_linalg_cholesky_invert(&kinv.matrix);
+		double *g = b->grad_ls;
+		memset(g, 0, (size_t)np * sizeof *g);
+		double gnoise = 0;
+		for (size_t i = 0; i < n; i++) {
+			const double *x_i = b->x + i * (size_t)np;
+			double ai = gsl_vector_get(b->alpha, i);
+			gnoise += ai * ai - gsl_matrix_get(&kinv.matrix, i, i);
+			for (size_t j = 0; j < i; j++) {
+				const double *x_j = b->x + j * (size_t)np;
+				double w = ai * gsl_vector_get(b->alpha, j) - gsl_matrix_get(&kinv.matrix, i, j);
+				double t = sqrt(5.0) * scaled_distance(x_i, x_j, ls, np);
+				/* dk/dlog ls_p = 5/3 (1 + t) exp(-t) (dx_p / ls_p)^2; the
+				 * pair counts twice (K is symmetric), the half cancels */
+				double f = w * (5.0 / 3) * (1 + t) * exp(-t);
+				for (int d = 0; d < nd; d++) {
+					int p = a->dims[d];
+					double u = (x_i[p] - x_j[p]) / ls[p];
+					g[p] += f * u * u;
+				}
+			}
+		}
+		for (int d = 0; d < nd; d++) {
+			double t = gsl_vector_get(theta, d);
+			gsl_vector_set(grad, d, -g[a->dims[d]] + (t - a->centre) / (PRIOR_SD * PRIOR_SD));
+		}
+		gsl_vector_set(grad, nd, -0.5 * gnoise * (noise - NOISE_MIN));
+	}
+	return -ll + penalty;
+}
+
+static double ard_f(const gsl_vector *theta, void *params)
+{
+	return ard_objective(theta, params, NULL);
+}
+
+static void ard_df(const gsl_vector *theta, void *params, gsl_vector *grad)
+{
+	ard_objective(theta, params, grad);
+}
+
+static void ard_fdf(const gsl_vector *theta, void *params, double *f, gsl_vector *grad)
+{
+	*f = ard_objective(theta, params, grad);
+}
+
+/* Refines b->ls and b->noise from the grid's choice (already in them). */
+static void ard_fit(struct bo *b)
+{
+	int dims[b->np > 0 ? b->np : 1], nd = 0;
+	for (int p = 0; p < b->np; p++)
+		if (b->nvalues[p] > 1)
+			dims[nd++] = p;
+	if (nd == 0)
+		return;
+	struct ard a = { b, dims, nd, log(b->length * sqrt((double)b->np)) };
+	gsl_multimin_function_fdf fn = { ard_f, ard_df, ard_fdf, (size_t)nd + 1, &a };
+	gsl_vector *theta = gsl_vector_alloc((size_t)nd + 1);
+	gsl_multimin_fdfminimizer *m = gsl_multimin_fdfminimizer_alloc(
+		gsl_multimin_fdfminimizer_vector_bfgs, (size_t)nd + 1);
+	if (!theta || !m)
+		goto out;
+	for (int d = 0; d < nd; d++)
+		gsl_vector_set(theta, d, log(b->ls[dims[d]]));
+	gsl_vector_set(theta, nd, log(b->noise - NOISE_MIN));
+	double start = ard_objective(theta, &a, NULL);
+	if (gsl_multimin_fdfminimizer_set(m, &fn, theta, 0.1, 0.1) != GSL_SUCCESS)
+		goto out;
+	for (int it = 0; it < ARD_ITERATIONS; it++) {
+		if (gsl_multimin_fdfminimizer_iterate(m) != GSL_SUCCESS)
+			break;
+		if (gsl_multimin_test_gradient(m->gradient, 1e-3) == GSL_SUCCESS)
+			break;
+	}
+	if (m->f < start) {
+		for (int d = 0; d < nd; d++) {
+			double t = gsl_vector_get(m->x, d);
+			b->ls[dims[d]] = exp(t < LOG_LS_MIN ? LOG_LS_MIN : t > LOG_LS_MAX ? LOG_LS_MAX : t);
+		}
+		b->noise = fmin(NOISE_MIN + exp(gsl_vector_get(m->x, nd)), NOISE_MAX);
+	}
+out:
+	if (m)
+		gsl_multimin_fdfminimizer_free(m);
+	if (theta)
+		gsl_vector_free(theta);
+}
+
+/* Fits the model: the grid search, then ARD, when due; else the kept hyperparameters. */
 static bool fit(struct bo *b)
 {
 	if (b->length == 0 || b->nobserved >= b->fitted_at + REFIT_EVERY) {
 		double best = -INFINITY;
 		for (size_t i = 0; i < sizeof length_grid / sizeof *length_grid; i++)
 			for (size_t j = 0; j < sizeof noise_grid / sizeof *noise_grid; j++) {
-				double ll = factor(b, length_grid[i], noise_grid[j]);
+				isotropic(b, length_grid[i], b->grad_ls);
+				double ll = factor(b, b->grad_ls, noise_grid[j]);
 				if (ll > best) {
 					best = ll;
 					b->length = length_grid[i];
@@ -290,8 +487,11 @@ static bool fit(struct bo *b)
 		b->fitted_at = b->nobserved;
 		if (!isfinite(best))
 			return false;
+		isotropic(b, b->length, b->ls);
+		if (b->ntrain >= ARD_MIN_POINTS)
+			ard_fit(b);
 	}
-	return isfinite(factor(b, b->length, b->noise));
+	return isfinite(factor(b, b->ls, b->noise));
 }
 
 /* Dense mode marks candidates in is_cand; sparse mode removes repeats at the end. */
@@ -304,25 +504,32 @@ static void add_candidate(struct tune_strategy *s, struct bo *b, size_t q)
 	b->cand[b->ncand++].point = q;
 }
 
-/* The unseen neighbours of the best few observed points. */
-static void incumbents_neighbours(struct tune_strategy *s, struct bo *b)
+/* The best few observed points, best first, into b->top. */
+static void find_top(struct tune_strategy *s, struct bo *b)
 {
-	struct scored top[INCUMBENTS];
+	struct scored *top = b->top;
 	int ntop = 0;
 	for (size_t i = 0; i < b->nobserved; i++) {
 		size_t q = b->observed[i];
 		if (!isfinite(strategy_cost(s, q)))
 			continue;
 		struct scored e = { strategy_cost(s, q), q };
-		if (ntop < INCUMBENTS)
+		if (ntop < MAX_CENTRES)
 			top[ntop++] = e;
-		else if (by_key(&e, &top[INCUMBENTS - 1]) < 0)
-			top[INCUMBENTS - 1] = e;
+		else if (by_key(&e, &top[MAX_CENTRES - 1]) < 0)
+			top[MAX_CENTRES - 1] = e;
 		else
 			continue;
 		qsort(top, (size_t)ntop, sizeof *top, by_key);
 	}
-	for (int t = 0; t < ntop; t++) {
+	b->ntop = ntop;
+}
+
+/* The unseen neighbours of the best few observed points. */
+static void incumbents_neighbours(struct tune_strategy *s, struct bo *b)
+{
+	const struct scored *top = b->top;
+	for (int t = 0; t < b->ntop && t < INCUMBENTS; t++) {
 		int k = strategy_neighbours(s, top[t].point, b->neighbours);
 		for (int i = 0; i < k; i++)
 			add_candidate(s, b, b->neighbours[i]);
@@ -397,6 +604,42 @@ static bool collect_sparse(struct tune_strategy *s, struct bo *b, long best, con
 }
 
 /*
+ * The local phase's candidates: the unseen points that change one
+ * parameter of one of the ncentres best points to any other of its values
+ * (strategy_at looks each up: no scan of the space, so the cost is the
+ * centres times the parameters' values), at most MAX_CANDIDATES.
+ */
+static bool collect_local(struct tune_strategy *s, struct bo *b)
+{
+	int np = b->np;
+	uint32_t *trial = b->topc;
+	b->ncand = 0;
+	for (int t = 0; t < b->ntop && t < b->ncentres; t++) {
+		const uint32_t *c = strategy_coords(s, b->top[t].point);
+		if (!c)
+			return false;
+		for (int p = 0; p < np; p++) {
+			memcpy(trial, c, (size_t)np * sizeof *trial);
+			for (int v = 0; v < s->nvalues[p] && b->ncand < MAX_CANDIDATES; v++) {
+				if ((uint32_t)v == c[p])
+					continue;
+				trial[p] = (uint32_t)v;
+				long q = strategy_at(s, trial);
+				if (q >= 0)
+					add_candidate(s, b, (size_t)q);
+			}
+		}
+	}
+	for (size_t i = 0; i < b->ncand; i++) {
+		if (b->is_cand)
+			b->is_cand[b->cand[i].point] = 0;
+		if (!scaled(s, b->cand[i].point, b->cx + i * (size_t)np))
+			return false;
+	}
+	return true;
+}
+
+/*
  * The candidates: unseen points within the trust radius of the best one,
  * MAX_CANDIDATES of them sampled uniformly (reservoir sampling) when there
  * are more, plus the unseen neighbours of the best points.
@@ -446,8 +689,8 @@ static void score(struct bo *b)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < m; j++)
 			gsl_matrix_set(&ks.matrix, i, j,
-			               matern52(distance(b->x + i * (size_t)np, b->cx + j * (size_t)np, np),
-			                        b->length));
+			               matern52(scaled_distance(b->x + i * (size_t)np, b->cx + j * (size_t)np,
+			                                        b->ls, np)));
 	/* the means before the solve overwrites the cross-covariances */
 	for (size_t j = 0; j < m; j++) {
 		double mu = 0;
@@ -466,7 +709,8 @@ static void score(struct bo *b)
 		double sd = v > 1e-12 ? sqrt(v) : 1e-6, gain = b->y_best - b->cand[j].key - xi;
 		double z = gain / sd;
 		double ei = gain * gsl_cdf_ugaussian_P(z) + sd * gsl_ran_ugaussian_pdf(z);
-		b->cand[j].key = -ei;
+		/* the local phase exploits: the lowest predicted cost first */
+		b->cand[j].key = b->local ? b->cand[j].key : -ei;
 	}
 }
 
@@ -489,10 +733,27 @@ static size_t bo_propose(struct tune_strategy *s, size_t *out, size_t max)
 		return n;
 	if (!gather(s, b, best) || !fit(b))
 		return n;
+	find_top(s, b);
+	b->local = !s->sparse && b->since_best >= STALL;
+	b->ncentres = INCUMBENTS;
 	if (!scaled(s, (size_t)best, b->xbest) ||
-	    !(s->sparse ? collect_sparse(s, b, best, b->xbest) : collect(s, b, b->xbest)) ||
-	    b->ncand == 0)
+	    !(b->local ? collect_local(s, b) :
+	      s->sparse ? collect_sparse(s, b, best, b->xbest) : collect(s, b, b->xbest)))
 		return n;
+	/* the centres' neighbourhoods all measured: those of more of the
+	 * best points (about as good on the recorded data as a random point,
+	 * better than going back to expected improvement) */
+	for (b->ncentres = 2 * INCUMBENTS; b->local && b->ncand == 0 && b->ncentres <= MAX_CENTRES;
+	     b->ncentres *= 2)
+		if (!collect_local(s, b))
+			return n;
+	if (b->ncand == 0) {
+		/* those too, or the whole space: a random point, if any */
+		long q = strategy_random_unseen(s);
+		if (q >= 0)
+			strategy_take(s, (size_t)q, out, &n);
+		return n;
+	}
 	score(b);
 	qsort(b->cand, b->ncand, sizeof *b->cand, by_key);
 	for (size_t i = 0; i < b->ncand && n < max; i++)
@@ -503,7 +764,6 @@ static size_t bo_propose(struct tune_strategy *s, size_t *out, size_t max)
 static void bo_report(struct tune_strategy *s, size_t point, double cost)
 {
 	struct bo *b = s->impl;
-	(void)cost;
 	if (b->nobserved == b->observed_cap) {
 		size_t *more = realloc(b->observed, 2 * b->observed_cap * sizeof *more);
 		if (!more)
@@ -512,6 +772,12 @@ static void bo_report(struct tune_strategy *s, size_t point, double cost)
 		b->observed_cap *= 2;
 	}
 	b->observed[b->nobserved++] = point;
+	if (cost < b->best_cost) {
+		b->best_cost = cost;
+		b->since_best = 0;
+	} else {
+		b->since_best++;
+	}
 }
 
 static void bo_release(struct tune_strategy *s)
@@ -523,6 +789,10 @@ static void bo_release(struct tune_strategy *s)
 	free(b->x);
 	if (b->k)
 		gsl_matrix_free(b->k);
+	if (b->kinv)
+		gsl_matrix_free(b->kinv);
+	free(b->ls);
+	free(b->grad_ls);
 	if (b->y)
 		gsl_vector_free(b->y);
 	if (b->alpha)
@@ -536,6 +806,7 @@ static void bo_release(struct tune_strategy *s)
 	free(b->neighbours);
 	free(b->dist);
 	free(b->xbest);
+	free(b->topc);
 	free(b);
 }
 

@@ -10,12 +10,17 @@ nothing that ran), and whether the default strategy meets issue 15's
 targets on each dataset: >= 0.95 within 2 % of the space, and a median
 at least every Kernel Tuner strategy's at every budget.  Draws one
 convergence plot per dataset (gnuplot, PNG) into bench/search/plots/.
-Usage: bench/search/report.py [--default bo] [--from DIR]
+Usage: bench/search/report.py [--default bo] [--from DIR]...
 (spacetune's default, auto, runs bo under a budget smaller than the space).
 --from reads the raw results from DIR instead of bench/search/out/, the
 same files, each optionally xz-compressed (NAME.spacetune.json.xz,
 NAME.kt.jsonl.xz): the committed bench/search/raw-*/ folders, so that a
-change to the table or the plots needs no re-run of the searches.
+change to the table or the plots needs no re-run of the searches.  Given
+more than once, each file comes from the first folder that holds it: a
+newer folder with one tool's results, then an older one with the other's
+(--from raw-2026-11-27c --from raw-2026-11-27b: spacetune's from the
+first, Kernel Tuner's, not re-run, from the second), so no raw file is
+kept twice.
 """
 import argparse
 import glob
@@ -50,20 +55,23 @@ def curve(traces, optimum, evals):
             for i in range(1, evals + 1)]
 
 
-def raw(path):
-    """PATH or PATH.xz, whichever exists (None if neither), opened as text."""
-    for p, opener in ((path, open), (path + ".xz", lzma.open)):
-        if os.path.exists(p):
-            return opener(p, "rt")
+def raw(srcs, name):
+    """NAME or NAME.xz in the first folder of srcs that holds either (None
+    if none does), opened as text."""
+    for src in srcs:
+        path = os.path.join(src, name)
+        for p, opener in ((path, open), (path + ".xz", lzma.open)):
+            if os.path.exists(p):
+                return opener(p, "rt")
     return None
 
 
-def load(src, name):
-    with raw(os.path.join(src, name + ".spacetune.json")) as f:
+def load(srcs, name):
+    with raw(srcs, name + ".spacetune.json") as f:
         r = json.load(f)
     # older results hold the database's absolute path; now relative to the top
     r["db"] = os.path.join(TOP, r["db"])
-    f = raw(os.path.join(src, name + ".kt.jsonl"))
+    f = raw(srcs, name + ".kt.jsonl")
     if f:
         with f:
             runs = [json.loads(line) for line in f]
@@ -101,16 +109,18 @@ def full_space(db):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--default", default="bo", help="the strategy the target lines judge")
-    ap.add_argument("--from", dest="src", default=OUT,
-                    help="the folder of the raw results (default bench/search/out)")
+    ap.add_argument("--from", dest="src", action="append",
+                    help="a folder of raw results (default bench/search/out); several: "
+                         "each file from the first that holds it")
     a = ap.parse_args()
+    srcs = a.src or [OUT]
     os.makedirs(PLOTS, exist_ok=True)
     os.makedirs(OUT, exist_ok=True)  # the plots' data files
     default = "spacetune:" + a.default
     names = {os.path.basename(p).split(".spacetune.json")[0]
-             for p in glob.glob(os.path.join(a.src, "*.spacetune.json*"))}
+             for src in srcs for p in glob.glob(os.path.join(src, "*.spacetune.json*"))}
     for name in sorted(names):
-        r = load(a.src, name)
+        r = load(srcs, name)
         budgets, opt = r["budgets"], r["optimum_ms"]
         whole, space, problem = full_space(r["db"])
         seeds = {s: len(next(iter(v.values()))) for s, v in r["traces"].items() if v}

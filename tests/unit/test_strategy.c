@@ -402,6 +402,76 @@ Test(strategy, bo_finds_the_bowl_optimum_early, .init = setup)
 	}
 }
 
+/*
+ * bo's local phase (tuner/strategy_bo.c): after its random design (a fifth
+ * of the budget, at most 20 points), once STALL (5) reports in a row have
+ * not beaten the best cost, each proposal changes one parameter, to any of
+ * its values, of one of the 5 best points measured; when no such point is
+ * unseen, of the 10, 20 or 40 best (the first of those with one), also
+ * beyond the 96 points the model is fitted to.  The oracle keeps its own
+ * record of the reports and checks every proposal against brute force over
+ * the space, on the rugged bowl (where a search stalls often), one
+ * evaluation in flight; the phase must have been reached.
+ */
+static bool one_change(size_t a, size_t b)
+{
+	int changes = 0;
+	for (int p = 0; p < NP; p++)
+		changes += space_data.coords[a][p] != space_data.coords[b][p];
+	return changes <= 1;
+}
+
+Test(strategy, bo_local_phase_moves_one_parameter_of_the_best, .init = setup)
+{
+	enum { STALL = 5, TOP = 40, SEEDS = 4, BUDGET = 150, DESIGN = 20 };
+	landscape = rugged;
+	size_t checked = 0;
+	for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+		struct tune_strategy *s;
+		struct tune_strategy_opts o = { .seed = seed, .budget = BUDGET, .batch = 1 };
+		cr_assert_eq(tune_strategy_new(&s, "bo", &space, &o), 0);
+		bool *seen = calloc(space.npoints, 1);
+		size_t top[TOP + 1], ntop = 0, since = 0;  /* the best measured, best first */
+		double best = INFINITY;
+		for (int e = 0; e < BUDGET; e++) {
+			size_t point;
+			cr_assert_eq(tune_strategy_propose(s, &point, 1), 1);
+			for (size_t k = 5; e >= DESIGN && since >= STALL && k <= TOP; k *= 2) {
+				bool any_near = false, near = false;
+				for (size_t q = 0; q < space.npoints; q++)
+					for (size_t t = 0; t < k && t < ntop; t++)
+						if (one_change(q, top[t])) {
+							any_near |= !seen[q];
+							near |= q == point;
+						}
+				if (any_near) {
+					cr_expect(near, "seed %d evaluation %d: point %zu is not one parameter away from the %zu best",
+					          (int)seed, e + 1, point, k);
+					checked++;
+					break;
+				}
+			}
+			seen[point] = true;
+			double cost = rugged(point);
+			/* insert into the best list (ties: the lower index first, as bo) */
+			size_t at = ntop < TOP ? ntop++ : TOP;
+			while (at > 0 && (cost < rugged(top[at - 1]) ||
+			                  (cost == rugged(top[at - 1]) && point < top[at - 1]))) {
+				top[at] = top[at - 1];
+				at--;
+			}
+			top[at] = point;
+			since = cost < best ? 0 : since + 1;
+			best = fmin(best, cost);
+			tune_strategy_report(s, point, cost);
+		}
+		free(seen);
+		tune_strategy_free(s);
+	}
+	cr_log_info("bo: %zu proposals of the local phase checked", checked);
+	cr_expect_geq(checked, 20, "the local phase was reached for only %zu proposals", checked);
+}
+
 /* ---- budgets -------------------------------------------------------------------- */
 
 struct budget_case {
