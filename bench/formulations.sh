@@ -16,7 +16,10 @@
 # "list" lists to the binary sink on /dev/null.  A formulation whose count
 # differs from the first one's fails the script (exit 1), whatever the times.
 # SPACEC (default build/spacec) is the binary; PARTS (default "count list")
-# picks the parts; SPACES (default "k40c h100 xgemm") the spaces.
+# picks the parts; SPACES (default "k40c h100 xgemm") the spaces.  CPU=1
+# takes each run's CPU seconds (user+sys of the whole process, parse and
+# load included, /usr/bin/time) instead: on a shared machine they move
+# less than the wall seconds.
 set -u
 S=${SPACEC:-build/spacec}
 repeat=${REPEAT:-5}
@@ -30,7 +33,11 @@ status=0
 median() {
 	ts=
 	for _ in $(seq "$repeat"); do
-		t=$("$S" "$@" -v 2>&1 >/dev/null | sed -n 's/.*enumerated in \([0-9.]*\) s.*/\1/p')
+		if [ "${CPU:-0}" = 1 ]; then
+			t=$(/usr/bin/time -f 'cpu %U %S' "$S" "$@" 2>&1 >/dev/null | awk '$1 == "cpu" { print $2 + $3 }')
+		else
+			t=$("$S" "$@" -v 2>&1 >/dev/null | sed -n 's/.*enumerated in \([0-9.]*\) s.*/\1/p')
+		fi
 		[ -n "$t" ] || { echo fail; return; }
 		ts="$ts$t
 "

@@ -721,14 +721,13 @@ bool cg_factor_innermost(struct cg *c)
 		cg_line(c, "}");
 	}
 	/*
-	 * A point of ints is kept across the product's loops, each loop
-	 * storing only its own sub-nest's columns: the columns set outside
-	 * stay as they are (gemm_beast's H100 list: 13 of 15 columns, 78M
-	 * points, were copied from the state for each one).
+	 * The point is kept across the product's loops, each loop storing
+	 * only its own sub-nest's columns: the columns set outside stay as
+	 * they are (gemm_beast's H100 list: 13 of 15 columns, 78M points,
+	 * were copied from the state for each one; gaussian's: 9 of 20
+	 * sprt_vals, 149M points).
 	 */
-	const bool ints = cg_point_ints(c);
-	if (ints)
-		cg_point_ints_decl(c, "int64_t ", "point_");
+	cg_point_decl(c, false, "point_");
 	int opened = 0;
 	for (int b = 0; b < fc->nblocks; b++) {
 		cg_line(c, "for (size_t p_%d = s_%d; p_%d < f_%d->npoints && !ctx->stop; p_%d++) {", b, b, b, b, b);
@@ -736,14 +735,11 @@ bool cg_factor_innermost(struct cg *c)
 		opened++;
 		block_point(c, b);
 		const struct cg_block_def *bd = &fc->blocks[b];
-		for (int p = bd->first; p <= bd->last && ints; p++)
-			cg_line(c, "point_[%d] = st->%s;", column_of(c, c->order[p]), c->member[c->order[p]->id]);
+		for (int p = bd->first; p <= bd->last; p++)
+			cg_line(c, "point_[%d] = %s;", column_of(c, c->order[p]), cg_point_value(c, c->order[p]));
 	}
 	cg_line(c, "ctx->valid++;");
-	if (ints)
-		cg_emit_point_ints(c, "point_");
-	else
-		cg_emit_point(c);
+	cg_point_emit(c, "point_");
 	while (opened--) {
 		c->indent--;
 		cg_line(c, "}");

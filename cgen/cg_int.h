@@ -91,11 +91,11 @@ void cg_interval_release(struct cg *c);
 /* cg_type.c */
 /* Hands the current point to the sink (emit known non-NULL). */
 void cg_emit_point(struct cg *c);
-/* Whether a point is int64_t[] (every iterator a typed int); such a
- * point `array` declared (`decl`: its type) from the state; handed on. */
-bool cg_point_ints(struct cg *c);
-void cg_point_ints_decl(struct cg *c, const char *decl, const char *array);
-void cg_emit_point_ints(struct cg *c, const char *array);
+/* The same in parts: the point `array` declared from the state (int64_t
+ * or sprt_val), one iterator's value as it holds it, handing it on. */
+void cg_point_decl(struct cg *c, bool konst, const char *array);
+const char *cg_point_value(struct cg *c, const struct sema_def *x);
+void cg_point_emit(struct cg *c, const char *array);
 void cg_type_plan(struct cg *c);
 void cg_type_release(struct cg *c);
 /* The static type of `e` in the generated code: CG_T_INT or CG_T_BOOL

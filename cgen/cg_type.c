@@ -601,7 +601,7 @@ const char *cg_int_operand(struct cg *c, const struct ast_expr *e)
 }
 
 /* Whether every iterator is a typed int: a point is then int64_t[]. */
-bool cg_point_ints(struct cg *c)
+static bool point_ints(struct cg *c)
 {
 	const struct sema_program *P = c->P;
 	bool ints = P->niters > 0;
@@ -610,42 +610,41 @@ bool cg_point_ints(struct cg *c)
 	return ints;
 }
 
-/* Declares `array`, a point of ints (cg_point_ints) from the state. */
-void cg_point_ints_decl(struct cg *c, const char *decl, const char *array)
+/* Iterator x's value as the point holds it. */
+const char *cg_point_value(struct cg *c, const struct sema_def *x)
+{
+	return point_ints(c) ? cg_fmt(c, "st->%s", c->member[x->id]) : cg_value_of(c, x);
+}
+
+/* Declares `array`, the current point (iterators in definition order):
+ * int64_t where every value is a typed int, 8 bytes each, not a 32-byte
+ * sprt_val (gemm_beast's H100 list: 78M points of 15); const or not. */
+void cg_point_decl(struct cg *c, bool konst, const char *array)
 {
 	const struct sema_program *P = c->P;
 	struct sbuf init = { 0 };
 	for (int i = 0; i < P->niters; i++)
-		sbuf_printf(&init, "%sst->%s", i ? ", " : "", c->member[P->iters[i]->id]);
-	cg_line(c, "%s%s[%d] = { %s };", decl, array, P->niters, init.s);
+		sbuf_printf(&init, "%s%s", i ? ", " : "", cg_point_value(c, P->iters[i]));
+	cg_line(c, "%s%s %s[%d] = { %s };", konst ? "const " : "", point_ints(c) ? "int64_t" : "sprt_val", array,
+		P->niters, init.s);
 	sbuf_release(&init);
 }
 
-/* Hands `array`, a point of ints (cg_point_ints), to the sink. */
-void cg_emit_point_ints(struct cg *c, const char *array)
+/* Hands `array` (cg_point_decl) to the sink (emit known non-NULL). */
+void cg_point_emit(struct cg *c, const char *array)
 {
 	const int n = c->P->niters;
-	cg_line(c, "if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, %s, %d) : sprt_emit_ints_(ctx, %s, %d))", array, n,
-		array, n);
+	if (point_ints(c))
+		cg_line(c, "if (ctx->emit_ints ? ctx->emit_ints(ctx->emit_user, %s, %d) : sprt_emit_ints_(ctx, %s, %d))",
+			array, n, array, n);
+	else
+		cg_line(c, "if (ctx->emit(ctx->emit_user, %s, %d))", array, n);
 	cg_line(c, "\tctx->stop = true;");
 }
 
-/* Hands the current point (iterators in definition order) to the sink. */
+/* Hands the current point to the sink. */
 void cg_emit_point(struct cg *c)
 {
-	const struct sema_program *P = c->P;
-	struct sbuf init = { 0 };
-	if (cg_point_ints(c)) {
-		/* Every value a typed int: 8 bytes each, not a 32-byte sprt_val
-		 * (gemm_beast's H100 list: 78M points of 15). */
-		cg_point_ints_decl(c, "const int64_t ", "point");
-		cg_emit_point_ints(c, "point");
-		return;
-	}
-	for (int i = 0; i < P->niters; i++)
-		sbuf_printf(&init, "%s%s", i ? ", " : "", cg_value_of(c, P->iters[i]));
-	cg_line(c, "const sprt_val point[%d] = { %s };", P->niters, init.s);
-	sbuf_release(&init);
-	cg_line(c, "if (ctx->emit(ctx->emit_user, point, %d))", P->niters);
-	cg_line(c, "\tctx->stop = true;");
+	cg_point_decl(c, true, "point");
+	cg_point_emit(c, "point");
 }

@@ -765,27 +765,52 @@ static int bin_decide(struct sprt_sink *s)
 	return rc;
 }
 
+/*
+ * Streamed rows.  Each column goes at its own offset, so no store waits
+ * on the widths before it, and the row is tested once: a value out of
+ * its bounds (or not an int) is written too, but the row is then not
+ * kept (staged stays) and the output fails.  gemm_beast's H100 list:
+ * 78M rows of 15 columns; gaussian's 149M of 20.
+ */
+static inline bool put_col(unsigned char *q, const struct bin_fixed *f, int64_t x)
+{
+	put_int(q + f->off, x, f->width);
+	return (uint64_t)x - (uint64_t)f->lo > f->span;
+}
+
+/* Room for a row (and the slack put_int writes past it); nonzero: failed. */
+static inline int row_reserve(struct sprt_sink *s)
+{
+	if (s->staged + s->row_size + STAGE_SLACK <= s->stage_cap)
+		return 0;
+	return stage_reserve(s, s->row_size + STAGE_SLACK);
+}
+
+/* Keeps the row just written, or fails the output where a value did not fit. */
+static inline int row_done(struct sprt_sink *s, bool out)
+{
+	if (out)
+		return fail(s, ERANGE);
+	s->staged += s->row_size;
+	s->rows++;
+	return 0;
+}
+
 static int direct_point(struct sprt_sink *s, const sprt_val *pt, int n)
 {
-	int ncols = s->ctx->space->nparams;
+	/* s->ncols, not the space's: one load, not three dependent ones */
+	const int ncols = s->ncols;
 	if (n < ncols)
 		return fail(s, EINVAL);
-	if (s->staged + s->row_size + STAGE_SLACK > s->stage_cap && stage_reserve(s, s->row_size + STAGE_SLACK))
+	if (row_reserve(s))
 		return 1;
 	/* locals: a store through q must not make the compiler reload them */
 	const struct bin_fixed *const fixed = s->fixed;
 	unsigned char *const q = s->stage + s->staged;
-	for (int i = 0; i < ncols; i++) {
-		const int64_t x = pt[i].u.i;
-		const struct bin_fixed f = fixed[i];
-		/* a bound that does not hold would write a wrong value */
-		if (pt[i].kind != SPRT_INT || (uint64_t)x - (uint64_t)f.lo > f.span)
-			return fail(s, ERANGE);
-		put_int(q + f.off, x, f.width);
-	}
-	s->staged += s->row_size;
-	s->rows++;
-	return 0;
+	bool out = false;
+	for (int i = 0; i < ncols; i++)
+		out |= (pt[i].kind != SPRT_INT) | put_col(q, &fixed[i], pt[i].u.i);
+	return row_done(s, out);
 }
 
 /* A point of ints (ctx->emit_ints): streamed as direct_point does, else
@@ -793,31 +818,17 @@ static int direct_point(struct sprt_sink *s, const sprt_val *pt, int n)
 static int bin_ints(void *user, const int64_t *pt, int n)
 {
 	struct sprt_sink *s = user;
-	/* s->ncols, not the space's: one load, not three dependent ones */
 	const int ncols = s->ncols;
 	if (s->mode != BIN_DIRECT || s->failed || n < ncols)
 		return sprt_ints_call_(bin_point, s, pt, n) ? 1 : 0;
-	if (s->staged + s->row_size + STAGE_SLACK > s->stage_cap && stage_reserve(s, s->row_size + STAGE_SLACK))
+	if (row_reserve(s))
 		return 1;
 	const struct bin_fixed *const fixed = s->fixed;
 	unsigned char *const q = s->stage + s->staged;
-	/*
-	 * Each column at its own offset, so no store waits on the widths
-	 * before it; a value out of its bounds is written too, but the row
-	 * is then not kept (staged stays) and the output fails.  One test
-	 * for the whole row: gemm_beast's H100 list, 78M rows of 15.
-	 */
 	bool out = false;
-	for (int i = 0; i < ncols; i++) {
-		const struct bin_fixed f = fixed[i];
-		out |= (uint64_t)pt[i] - (uint64_t)f.lo > f.span;
-		put_int(q + f.off, pt[i], f.width);
-	}
-	if (out)
-		return fail(s, ERANGE);
-	s->staged += s->row_size;
-	s->rows++;
-	return 0;
+	for (int i = 0; i < ncols; i++)
+		out |= put_col(q, &fixed[i], pt[i]);
+	return row_done(s, out);
 }
 
 static int bin_finish(struct sprt_sink *s)
