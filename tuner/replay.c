@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,15 @@ struct scan {
 	long first_line;           /* of the file: the lines' sequence numbers */
 };
 
+
+/* A count field of a record, 0 where it is missing, negative, not a
+ * number or above max: the file is anyone's, and converting such a
+ * double to an integer is undefined (the db fuzzer found runs 1.04e10). */
+static long long count_field(struct json_object *line, const char *name, long long max)
+{
+	double v = tune_db_num(line, name, 0);
+	return v >= 0 && v < (double)max + 1.0 ? (long long)v : 0; /* (double)INT64_MAX is 2^63 */
+}
 static int take_line(void *user, struct json_object *line, long lineno)
 {
 	struct scan *sc = user;
@@ -219,12 +229,12 @@ static int take_line(void *user, struct json_object *line, long lineno)
 	json_object_object_get_ex(line, "time_ms", &t);
 	r->time_median_ms = t ? tune_db_num(t, "median", NAN) : NAN;
 	r->time_min_ms = t ? tune_db_num(t, "min", NAN) : NAN;
-	r->runs = (int)tune_db_num(line, "runs", 0);
+	r->runs = count_field(line, "runs", INT_MAX);
 	r->build_s = tune_db_num(line, "build_s", 0);
 	r->device_s = tune_db_num(line, "device_s", NAN);
 	r->max_abs_err = tune_db_num(line, "max_abs_err", NAN);
 	r->max_rel_err = tune_db_num(line, "max_rel_err", NAN);
-	r->nonfinite = (uint64_t)tune_db_num(line, "nonfinite", 0);
+	r->nonfinite = (uint64_t)count_field(line, "nonfinite", INT64_MAX);
 	const char *error = tune_db_str(line, "error");
 	if (error && !(r->error = strdup(error)))
 		goto oom;
