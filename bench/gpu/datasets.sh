@@ -38,7 +38,7 @@ shift
 T=${SPACETUNE:-spacetune}
 S=${SPACES:-spaces}
 mkdir -p "$out"
-common="${PLATFORM:+--platform $PLATFORM} --device ${DEVICE:-NVIDIA} --jobs ${JOBS:-16} --repeat ${REPEAT:-5} --warmup 1 --no-progress"
+common="--strategy exhaustive ${PLATFORM:+--platform $PLATFORM} --device ${DEVICE:-NVIDIA} --jobs ${JOBS:-16} --repeat ${REPEAT:-5} --warmup 1 --no-progress"
 gemm_sub="--set M=1024 --set N=1024 --set K=1024 --set only_blk_k=16 --set only_dim_vec=1 --set only_pre=1"
 
 now() { date +%s.%N; }
