@@ -698,10 +698,43 @@ static bool worker_setup_message(struct exec_worker *w, const char *payload, siz
 	return ok;
 }
 
-static _Noreturn void worker_main(struct exec_shared *sh, int fd)
+/*
+ * SPACETUNE_TEST_START_DELAY_MS, for tests and bench/batch/ramp.sh only:
+ * milliseconds that a worker waits before it opens its device, standing
+ * for a driver slow to create contexts (NVIDIA's take seconds, PoCL's
+ * not).  A comma-separated list gives one per worker slot, the last for
+ * the slots after it ("0,4000": all but worker 0 wait 4 s).  The parent
+ * closing the socket ends the wait and the worker, so that an evaluator
+ * stops without waiting it out.
+ */
+static void test_start_delay(int slot, int fd)
+{
+	const char *s = getenv("SPACETUNE_TEST_START_DELAY_MS");
+	long ms = 0;
+	for (int k = 0; s && *s; k++) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		ms = v;
+		if (k == slot || *end != ',')
+			break;
+		s = end + 1;
+	}
+	double until = tune_now() + (double)ms * 1e-3;
+	for (double left; ms > 0 && (left = until - tune_now()) > 0;) {
+		/* Not POLLIN: messages may come (REF_READY, SETUP) and wait. */
+		struct pollfd pfd = {fd, POLLRDHUP, 0};
+		if (poll(&pfd, 1, (int)(left * 1000) + 1) > 0 && pfd.revents)
+			child_exit(0);
+	}
+}
+
+static _Noreturn void worker_main(struct exec_shared *sh, int fd, int slot)
 {
 	struct exec_worker w;
 	char *err = NULL;
+	test_start_delay(slot, fd);
 	if (exec_worker_open(&w, sh, &err) != 0) {
 		send_text(fd, MSG_HELLO_FAIL, err ? err : "out of memory");
 		free(err);
@@ -884,7 +917,7 @@ static int spawn(struct tune_evaluator *ev, int i)
 		 * lock that file again. */
 		int keep[2] = {sv[1], ev->sh.data ? ev->sh.data_fd : -1};
 		close_other_fds(keep, 2);
-		worker_main(&ev->sh, sv[1]);
+		worker_main(&ev->sh, sv[1], i);
 	}
 	close(sv[1]);
 	w->pid = pid;
