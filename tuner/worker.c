@@ -25,6 +25,13 @@
  * after it: the parent sends them no EVAL before, and a worker that gets
  * one anyway exits.
  *
+ * An evaluation goes only to a worker that is ready (its HELLO seen) and
+ * idle.  Until there is one it waits in the evaluator's queue, and the
+ * first worker to become free, by a result or by its HELLO, takes it:
+ * opening a device can take seconds (NVIDIA: 14 s for 16 contexts at
+ * once), and an evaluation bound to a worker still opening one would wait
+ * that long while ready workers idle (bench/README.md, issue 14).
+ *
  * RUNNING and RAN carry the worker's CLOCK_MONOTONIC time (one clock for
  * every process).  They drive the parent's two limits: the run limit
  * covers one kernel run, from RUNNING; the build limit covers the rest of
@@ -804,6 +811,13 @@ struct worker {
 	size_t inlen, incap;
 };
 
+/* A submitted evaluation no worker has taken yet: its EVAL message. */
+struct queued {
+	char *msg;
+	size_t len;
+	long point;
+};
+
 struct tune_evaluator {
 	struct exec_shared sh;
 	double build_limit_s;    /* 0: none */
@@ -814,6 +828,8 @@ struct tune_evaluator {
 	double interrupted_at;   /* when the interruption was first seen; 0: not yet */
 	int nworkers;
 	struct worker *w;
+	struct queued *queue; /* FIFO of evaluations waiting for a ready, idle worker */
+	int nqueued;          /* at most nworkers, less those busy */
 	int lock_holder;      /* worker index, or -1 */
 	int *lock_queue;      /* FIFO of worker indices waiting for the lock */
 	int nqueue;
@@ -1296,6 +1312,68 @@ static bool any_busy(const struct tune_evaluator *ev)
 	return false;
 }
 
+/* A worker that may be sent an evaluation now: live, ready, idle and
+ * with the reference's outputs; -1 if none. */
+static int free_worker(const struct tune_evaluator *ev)
+{
+	for (int i = 0; i < ev->nworkers; i++) {
+		const struct worker *w = &ev->w[i];
+		if (w->pid > 0 && w->ready && !w->busy && !w->eof && w->has_ref)
+			return i;
+	}
+	return -1;
+}
+
+static void unqueue(struct tune_evaluator *ev)
+{
+	free(ev->queue[0].msg);
+	memmove(ev->queue, ev->queue + 1, (size_t)--ev->nqueued * sizeof *ev->queue);
+}
+
+/*
+ * Hands the queued evaluations, oldest first, to the workers free for
+ * them; an empty slot (a fork that failed) gets a new worker first,
+ * unless the device is broken.  After an interruption nothing more
+ * starts.
+ */
+static void send_queued(struct tune_evaluator *ev)
+{
+	if (ev->nqueued == 0 || (ev->interrupted && *ev->interrupted))
+		return;
+	for (int i = 0; i < ev->nworkers && !ev->broken; i++)
+		if (ev->w[i].pid == 0)
+			spawn(ev, i);
+	int i;
+	while (ev->nqueued > 0 && (i = free_worker(ev)) >= 0) {
+		struct worker *w = &ev->w[i];
+		struct queued *q = &ev->queue[0];
+		if (parent_send(w, MSG_EVAL, q->msg, q->len) != 0) {
+			/* Gone: replaced, and the evaluation waits for the next. */
+			struct tune_result ignored;
+			long p;
+			w->eof = true;
+			worker_lost(ev, i, false, &ignored, &p);
+			continue;
+		}
+		w->busy = true;
+		w->point = q->point;
+		w->build_left = ev->build_limit_s;
+		w->deadline = 0;
+		w->running = false;
+		w->runs_started = 0;
+		build_clock_start(ev, w);
+		unqueue(ev);
+	}
+}
+
+static bool any_live(const struct tune_evaluator *ev)
+{
+	for (int i = 0; i < ev->nworkers; i++)
+		if (ev->w[i].pid > 0)
+			return true;
+	return false;
+}
+
 long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res)
 {
 	long point = -1;
@@ -1322,23 +1400,38 @@ long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res)
 			if (ev->w[i].eof && worker_lost(ev, i, false, res, &point))
 				goto out;
 		}
-		if (!any_busy(ev))
+		/* 2. Queued evaluations to the workers ready now (a HELLO above);
+		 * with no worker left to take them (every start failed, and the
+		 * device is broken), they fail as a start that failed under them
+		 * did. */
+		send_queued(ev);
+		if (!any_busy(ev) && ev->nqueued == 0)
 			goto out;
-		/* 2. An interruption: what is still in flight after a grace is abandoned. */
+		if (ev->nqueued > 0 && !any_live(ev)) {
+			res->status = TUNE_CRASHED;
+			res->error = tune_strfmt("worker failed to start: %s",
+			                         ev->start_error ? ev->start_error : "no worker process");
+			point = ev->queue[0].point;
+			unqueue(ev);
+			goto out;
+		}
+		/* 3. An interruption: what is still in flight after a grace (at
+		 * once if it is only queued) is abandoned. */
 		double now = tune_now(), next = -1;
 		if (ev->interrupted && *ev->interrupted) {
 			if (ev->interrupted_at == 0)
 				ev->interrupted_at = now;
 			next = ev->interrupted_at + INTERRUPT_GRACE_S;
-			if (now >= next) {
+			if (now >= next || !any_busy(ev)) {
 				point = TUNE_EVAL_ABANDONED;
 				goto out;
 			}
 		}
-		/* 3. Limits. */
+		/* 4. Limits.  A worker gets an evaluation only once ready: the
+		 * start's limit is the worker's, its failure no evaluation's. */
 		for (int i = 0; i < ev->nworkers; i++) {
 			struct worker *w = &ev->w[i];
-			if (w->busy && !w->ready && w->pid > 0) {
+			if (!w->ready && w->pid > 0) {
 				if (now >= w->started + START_LIMIT_S) {
 					free(ev->start_error);
 					ev->start_error = tune_strfmt("the device did not open within %g s",
@@ -1360,7 +1453,7 @@ long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res)
 			if (next < 0 || w->deadline < next)
 				next = w->deadline;
 		}
-		/* 4. Wait for input. */
+		/* 5. Wait for input. */
 		int n = 0;
 		for (int i = 0; i < ev->nworkers; i++)
 			if (ev->w[i].fd >= 0) {
@@ -1378,58 +1471,39 @@ long tune_evaluator_wait_any(struct tune_evaluator *ev, struct tune_result *res)
 				parent_read(&ev->w[idx[k]]);
 	}
 out:
+	/* The worker that gave the result takes the next queued evaluation
+	 * now, not when the caller comes back. */
+	if (point >= 0)
+		send_queued(ev);
 	free(pfds);
 	free(idx);
 	return point;
 }
 
+/* Evaluations the evaluator takes now: one per worker (a live one, or a
+ * slot that may fork one), less those in flight or queued. */
 int tune_evaluator_idle_workers(const struct tune_evaluator *ev)
 {
 	int n = 0;
 	for (int i = 0; i < ev->nworkers; i++)
 		if (!ev->w[i].busy && (ev->w[i].pid > 0 || !ev->broken))
 			n++;
-	return n;
+	return n > ev->nqueued ? n - ev->nqueued : 0;
 }
 
 int tune_evaluator_submit(struct tune_evaluator *ev, const struct tune_variant *v)
 {
+	if (tune_evaluator_idle_workers(ev) <= 0)
+		return -1;
 	struct tune_buf b = {0};
 	encode_variant(&b, v);
 	if (b.failed) {
 		free(b.p);
 		return -1;
 	}
-	int rc = -1;
-	/* Two tries: a worker found dead on sending is replaced once. */
-	for (int attempt = 0; attempt < 2 && rc != 0; attempt++) {
-		int i;
-		for (i = 0; i < ev->nworkers; i++)
-			if (!ev->w[i].busy && (ev->w[i].pid > 0 || (!ev->broken && spawn(ev, i) == 0)) &&
-			    ev->w[i].has_ref)
-				break;
-		if (i == ev->nworkers)
-			break;
-		struct worker *w = &ev->w[i];
-		if (parent_send(w, MSG_EVAL, b.p, b.len) != 0) {
-			struct tune_result ignored;
-			long p;
-			w->eof = true;
-			worker_lost(ev, i, false, &ignored, &p);
-			continue;
-		}
-		w->busy = true;
-		w->point = (long)v->point_index;
-		w->build_left = ev->build_limit_s;
-		w->deadline = 0;
-		w->running = false;
-		w->runs_started = 0;
-		if (w->ready)
-			build_clock_start(ev, w);
-		rc = 0;
-	}
-	free(b.p);
-	return rc;
+	ev->queue[ev->nqueued++] = (struct queued){b.p, b.len, (long)v->point_index};
+	send_queued(ev);
+	return 0;
 }
 
 /* ---- start and stop ---------------------------------------------------------------- */
@@ -1641,9 +1715,11 @@ int tune_evaluator_start(struct tune_evaluator **out, const struct tune_eval_opt
 	ev->nworkers = o->jobs > 0 ? o->jobs : 1;
 	ev->w = calloc((size_t)ev->nworkers, sizeof *ev->w);
 	ev->lock_queue = calloc((size_t)ev->nworkers, sizeof *ev->lock_queue);
-	if (!ev->w || !ev->lock_queue) {
+	ev->queue = calloc((size_t)ev->nworkers, sizeof *ev->queue);
+	if (!ev->w || !ev->lock_queue || !ev->queue) {
 		free(ev->w);
 		free(ev->lock_queue);
+		free(ev->queue);
 		free(ev);
 		*err = tune_strfmt("out of memory");
 		return -1;
@@ -1671,7 +1747,7 @@ int tune_evaluator_restart(struct tune_evaluator *ev, const struct tune_eval_opt
 {
 	*err = NULL;
 	const struct tune_device_sel *a = &ev->sh.sel, *b = &o->device;
-	if (any_busy(ev) || ev->nworkers != (o->jobs > 0 ? o->jobs : 1) ||
+	if (any_busy(ev) || ev->nqueued > 0 || ev->nworkers != (o->jobs > 0 ? o->jobs : 1) ||
 	    dev_backend(a->backend) != dev_backend(b->backend) || !same_str(a->platform, b->platform) ||
 	    !same_str(a->device, b->device) || a->gpu != b->gpu || !same_str(ev->worker_log, o->worker_log))
 		return 1;
@@ -1707,6 +1783,15 @@ int tune_evaluator_restart(struct tune_evaluator *ev, const struct tune_eval_opt
 	}
 	bool failed = msg.failed;
 	free(msg.p);
+	/* The reference goes to worker 0: one that is ready, where worker 0
+	 * is still opening its device (replaced during the last problem) and
+	 * another is not.  Slots are interchangeable while none is busy. */
+	for (int i = 1; i < ev->nworkers && !ev->w[0].ready; i++)
+		if (ev->w[i].ready && ev->w[i].pid > 0) {
+			struct worker t = ev->w[0];
+			ev->w[0] = ev->w[i];
+			ev->w[i] = t;
+		}
 	if (failed || start_workers(ev, info, err) != 0) {
 		if (!*err)
 			*err = tune_strfmt("out of memory");
@@ -1726,11 +1811,13 @@ void tune_evaluator_stop(struct tune_evaluator *ev)
 {
 	if (!ev)
 		return;
-	/* Busy workers may sit in a kernel for ever: kill them.  Idle ones see
-	 * EOF and exit by themselves (running their leak check). */
+	/* Busy workers may sit in a kernel for ever, and one still opening its
+	 * device may take seconds more (never having had work, it has nothing
+	 * to lose): kill them.  Idle ones see EOF and exit by themselves
+	 * (running their leak check). */
 	for (int i = 0; i < ev->nworkers; i++) {
 		struct worker *w = &ev->w[i];
-		if (w->pid > 0 && w->busy)
+		if (w->pid > 0 && (w->busy || !w->ready))
 			kill_child(w->pid);
 		if (w->fd >= 0)
 			close(w->fd);
@@ -1750,6 +1837,9 @@ void tune_evaluator_stop(struct tune_evaluator *ev)
 		}
 		free(w->in);
 	}
+	while (ev->nqueued > 0)
+		unqueue(ev);
+	free(ev->queue);
 	exec_shared_release(&ev->sh);
 	free(ev->start_error);
 	free(ev->worker_log);
