@@ -9,7 +9,7 @@ the order they ran; bench/search/report.py turns them into the table and
 the plots.
 
     bench/search/run.py spacetune [--seeds 50] [--strategies a,b] [DATASET ...]
-    bench/search/run.py kt [--seeds 50] [--strategies a,b] [--until HH:MM] [DATASET ...]
+    bench/search/run.py kt [--seeds 50] [--first-seed 1] [--strategies a,b] [--until HH:MM] [DATASET ...]
 
 - spacetune: `spacetune run SPACE --set ... --replay DATASET
   --replay-recorded --strategy S --budget E --seeds 1..N --jobs 1 --trace
@@ -37,6 +37,7 @@ import lzma
 import math
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -46,7 +47,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 VENV = os.path.join(TOP, "bench", "kt", "venv")
 SPACETUNE_BIN = os.environ.get("SPACETUNE", os.path.join(TOP, "build", "spacetune"))
-OUT = os.path.join(HERE, "out")
+# SEARCH_OUT: another folder for the raw outputs, so that several runs at
+# once (one per dataset, strategy and seed range) never share a file
+OUT = os.environ.get("SEARCH_OUT") or os.path.join(HERE, "out")
 BUDGETS = [0.01, 0.02, 0.05, 0.10]
 SPACETUNE = ["exhaustive", "random", "anneal", "pso", "genetic", "local", "bfs", "bo", "bandit"]
 KERNEL_TUNER = ["random_sample", "genetic_algorithm", "dual_annealing", "pso",
@@ -56,6 +59,13 @@ KT_VERSION = "1.5.0"
 
 def ensure_venv():
     """The venv with Kernel Tuner; this script re-runs itself inside it."""
+    if os.environ.get("KT_SYSTEM") == "1":
+        # an interpreter that already has this version (the device machine,
+        # which has no network to build the venv): used as it is
+        import kernel_tuner
+        if kernel_tuner.__version__ != KT_VERSION:
+            sys.exit(f"KT_SYSTEM=1: kernel_tuner {kernel_tuner.__version__}, not {KT_VERSION}")
+        return
     py = os.path.join(VENV, "bin", "python")
     if not os.path.exists(py):
         subprocess.run(["sh", os.path.join(TOP, "bench", "kt", "setup.sh")], check=True,
@@ -161,7 +171,14 @@ def run_spacetune(a):
 # ---- Kernel Tuner ----------------------------------------------------------------
 
 def write_kt_cache(db, path):
-    """The same records as Kernel Tuner's cache file (docs/TUNING.md)."""
+    """The same records as Kernel Tuner's cache file (docs/TUNING.md).
+    KT_CACHE_FROM: a folder of caches already exported (NAME.kt-cache.json),
+    for a machine without spacetune's build."""
+    ready = os.environ.get("KT_CACHE_FROM")
+    if ready:
+        shutil.copyfile(os.path.join(ready, os.path.basename(path)), path)
+        with open(path) as f:
+            return json.load(f)["kernel_name"]
     data = db
     if db.endswith(".xz"):
         data = path + ".jsonl"
@@ -298,7 +315,7 @@ def run_kt(a):
                     r = json.loads(line)
                     done.add((r["strategy"], r["evals"], r["seed"]))
         sets.append((d, cache, kernel, log, done))
-    for seed in range(1, a.seeds + 1):
+    for seed in range(a.first_seed, a.seeds + 1):
         for d, cache, kernel, log, done in sets:
             for s in a.strategies.split(","):
                 for e in d["budgets"]:
@@ -328,6 +345,8 @@ def main():
     kt = sub.add_parser("kt")
     kt.add_argument("--seeds", type=int, default=50)
     kt.add_argument("--strategies", default=",".join(KERNEL_TUNER))
+    kt.add_argument("--first-seed", type=int, default=1,
+                    help="seeds FIRST..SEEDS only (a share of the searches, for runs in parallel)")
     kt.add_argument("--until", help="stop starting searches at this UTC time (HH:MM)")
     kt.add_argument("datasets", nargs="*")
     a = ap.parse_args()
