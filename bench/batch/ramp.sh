@@ -7,7 +7,7 @@
 # (BEFORE: an evaluation bound to any idle worker, ready or not; AFTER:
 # only to a ready one), RUNS times each, interleaved so that both see the
 # same load, with the kernels cached beforehand; once with the delays
-# and once without (STEP 0).  The batch is reuse.sh's: 4 GEMM and 3
+# and once without (STEP 0; only that with STEP 0).  The batch is reuse.sh's: 4 GEMM and 3
 # conv2d problems, random search, BUDGET evaluations each, on one
 # device.  Prints a markdown table of the median wall times.
 #
@@ -17,6 +17,8 @@
 # From the repository root (spaces/ and kernels/ must be there).
 set -eu
 before=$1 after=$2 jobs=${3:-8} step=${4:-500} runs=${5:-5} budget=${6:-8}
+steps="$step 0"
+[ "$step" -ne 0 ] || steps=0
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -53,7 +55,7 @@ one after "$after" 0 2>/dev/null
 : >"$out/times"
 i=0
 while [ "$i" -lt "$runs" ]; do
-	for s in "$step" 0; do
+	for s in $steps; do
 		one before "$before" "$s"
 		one after "$after" "$s"
 	done
@@ -61,7 +63,7 @@ while [ "$i" -lt "$runs" ]; do
 done
 echo "| worker k waits | build | runs | evaluations | median s | min s | max s |"
 echo "|---|---|---:|---:|---:|---:|---:|"
-for s in "$step" 0; do
+for s in $steps; do
 	for w in before after; do
 		awk -v w="$w" -v s="$s" '$1 == w && $2 == s { print $3, $4, $5 }' "$out/times" | sort -n |
 			awk -v w="$w" -v s="$s" '{ t[NR] = $1; n = $2; bad += $3 }
