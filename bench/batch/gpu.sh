@@ -10,13 +10,18 @@
 # it timed (the batch's own summary line), the throughput ratios and each
 # problem's best against cuBLAS.
 #
-#   sh bench/batch/gpu.sh [--small] [--limit S] [--out DIR] [--devices1 D] [--devices2 D,D]
+#   sh bench/batch/gpu.sh [--small] [--limit S] [--budget N] [--runs "cold1 cold2 ..."]
+#                         [--out DIR] [--devices1 D] [--devices2 D,D]
 #   (default: --devices1 NVIDIA, and every OpenCL GPU for the second run)
 #
 #   --small      small problems and budgets, and PoCL's one device twice as
 #                the "2 GPUs": a dry run of the whole script on a CPU
 #   --limit S    every run's time limit S seconds (default 70/50/40/30 s,
 #                --small 150 s); a run stopped there resumes when rerun
+#   --budget N   evaluations per problem (default 16): a longer batch, in
+#                which the workers' start weighs less
+#   --runs LIST  which of cold1 cold2 warm1 warm2 to run (default all four;
+#                a warm run needs cold1 in the same call)
 #   SPACETUNE    the spacetune to run (default: spacetune on $PATH)
 #   NO_CUBLAS=1  leave cuBLAS out (timed in an earlier call)
 #
@@ -35,10 +40,14 @@ dev1=NVIDIA
 dev2=
 budget=16 chunk=8 repeat=5 t1=70 t2=50 t3=40 t4=30
 limit=
+budget_arg=
+runs="cold1 cold2 warm1 warm2"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--small) small=1; shift ;;
 	--limit) limit=$2; shift 2 ;;
+	--budget) budget_arg=$2; shift 2 ;;
+	--runs) runs=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--devices1) dev1=$2; shift 2 ;;
 	--devices2) dev2=$2; shift 2 ;;
@@ -63,6 +72,7 @@ else
     set H = 4096"
 fi
 [ -n "$limit" ] && t1=$limit t2=$limit t3=$limit t4=$limit
+[ -n "$budget_arg" ] && budget=$budget_arg
 {
 	echo "# issue 14's GPU batch (bench/batch/gpu.sh)"
 	echo "strategy random"
@@ -146,10 +156,15 @@ run() { # name devices seconds cache: the cache "new" (cold) or a run's to copy 
 # first tuning of a batch: the builds bound it); warm: the same batch
 # again into new databases with the kernels cold1 cached (the host's
 # compiler out of the way: what the distribution itself scales to)
-run cold1 "$dev1" "$t1" new
-run cold2 "$dev2" "$t2" new
-run warm1 "$dev1" "$t3" cold1
-run warm2 "$dev2" "$t4" cold1
+for r in $runs; do
+	case $r in
+	cold1) run cold1 "$dev1" "$t1" new ;;
+	cold2) run cold2 "$dev2" "$t2" new ;;
+	warm1) run warm1 "$dev1" "$t3" cold1 ;;
+	warm2) run warm2 "$dev2" "$t4" cold1 ;;
+	*) log "gpu.sh: unknown run '$r'" ;;
+	esac
+done
 rm -rf "$out"/cache-*
 
 # ---- cuBLAS on the GEMM shapes
