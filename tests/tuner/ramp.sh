@@ -64,4 +64,25 @@ check "32 evaluations recorded ok" test "$(jq -r 'select(.status == "ok") | .poi
 	sort -u | wc -l)" -eq 32
 pids=$(grep -o '^spacetune-lock [0-9]* acquired' "$T/err" | cut -d' ' -f2 | sort -u | wc -l)
 check "the workers held at the start timed evaluations too ($pids processes did)" test "$pids" -ge 2
+
+# ---- the same in a batch: workers that come up during a later problem
+# (SETUP reached them while they were held) time its evaluations, with
+# its own reference outputs (with the last problem's, whose size
+# differs, they would record wrong results)
+cat >"$T/long.batch" <<'EOF'
+strategy exhaustive
+problem vadd.space
+    set N = 1024, 2048, 4096
+EOF
+SPACETUNE_TEST_START_DELAY_MS=0,1000,4000 SPACETUNE_TRACE_LOCK=1 expect_status "a batch with workers 1-3 held 1, 4 and 4 s" 0 \
+	"$SPACETUNE" batch "$T/long.batch" --db "$T/L" --jobs 4 --repeat 200 --no-progress
+check "no sanitizer report" no_sanitizer_reports "$T/err"
+check "no sanitizer report in the batch's log" no_sanitizer_reports "$T/L/default.log"
+n=$(jq -r '[.problem, .point] | tostring' "$T/L/default.jsonl" | sort -u | wc -l)
+check "every point of the three problems recorded once ($n)" \
+	test "$n" -eq "$(wc -l <"$T/L/default.jsonl")" -a "$n" -ge 60
+check "every evaluation ok" test "$(jq -r .status "$T/L/default.jsonl" | sort -u)" = ok
+grep -h -o '^spacetune-lock [0-9]* acquired' "$T/L/default.log" "$T/err" | cut -d' ' -f2 | sort -u >"$T/lpids"
+check "the workers held at the start timed evaluations too ($(wc -l <"$T/lpids") processes did)" \
+	test "$(wc -l <"$T/lpids")" -ge 2
 finish
