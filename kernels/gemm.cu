@@ -15,6 +15,23 @@
  *                  Kepler and later do them).
  *   LB_MIN         0 (default) or the minimum resident blocks per SM for
  *                  __launch_bounds__ (the register budget ptxas aims at).
+ *   ASYNC_STAGES   0 (default): tiles go global -> registers -> shared
+ *                  memory (PRE_A/PRE_B/DBUF as in gemm.cl).  S >= 2: an
+ *                  S-stage pipeline of asynchronous copies global -> shared
+ *                  (cp.async, sm_80 and later): S shared buffers, tiles
+ *                  t+1 .. t+S-1 in flight while tile t is multiplied, one
+ *                  __syncthreads per K step, no staging registers.  A tile
+ *                  that is stored as it is kept (A not transposed, B
+ *                  transposed: a k-row is contiguous in both) is copied in
+ *                  DIM_VEC-element pieces (cp.async.cg, 16 bytes, when they
+ *                  are 16 bytes; .ca with 4 or 8 otherwise); a tile that is
+ *                  transposed on the way (A transposed, B not) element by
+ *                  element (cp.async.ca, 4 or 8 bytes: the piece's other
+ *                  elements then come from L1).  The shared layout and the
+ *                  multiply are those of the other path.  PRE_A, PRE_B and
+ *                  DBUF must be 0 (nothing is staged in registers) and
+ *                  LDG_A/LDG_B have no effect (cp.async reads through L2 and,
+ *                  for .ca, L1 anyway); the S buffers must fit the 48 KiB.
  * Shared memory is static, so a variant fits the device's 48 KiB per block
  * (the space's local_mem_size).  The shared/L1 split is the driver's, and
  * the bank width is 4 bytes on every architecture NVRTC still targets: the
@@ -73,6 +90,9 @@
 #ifndef LB_MIN
 #define LB_MIN 0
 #endif
+#ifndef ASYNC_STAGES
+#define ASYNC_STAGES 0
+#endif
 
 #if !defined(DIM_M) || !defined(DIM_N) || !defined(BLK_M) || !defined(BLK_N) || \
     !defined(BLK_K) || !defined(DIM_M_A) || !defined(DIM_N_A) ||               \
@@ -125,6 +145,22 @@
 #error "VEC_B must divide THR_N and the shared row pitch BLK_N + PAD_B"
 #endif
 
+#if ASYNC_STAGES < 0 || ASYNC_STAGES == 1
+#error "ASYNC_STAGES must be 0 (no asynchronous copies) or at least 2"
+#endif
+#if ASYNC_STAGES
+#if PRE_A || PRE_B || DBUF
+#error "ASYNC_STAGES replaces PRE_A, PRE_B and DBUF: set them to 0"
+#endif
+/* The contiguous pieces land on shared addresses aligned to their size. */
+#if (!TRANS_A && (BLK_M + PAD_A) % DIM_VEC != 0) || (TRANS_B && (BLK_N + PAD_B) % DIM_VEC != 0)
+#error "ASYNC_STAGES: the shared row of a tile copied in pieces must hold whole pieces"
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#error "ASYNC_STAGES needs cp.async: sm_80 or later"
+#endif
+#endif
+
 #define LDA0 (EXT0_A / (DIM_M_A * DIM_VEC))
 #define LDA1 (EXT1_A / DIM_N_A)
 #define LDB0 (EXT0_B / (DIM_M_B * DIM_VEC))
@@ -149,11 +185,16 @@ typedef vec<DIM_VEC> realV;
 
 #define COL_N(j) ((ty + ((j) / VEC_B) * DIM_N) * VEC_B + (j) % VEC_B)
 
-#if DBUF
+#if DBUF || ASYNC_STAGES
 #define SA_W sA[wbuf]
 #define SB_W sB[wbuf]
+#if ASYNC_STAGES
+#define SA_R sA[rbuf]
+#define SB_R sB[rbuf]
+#else
 #define SA_R sA[wbuf ^ 1]
 #define SB_R sB[wbuf ^ 1]
+#endif
 #else
 #define SA_W sA
 #define SB_W sB
@@ -198,6 +239,58 @@ template <int LDG> __device__ __forceinline__ realV load_v(const REAL *p)
     _Pragma("unroll") for (int i = 0; i < (L0); i++)                          \
     _Pragma("unroll") for (int v = 0; v < DIM_VEC; v++)                       \
         AT(((r0) + i * (DM)) * DIM_VEC + v, (r1) + j * (DN)) = (reg)[j][i].v[v];
+
+#if ASYNC_STAGES
+static_assert(ASYNC_STAGES * BLK_K * (BLK_M + PAD_A + BLK_N + PAD_B) * sizeof(REAL) <= 49152,
+              "ASYNC_STAGES: the shared buffers exceed the 48 KiB of static shared memory");
+
+/* One asynchronous copy of BYTES (4, 8 or 16) global -> shared.  16-byte
+ * pieces skip L1 (.cg: a block reads each once); smaller ones keep the
+ * line in L1 (.ca), where the neighbouring elements of the same global
+ * vector, copied next, find it. */
+template <int BYTES> __device__ __forceinline__ void cp_async(REAL *s, const REAL *g)
+{
+    const unsigned a = (unsigned)__cvta_generic_to_shared(s);
+    if (BYTES == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(a), "l"(g) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(a), "l"(g), "n"(BYTES)
+                     : "memory");
+}
+
+__device__ __forceinline__ void cp_async_commit()
+{
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+/* Wait until at most N of this thread's newest groups are in flight. */
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/* Global -> shared without registers: this thread's share of one stored
+ * tile (the elements LOAD_TILE and STORE_TILE move), in DIM_VEC-element
+ * pieces when the shared row runs along the stored one (CONTIG), else one
+ * element at a time down the shared column. */
+#define ASYNC_TILE(AT, CONTIG, ptr, ld, r0, r1, L0, L1, DM, DN)                 \
+    _Pragma("unroll") for (int j = 0; j < (L1); j++)                          \
+    _Pragma("unroll") for (int i = 0; i < (L0); i++) {                        \
+        const int e0 = ((r0) + i * (DM)) * DIM_VEC, e1 = (r1) + j * (DN);      \
+        const REAL *g = (ptr) + e0 + e1 * (ld);                                \
+        if (CONTIG) {                                                          \
+            cp_async<DIM_VEC * sizeof(REAL)>(&AT(e0, e1), g);                  \
+        } else {                                                               \
+            _Pragma("unroll") for (int v = 0; v < DIM_VEC; v++)               \
+                cp_async<sizeof(REAL)>(&AT(e0 + v, e1), g + v);                \
+        }                                                                      \
+    }
+
+/* Both tiles of the current K step into the buffer wbuf. */
+#define ASYNC_TILES()                                                          \
+    ASYNC_TILE(SA_AT, !TRANS_A, pA, lda, a0, a1, LDA0, LDA1, DIM_M_A, DIM_N_A) \
+    ASYNC_TILE(SB_AT, TRANS_B, pB, ldb, b0, b1, LDB0, LDB1, DIM_M_B, DIM_N_B)
+#endif
 
 /* Register-blocked outer products on the shared tiles SA_R, SB_R. */
 #define MULTIPLY_TILE()                                                        \
@@ -244,7 +337,11 @@ gemm(const int M, const int N, const int K, const REAL alpha,
     const int n0 = blockIdx.y * BLK_N;
 
     /* k-major tiles, aligned for the widest vector read of a row. */
-#if DBUF
+#if ASYNC_STAGES
+    __shared__ __align__(32) REAL sA[ASYNC_STAGES][BLK_K][BLK_M + PAD_A];
+    __shared__ __align__(32) REAL sB[ASYNC_STAGES][BLK_K][BLK_N + PAD_B];
+    int wbuf = 0, rbuf = 0;
+#elif DBUF
     __shared__ __align__(32) REAL sA[2][BLK_K][BLK_M + PAD_A];
     __shared__ __align__(32) REAL sB[2][BLK_K][BLK_N + PAD_B];
     int wbuf = 0;
@@ -271,8 +368,10 @@ gemm(const int M, const int N, const int K, const REAL alpha,
     const int stepB = BLK_K;
 #endif
 
+#if !ASYNC_STAGES
     realV rgA[LDA1][LDA0];
     realV rgB[LDB1][LDB0];
+#endif
 
     REAL acc[THR_M][THR_N];
 #pragma unroll
@@ -281,7 +380,40 @@ gemm(const int M, const int N, const int K, const REAL alpha,
         for (int j = 0; j < THR_N; j++)
             acc[i][j] = (REAL)0;
 
-#if DBUF
+#if ASYNC_STAGES
+    {
+        const int ktiles = K / BLK_K;
+        /* Prologue: tiles 0 .. S-2 in flight, one commit group each (an
+         * empty group past the end of K, so that group t is always tile t). */
+#pragma unroll
+        for (int t = 0; t < ASYNC_STAGES - 1; t++) {
+            if (t < ktiles) {
+                ASYNC_TILES()
+            }
+            cp_async_commit();
+            pA += stepA;
+            pB += stepB;
+            wbuf++;
+        }
+        for (int kt = 0; kt < ktiles; kt++) {
+            /* Tile kt is group kt: once at most S-2 younger groups are in
+             * flight, this thread's copies of it have landed.  The barrier
+             * makes every thread's copies visible and ends every thread's
+             * multiply of tile kt-1, whose buffer the next copy reuses. */
+            cp_async_wait<ASYNC_STAGES - 2>();
+            __syncthreads();
+            if (kt + ASYNC_STAGES - 1 < ktiles) {
+                ASYNC_TILES()
+            }
+            cp_async_commit();
+            pA += stepA;
+            pB += stepB;
+            wbuf = wbuf + 1 == ASYNC_STAGES ? 0 : wbuf + 1;
+            MULTIPLY_TILE();
+            rbuf = rbuf + 1 == ASYNC_STAGES ? 0 : rbuf + 1;
+        }
+    }
+#elif DBUF
     LOAD_TILE(LDG_A, rgA, pA, lda, a0, a1, LDA0, LDA1, DIM_M_A, DIM_N_A)
     LOAD_TILE(LDG_B, rgB, pB, ldb, b0, b1, LDB0, LDB1, DIM_M_B, DIM_N_B)
     STORE_TILE(rgA, SA_AT, a0, a1, LDA0, LDA1, DIM_M_A, DIM_N_A)
