@@ -244,7 +244,11 @@ template <int LDG> __device__ __forceinline__ realV load_v(const REAL *p)
 static_assert(ASYNC_STAGES * BLK_K * (BLK_M + PAD_A + BLK_N + PAD_B) * sizeof(REAL) <= 49152,
               "ASYNC_STAGES: the shared buffers exceed the 48 KiB of static shared memory");
 
-/* One asynchronous copy of BYTES (4, 8 or 16) global -> shared.  16-byte
+#ifndef GEMM_CP_ASYNC_HOST
+/* (tests/kernels/gemm_cu_host.sh runs this file on the host, where these
+ * three are deferred copies of its own, so it defines GEMM_CP_ASYNC_HOST.)
+ *
+ * One asynchronous copy of BYTES (4, 8 or 16) global -> shared.  16-byte
  * pieces skip L1 (.cg: a block reads each once); smaller ones keep the
  * line in L1 (.ca), where the neighbouring elements of the same global
  * vector, copied next, find it. */
@@ -268,6 +272,7 @@ template <int N> __device__ __forceinline__ void cp_async_wait()
 {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
+#endif
 
 /* Global -> shared without registers: this thread's share of one stored
  * tile (the elements LOAD_TILE and STORE_TILE move), in DIM_VEC-element

@@ -10,7 +10,12 @@
 #
 # Environment: SPACETUNE (default .carry/cuda/spacetune), BUDGET_SGEMM_CUDA
 # (70s), BUDGET_SGEMM_CUDA_LDG (none: the ldg = 1 run is left out),
-# BUDGET_SGEMM_OCL (40s), BUDGET_CONV (40s), JOBS (16), REPEAT (10),
+# BUDGET_SGEMM_CUDA_ASYNC (none: the cp.async runs are left out; else one
+# search of that budget per stage count S in ASYNC_STAGES (default "2 3 4")
+# and launch bound L in ASYNC_LB_MIN (default "0 3"), each with --set
+# async_stages=S --set lb_min=L, into sgemm_cuda_asyncS_lbL.jsonl),
+# BUDGET_SGEMM_OCL (40s), BUDGET_CONV (40s) (a budget of 0 leaves that
+# run out), JOBS (16), REPEAT (10),
 # GEMM_SETS / CONV_SETS (extra --set options: a small dry run on a CPU uses
 # "--set M=256 --set N=256 --set K=256"), NO_CUBLAS=1 to skip cuBLAS, OCL_DEVICE
 # (NVIDIA: the OpenCL device).
@@ -54,6 +59,7 @@ fi
 tune() { # NAME SPACE BUDGET SETS...
 	name=$1 space=$2 budget=$3
 	shift 3
+	[ "$budget" = 0 ] && return
 	echo "== $name: genetic search, $budget" | tee -a "$log"
 	t0=$(date +%s)
 	"$T" run "$space" "$@" --jobs "$jobs" --repeat "$rep" --strategy genetic --budget "$budget" \
@@ -69,6 +75,20 @@ tune sgemm_cuda "$near/sgemm_cuda.space" "${BUDGET_SGEMM_CUDA:-70s}" ${GEMM_SETS
 # a setting of gemm_cuda.space, searched on the same neighbourhood
 [ -n "${BUDGET_SGEMM_CUDA_LDG:-}" ] &&
 	tune sgemm_cuda_ldg "$near/sgemm_cuda.space" "$BUDGET_SGEMM_CUDA_LDG" --set ldg=1 ${GEMM_SETS:-}
+# The cp.async pipeline (async_stages = S, a setting of gemm_cuda.space:
+# S shared buffers, pre_a, pre_b and dbuf pinned to 0), one search per S
+# and lb_min on the same neighbourhood.  lb_min = 3: without staging
+# registers the best configuration's shape fits 168 registers unspilled
+# (ptxas), three blocks of 128 threads per SM where the register path
+# spills.
+if [ -n "${BUDGET_SGEMM_CUDA_ASYNC:-}" ]; then
+	for s in ${ASYNC_STAGES:-2 3 4}; do
+		for lb in ${ASYNC_LB_MIN:-0 3}; do
+			tune "sgemm_cuda_async${s}_lb$lb" "$near/sgemm_cuda.space" "$BUDGET_SGEMM_CUDA_ASYNC" \
+				--set async_stages="$s" --set lb_min="$lb" ${GEMM_SETS:-}
+		done
+	done
+fi
 tune conv7_cuda "$top/spaces/conv2d_cuda.space" "${BUDGET_CONV:-40s}" --set filter_size=7 ${CONV_SETS:-}
 tune sgemm_ocl "$near/sgemm.space" "${BUDGET_SGEMM_OCL:-40s}" --backend opencl --device "${OCL_DEVICE:-NVIDIA}" ${GEMM_SETS:-}
 

@@ -14,6 +14,26 @@ S=$top_srcdir/spaces
 expect_status "unknown backend" 2 "$SPACETUNE" run "$TD/vadd.space" --backend vulkan
 check "names the backends" grep -q "this spacetune has the backends opencl" "$T/err"
 
+# Without CUDA too: gemm_cuda.space at the default async_stages holds
+# gemm.space's points (the two are compared like for like; the order may
+# differ).  With async_stages = S its points are, by an independent rule
+# (awk over the default listing), those with pre_a, pre_b and dbuf 0 whose
+# S shared buffers of blk_k x (blk_m + pad_a + blk_n + pad_b) floats fit
+# the 48 KiB.
+"$SPACEC" list "$S/gemm.space" | sort >"$T/ocl.csv"
+"$SPACEC" list "$S/gemm_cuda.space" >"$T/cu_list.csv"
+sort "$T/cu_list.csv" >"$T/cu.csv"
+check "gemm_cuda.space has gemm.space's points" cmp -s "$T/ocl.csv" "$T/cu.csv"
+for stages in 2 3 4; do
+	awk -F, -v S="$stages" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["pre_a"] == 0 && $c["pre_b"] == 0 && $c["dbuf"] == 0 &&
+		S * $c["blk_k"] * ($c["blk_m"] + $c["pad_a"] + $c["blk_n"] + $c["pad_b"]) * 4 <= 49152' \
+		"$T/cu_list.csv" | sort >"$T/want.csv"
+	"$SPACEC" list "$S/gemm_cuda.space" --set async_stages="$stages" | sed 1d | sort >"$T/got.csv"
+	check "async_stages=$stages: the fitting points without registers staged" cmp -s "$T/want.csv" "$T/got.csv"
+	check "async_stages=$stages: not none" test -s "$T/got.csv"
+done
+
 "$SPACETUNE" compile "$TD/cuda_check.space" >"$T/out" 2>"$T/err"
 if grep -q "is not built into this spacetune" "$T/err"; then
 	echo "spacetune has no CUDA backend (configure found no CUDA toolkit: cuda.h, nvrtc.h): skipped"
@@ -51,6 +71,33 @@ expect_status "gemm_cuda.space" 0 "$SPACETUNE" compile "$S/gemm_cuda.space" --sa
 check "gemm: 4 of 4" grep -q "4 of 4 sampled variants built" "$T/out"
 expect_status "gemm_cuda.space, double, NT" 0 "$SPACETUNE" compile "$S/gemm_cuda.space" --sample 2 \
 	--set precision=double --set trans_b=1 --set ldg=1 --set lb_min=2
+# The cp.async pipeline (async_stages): every stage count, precision and
+# transposition, the first and last points of each (which between them
+# copy pieces of 4, 8 and 16 bytes), for sm_90 and, one point each, sm_80.
+for stages in 2 3 4; do
+	for prec in single double; do
+		for ta in 0 1; do
+			for tb in 0 1; do
+				what="async_stages=$stages $prec trans_a=$ta trans_b=$tb"
+				expect_status "$what, sm_90" 0 "$SPACETUNE" compile "$S/gemm_cuda.space" --sample 2 \
+					--set async_stages=$stages --set precision=$prec --set trans_a=$ta --set trans_b=$tb
+				check "$what: 2 of 2" grep -q "2 of 2 sampled variants built for sm_90" "$T/out"
+				expect_status "$what, sm_80" 0 "$SPACETUNE" compile "$S/gemm_cuda.space" --sample 1 \
+					--target sm_80 --set async_stages=$stages --set precision=$prec \
+					--set trans_a=$ta --set trans_b=$tb
+			done
+		done
+	done
+done
+expect_status "async_stages, 8-byte float pieces" 0 "$SPACETUNE" compile "$S/gemm_cuda.space" --sample 2 \
+	--set async_stages=3 --set only_dim_vec=2
+# Below sm_80 there is no cp.async, and one stage is no pipeline: the
+# kernel's #errors, named.
+expect_status "async_stages for sm_75" 1 "$SPACETUNE" compile "$S/gemm_cuda.space" --sample 1 \
+	--target sm_75 --set async_stages=2
+check "says it needs sm_80" grep -q "ASYNC_STAGES needs cp.async: sm_80 or later" "$T/err"
+expect_status "async_stages=1" 1 "$SPACETUNE" compile "$S/gemm_cuda.space" --sample 1 --set async_stages=1
+check "says 0 or at least 2" grep -q "ASYNC_STAGES must be 0 (no asynchronous copies) or at least 2" "$T/err"
 expect_status "conv2d_cuda.space, 3x3" 0 "$SPACETUNE" compile "$S/conv2d_cuda.space" --sample 3 \
 	--set filter_size=3
 check "conv: 3 of 3" grep -q "3 of 3 sampled variants built" "$T/out"
