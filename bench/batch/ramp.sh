@@ -22,19 +22,8 @@ steps="$step 0"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-{
-	echo "strategy random"
-	echo "budget $budget"
-	echo "problem $top/spaces/gemm.space"
-	echo "    set M = 128, 256"
-	echo "    set N = 128"
-	echo "    set K = 128"
-	echo "    set precision = \"single\", \"double\""
-	echo "problem $top/spaces/conv2d.space"
-	echo "    set W = 256"
-	echo "    set H = 128"
-	echo "    set filter_size = 3, 7, 11"
-} >"$out/b.batch"
+. "$(dirname "$0")/small_batch.sh"
+small_batch "$top" "$budget" >"$out/b.batch"
 # delays STEP: "0,STEP,2 STEP,...", one per worker
 delays() { awk -v n="$jobs" -v s="$1" 'BEGIN { for (k = 0; k < n; k++) printf "%s%d", k ? "," : "", k * s }'; }
 one() { # name program step: the wall time of a batch on a fresh database

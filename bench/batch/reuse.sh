@@ -16,19 +16,8 @@ before=$1 after=$2 jobs=${3:-2} runs=${4:-3} budget=${5:-4}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-{
-	echo "strategy random"
-	echo "budget $budget"
-	echo "problem $top/spaces/gemm.space"
-	echo "    set M = 128, 256"
-	echo "    set N = 128"
-	echo "    set K = 128"
-	echo "    set precision = \"single\", \"double\""
-	echo "problem $top/spaces/conv2d.space"
-	echo "    set W = 256"
-	echo "    set H = 128"
-	echo "    set filter_size = 3, 7, 11"
-} >"$out/b.batch"
+. "$(dirname "$0")/small_batch.sh"
+small_batch "$top" "$budget" >"$out/b.batch"
 one() { # name program: the wall time of a batch on a fresh database
 	rm -rf "$out/db"
 	t0=$(date +%s.%N)
