@@ -377,8 +377,15 @@ int jit_load(const char *c_text, size_t len, const struct jit_options *opt,
 			return 0;
 		free(*err);
 		*err = NULL;
-		if (!opt->prefer_cc && jit_have_tcc())
-			return load_tcc(c_text, len, h, err);
+		if (!opt->prefer_cc && jit_have_tcc()) {
+			if (load_tcc(c_text, len, h, err) == 0)
+				return 0;
+			/* tcc cannot build here (a copied binary without tcc's
+			 * runtime files, say): cc stands in, as tcc does for cc */
+			free(*err);
+			*err = NULL;
+			memset(h, 0, sizeof(*h));
+		}
 		rc = load_cc(c_text, len, opt, h, false, err);
 		break;
 	}
