@@ -201,7 +201,6 @@ struct scan {
 	long first_line;           /* of the file: the lines' sequence numbers */
 };
 
-
 /* A count field of a record, 0 where it is missing, negative, not a
  * number or above max: the file is anyone's, and converting such a
  * double to an integer is undefined (the db fuzzer found runs 1.04e10). */
@@ -210,6 +209,7 @@ static long long count_field(struct json_object *line, const char *name, long lo
 	double v = tune_db_num(line, name, 0);
 	return v >= 0 && v < (double)max + 1.0 ? (long long)v : 0; /* (double)INT64_MAX is 2^63 */
 }
+
 static int take_line(void *user, struct json_object *line, long lineno)
 {
 	struct scan *sc = user;
