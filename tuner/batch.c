@@ -5,6 +5,7 @@
  * exact word (json-c reports no positions for values), and a batch of
  * shapes reads like the command lines it replaces.
  */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <math.h>
 #include <dirent.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -774,6 +776,23 @@ done:;
 }
 
 /* ---- shards ------------------------------------------------------------------------ */
+
+int tune_batch_default_jobs(int local_workers, bool mpi)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef __linux__
+	cpu_set_t mask;
+	if (sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) > 0)
+		cores = CPU_COUNT(&mask);
+#endif
+	const char *ranks = mpi ? getenv("OMPI_COMM_WORLD_LOCAL_SIZE") : NULL;
+	if (ranks)
+		local_workers = atoi(ranks);
+	if (local_workers < 1)
+		local_workers = 1;
+	long jobs = cores / local_workers;
+	return jobs > 0 ? (int)jobs : 1;
+}
 
 int tune_batch_cost(const struct tune_batch *b, int i, double *cost, FILE *diag)
 {
@@ -1620,8 +1639,12 @@ int tune_batch_worker_open(struct tune_batch_worker *w, const char *dir, const c
 		fprintf(err, "spacetune: error: cannot write '%s': %s\n", w->log_path, strerror(errno));
 	if (!w->keep || !w->also)
 		fprintf(err, "spacetune: error: out of memory\n");
-	if (w->log && w->keep && w->also)
+	if (w->log && w->keep && w->also) {
+		fprintf(w->log, "spacetune: batch worker %s: %d worker process%s (--jobs)\n", name, eval->jobs,
+		        eval->jobs == 1 ? "" : "es");
+		fflush(w->log);
 		return 0;
+	}
 	tune_batch_worker_close(w);
 	return -1;
 }
@@ -1755,6 +1778,8 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 			struct tune_batch_worker wk;
 			struct tune_eval_opts eval = o->eval;
 			eval.device = self.sel;
+			if (eval.jobs <= 0)
+				eval.jobs = tune_batch_default_jobs(nlocal, o->worker_name != NULL);
 			if (tune_batch_worker_open(&wk, o->db_dir, self.name, &eval, o->err) != 0)
 				_exit(1);
 			int rc = worker_loop(o, o->units, w, &wk, pipefd[1], mine);

@@ -114,6 +114,16 @@ double tune_batch_default_chunk(const struct tune_batch *b, const int *list, int
 void tune_batch_units_free(struct tune_batch_unit *u, int n);
 
 /*
+ * A batch worker's --jobs when none is given: the cores this process may
+ * run on (its affinity mask: taskset, Slurm's binding) shared among the
+ * batch workers of the node, at least 1.  local_workers: this run's local
+ * devices; under mpirun (`mpi`) the node's ranks instead
+ * (OMPI_COMM_WORLD_LOCAL_SIZE).  Each worker taking every core made two
+ * GPUs run twice the processes of one on the same cores.
+ */
+int tune_batch_default_jobs(int local_workers, bool mpi);
+
+/*
  * Sets done[i] for each unit some worker finished before: its key has a
  * line "KEY\tdone" in one of the *.done files of db_dir (a torn line does
  * not count).  The count, or -1 out of memory.

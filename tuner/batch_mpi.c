@@ -287,6 +287,8 @@ int tune_batch_mpi(struct tune_batch_run_opts *o)
 		struct tune_batch_worker w;
 		struct tune_eval_opts eval = o->eval;
 		eval.device = sel;
+		if (eval.jobs <= 0)
+			eval.jobs = tune_batch_default_jobs(1, true);
 		if (tune_batch_worker_open(&w, o->db_dir, name, &eval, o->err) != 0)
 			MPI_Abort(MPI_COMM_WORLD, 1);
 		rc = remote_rank(o, rank, &w);

@@ -43,11 +43,14 @@ const struct dev_ops *dev_backend(const char *name)
 	return NULL;
 }
 
-int dev_open(const struct dev_ops *ops, struct dev **out, const struct tune_device_sel *sel,
-             struct tune_device_info *info, char **err)
+typedef int open_fn(struct dev **out, const struct tune_device_sel *sel, struct tune_device_info *info,
+                    char **err);
+
+static int open_with(const struct dev_ops *ops, open_fn *open, struct dev **out,
+                     const struct tune_device_sel *sel, struct tune_device_info *info, char **err)
 {
 	if (sel->gpu <= 0)
-		return ops->open(out, sel, info, err);
+		return open(out, sel, info, err);
 	*out = NULL;
 	int gpus[TUNE_MAX_GPUS][2];
 	int n = ops->gpus(gpus, TUNE_MAX_GPUS);
@@ -59,7 +62,19 @@ int dev_open(const struct dev_ops *ops, struct dev **out, const struct tune_devi
 	snprintf(platform, sizeof platform, "%d", gpus[sel->gpu - 1][0]);
 	snprintf(device, sizeof device, "%d", gpus[sel->gpu - 1][1]);
 	struct tune_device_sel s = { .backend = sel->backend, .platform = platform, .device = device };
-	return ops->open(out, &s, info, err);
+	return open(out, &s, info, err);
+}
+
+int dev_open(const struct dev_ops *ops, struct dev **out, const struct tune_device_sel *sel,
+             struct tune_device_info *info, char **err)
+{
+	return open_with(ops, ops->open, out, sel, info, err);
+}
+
+int dev_open_queries(const struct dev_ops *ops, struct dev **out, const struct tune_device_sel *sel,
+                     struct tune_device_info *info, char **err)
+{
+	return open_with(ops, ops->open_queries, out, sel, info, err);
 }
 
 int dev_worker_gpus(struct tune_gpu *gpus, int n)

@@ -69,6 +69,11 @@ struct dev_ops {
 	/* Selects (tune_device_sel's rules) and opens a device. */
 	int (*open)(struct dev **out, const struct tune_device_sel *sel,
 	            struct tune_device_info *info, char **err);
+	/* The same selection opened for query and close only: no context or
+	 * stream, which is most of an open's time on a GPU (about 2 s for
+	 * NVIDIA's OpenCL on an H100, where listing takes 0.3 s). */
+	int (*open_queries)(struct dev **out, const struct tune_device_sel *sel,
+	                    struct tune_device_info *info, char **err);
 	/* 0 and *value; 1 if the device lacks it; -1 on a name not in queries. */
 	int (*query)(struct dev *d, const char *name, int64_t *value);
 	void (*close)(struct dev *d);
@@ -91,6 +96,8 @@ struct dev_ops {
 	/* Queued in order before the next launch; read waits for everything. */
 	int (*write)(struct dev *d, struct dev_buf *b, const void *src, size_t bytes);
 	int (*read)(struct dev *d, struct dev_buf *b, void *dst, size_t bytes);
+	/* Device to device, queued like write. */
+	int (*copy)(struct dev *d, struct dev_buf *dst, struct dev_buf *src, size_t bytes);
 
 	/* The launch against the device's and the kernel's limits, before it
 	 * is queued (drivers differ in whether they report a violation). */
@@ -119,12 +126,14 @@ struct dev_ops {
  */
 #define DEV_OPS_OF(prefix)                                                              \
 	.query_name = prefix##_query_name, .list = prefix##_list, .gpus = prefix##_gpus,   \
-	.open = prefix##_open, .query = prefix##_query, .close = prefix##_close,           \
+	.open = prefix##_open, .open_queries = prefix##_open_queries,                      \
+	.query = prefix##_query, .close = prefix##_close,                                  \
 	.error_name = prefix##_error_name, .compile = prefix##_compile,                    \
 	.binary = prefix##_binary, .load = prefix##_load, .module_free = prefix##_module_free, \
 	.kernel = prefix##_kernel, .kernel_free = prefix##_kernel_free,                    \
 	.alloc = prefix##_alloc, .buf_free = prefix##_buf_free, .write = prefix##_write,   \
-	.read = prefix##_read, .check = prefix##_check, .launch = prefix##_launch,         \
+	.read = prefix##_read, .copy = prefix##_copy, .check = prefix##_check,             \
+	.launch = prefix##_launch,                                                         \
 	.finish = prefix##_finish
 
 /*
@@ -139,6 +148,8 @@ void dev_await_start(bool (*started)(void *arg), void *arg, const struct exec_ho
  * the backend's gpu-th GPU in the order of its gpus() (an error where it
  * lists fewer); else the selection as it is.
  */
+int dev_open_queries(const struct dev_ops *ops, struct dev **out, const struct tune_device_sel *sel,
+                     struct tune_device_info *info, char **err);
 int dev_open(const struct dev_ops *ops, struct dev **out, const struct tune_device_sel *sel,
              struct tune_device_info *info, char **err);
 /*

@@ -86,6 +86,22 @@ struct tune_gpu {
 enum { TUNE_MAX_GPUS = 64 };
 int tune_list_gpus(struct tune_gpu *out, int max);
 
+/*
+ * The GPU keeper: a child that holds one context on every GPU of the
+ * first backend that lists any, for as long as a run or batch lasts.
+ * Where the NVIDIA driver runs without persistence mode, a GPU that no
+ * process holds is torn down, and the next process to open it waits for
+ * it to be set up again (seconds); the tuner opens devices only in
+ * short-lived children (the listing, the device query, every worker), so
+ * without a holder each of them could pay that.  `only`: hold just this
+ * selection's device (a run's), if it is a GPU; NULL: every GPU (a batch).
+ * Returns the keeper's pid (0: not started: SPACETUNE_KEEP_GPUS=0, or fork
+ * failed); it exits by itself where there is no GPU, and with its parent.
+ */
+pid_t tune_gpu_keeper_start(const struct tune_device_sel *only);
+/* Ends the keeper (0: nothing to do) and reaps it. */
+void tune_gpu_keeper_stop(pid_t keeper);
+
 /* For a just-forked child of `parent`: die with SIGKILL when the parent
  * dies (Linux), so a tuner killed with -9 leaves no child tuning on. */
 void tune_die_with_parent(pid_t parent);

@@ -31,6 +31,8 @@ bool tune_write_all(int fd, const void *data, size_t n);
 char *tune_read_fd(int fd, size_t *len);
 /* Monotonic clock, seconds. */
 double tune_now(void);
+/* SPACETUNE_TRACE_LOCK is set (and not 0): trace lines on stderr. */
+bool tune_trace_on(void);
 
 /* One kernel argument as the job lays it out, with its host data. */
 struct exec_arg {
@@ -86,6 +88,9 @@ struct exec_worker {
 	struct dev *dev;
 	struct tune_device_info info;
 	struct dev_buf **mems; /* per argument, created at first use */
+	/* Per argument, its initial contents kept on the device (NULL: none,
+	 * written from the host each time): eval.c's reset_buffer. */
+	struct dev_buf **pristine;
 	void **host;           /* per argument, read-back space */
 	struct exec_hooks hooks;
 	/* Set after a driver error at run time: the context may be unusable,

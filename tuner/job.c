@@ -444,13 +444,15 @@ static int sample_values(struct tune_job *job, size_t n)
 static int load_enumerator(struct tune_job *job, struct jit_handle *h)
 {
 	/* Constructs the compiled path rejects are not the user's errors
-	 * here (quiet): the interpreter enumerates them instead.  cc even
-	 * for small spaces (prefer_cc): its build (cached by content) costs
-	 * about as much as one kernel build, while tcc's code enumerates a
-	 * big space many times slower (gemm_beast: minutes instead of
-	 * seconds); tcc stands in where cc fails. */
+	 * here (quiet): the interpreter enumerates them instead.  --jit=auto
+	 * as a listing (`spacec list`'s rule): tcc, unless a trial count
+	 * predicts a listing long enough to repay cc's build (gemm_beast:
+	 * minutes with tcc, seconds with cc).  Not cc always: the program is
+	 * specialized to each problem's settings, so a batch paid cc's 2-4 s
+	 * build on every problem (2048^3 SGEMM's gemm.space lists in well
+	 * under 0.1 s with tcc). */
 	for (int specialize = 1; specialize >= 0; specialize--) {
-		struct spacec_build build = { .bindings = &job->sb, .specialize = specialize, .prefer_cc = true,
+		struct spacec_build build = { .bindings = &job->sb, .specialize = specialize, .listing = true,
 					      .quiet = true };
 		struct spacec_enumerator e;
 		char *err = NULL;

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tuner/db.h"
 #include "tuner/device.h"
+#include "tuner/exec.h"
 #include "tuner/job.h"
 #include "tuner/replay.h"
 #include "tuner/run.h"
@@ -721,6 +723,14 @@ static int start_evaluator(struct run *r, const struct tune_variant *proto, char
 	return tune_evaluator_start(&r->ev, &r->eval, ref, proto, &r->info, err);
 }
 
+/* SPACETUNE_TRACE_LOCK: a start's phases on stderr, timestamped like the
+ * device lock's trace (tuner/worker.c), to see where a start goes. */
+static void trace_phase(const char *what)
+{
+	if (tune_trace_on())
+		fprintf(stderr, "spacetune-phase %ld %s %.9f\n", (long)getpid(), what, now_s());
+}
+
 static int start(struct run *r)
 {
 	const struct tune_run_opts *o = r->o;
@@ -758,8 +768,10 @@ static int start(struct run *r)
 		}
 	}
 	progress_phase(r->progress.line, "loading the space", 0);
+	trace_phase("load");
 	if (!r->job)
 		rc = tune_job_load(&jo, &r->job);
+	trace_phase("loaded");
 	if (rc == 0 && !o->eval.replay && read_device(r) != 0) {
 		tune_job_free(r->job);
 		r->job = NULL;
@@ -827,6 +839,7 @@ static int start(struct run *r)
 	} else if (!o->eval.replay && !r->ev) {
 		progress_phase(r->progress.line, "starting the workers and the reference", 0);
 	}
+	trace_phase("evaluator");
 	if (!o->eval.replay && !r->ev && start_evaluator(r, &proto, &err) != 0) {
 		progress_break(&r->progress);
 		if (*o->interrupted)
@@ -837,6 +850,7 @@ static int start(struct run *r)
 		r->ev = NULL;
 		return -1;
 	}
+	trace_phase("started");
 	if (o->db_path && tune_db_open(&r->db, o->db_path, &err) != 0) {
 		progress_break(&r->progress);
 		fprintf(o->err, "spacetune: error: %s\n", err ? err : o->db_path);

@@ -153,7 +153,8 @@ static void usage(FILE *out)
 	      "                      evaluations into chunks of about N, handed out apart\n"
 	      "  --report            print what is missing in DIR (exit 0: nothing) and run nothing\n"
 	      "  --repeat, --warmup, --jobs, --build-timeout, --run-timeout, --progress,\n"
-	      "  --no-progress, --replay, --replay-sleep: as for 'run'\n"
+	      "  --no-progress, --replay, --replay-sleep: as for 'run'; --jobs is per device,\n"
+	      "                      by default the usable cores shared among the node's devices\n"
 	      "\n"
 	      "'merge' writes the records of the databases DB... to FILE (which may be one of\n"
 	      "them), each evaluation once: the better status, then the earlier record.\n"
@@ -714,7 +715,10 @@ static int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	start_evaluations(progress, &o.live_progress, &o.no_progress);
+	/* A replay opens no device. */
+	pid_t keeper = o.eval.replay ? 0 : tune_gpu_keeper_start(&o.eval.device);
 	rc = run_problems(&o, sets, nsets);
+	tune_gpu_keeper_stop(keeper);
 out:
 	set_values_free(sets, nsets);
 	return rc;
@@ -790,14 +794,15 @@ static void list_problems(const struct tune_batch *b, const int *list, int n, co
 
 static int cmd_batch(int argc, char **argv)
 {
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	struct tune_batch_run_opts o = {
-		.eval = { .jobs = cores > 0 ? (int)cores : 1, .warmup = DEFAULT_WARMUP,
+		/* jobs 0: tune_batch_default_jobs, once the local devices are known */
+		.eval = { .jobs = 0, .warmup = DEFAULT_WARMUP,
 		          .repeat = DEFAULT_REPEAT, .build_timeout_s = default_build_timeout_s,
 		          .run_timeout_s = TUNE_RUN_LIMIT_AUTO, .interrupted = &interrupted },
 		.err = stderr, .interrupted = &interrupted,
 	};
 	int progress = -1, rc = EXIT_USAGE, c;
+	pid_t keeper = 0;  /* tune_gpu_keeper_start */
 	bool list = false, mpi = false, report = false, mpi_on = false;
 	int mpi_rank = 0, mpi_size = 1;
 	int chunk = 0;
@@ -852,6 +857,12 @@ static int cmd_batch(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
+	/* Set up while the costs are computed: the workers' first opens then
+	 * find each GPU up (eval.h says why).  Under mpirun one keeper a node
+	 * (local rank 0), not one a rank. */
+	const char *local_rank = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+	if (!list && !report && !o.eval.replay && (!mpi || !local_rank || strcmp(local_rank, "0") == 0))
+		keeper = tune_gpu_keeper_start(NULL);
 	/* The costs: for the shards, the chunks and the missing-work report. */
 	costs = calloc((size_t)b->nproblems, sizeof *costs);
 	subset = calloc((size_t)b->nproblems, sizeof *subset);
@@ -947,6 +958,7 @@ oom:
 	fputs("spacetune: out of memory\n", stderr);
 	rc = EXIT_INPUT;
 out:
+	tune_gpu_keeper_stop(keeper);
 	if (mpi_on)
 		tune_batch_mpi_end();
 	tune_batch_units_free(units, nunits);

@@ -596,16 +596,29 @@ struct lock_user {
 	bool trace;  /* SPACETUNE_TRACE_LOCK: log the held intervals (tests check them) */
 };
 
-static void trace_lock(const struct lock_user *u, const char *what)
+/* "TAG PID WHAT TIME" on stderr under SPACETUNE_TRACE_LOCK: the lock's
+ * intervals (spacetune-lock) and a worker's start (spacetune-start: forked,
+ * opened, the reference), on lines of their own so that the lock's stay
+ * the lock's. */
+static void trace_event(const struct lock_user *u, const char *tag, const char *what)
 {
 	if (!u->trace)
 		return;
 	char line[128];
-	int n = snprintf(line, sizeof line, "spacetune-lock %ld %s %.9f\n", (long)getpid(), what,
-	                 tune_now());
+	int n = snprintf(line, sizeof line, "%s %ld %s %.9f\n", tag, (long)getpid(), what, tune_now());
 	/* One write: lines from several workers never interleave (O_APPEND). */
 	if (n > 0 && (size_t)n < sizeof line)
 		tune_write_all(2, line, (size_t)n);
+}
+
+static void trace_lock(const struct lock_user *u, const char *what)
+{
+	trace_event(u, "spacetune-lock", what);
+}
+
+static void trace_start(const struct lock_user *u, const char *what)
+{
+	trace_event(u, "spacetune-start", what);
 }
 
 static int lock_acquire(void *user)
@@ -741,6 +754,8 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd, int slot)
 {
 	struct exec_worker w;
 	char *err = NULL;
+	struct lock_user lock = {fd, tune_trace_on()};
+	trace_start(&lock, "forked");
 	test_start_delay(slot, fd);
 	if (exec_worker_open(&w, sh, &err) != 0) {
 		send_text(fd, MSG_HELLO_FAIL, err ? err : "out of memory");
@@ -750,10 +765,9 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd, int slot)
 		close(fd);
 		child_exit(1);
 	}
-	const char *trace = getenv("SPACETUNE_TRACE_LOCK");
-	struct lock_user lock = {fd, trace && *trace && strcmp(trace, "0") != 0};
 	w.hooks = (struct exec_hooks){lock_acquire, lock_release, kernel_started, kernel_finished,
 	                              &lock};
+	trace_start(&lock, "opened");
 	send_msg(fd, MSG_HELLO, &w.info, sizeof w.info);
 	for (;;) {
 		uint32_t type;
@@ -769,8 +783,11 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd, int slot)
 			close(passed);
 		if (type == MSG_EVAL && w.sh->ref_ready)
 			worker_eval_message(&w, fd, payload, len);
-		else if (type == MSG_REFERENCE)
+		else if (type == MSG_REFERENCE) {
+			trace_start(&lock, "reference-begin");
 			worker_reference_message(&w, fd);
+			trace_start(&lock, "reference-end");
+		}
 		else if (type == MSG_REF_READY)
 			w.sh->ref_ready = true;
 		else if (type != MSG_SETUP)
@@ -1983,6 +2000,80 @@ int tune_list_gpus(struct tune_gpu *out, int max)
 	return n;
 }
 
+/* The keeper's body: the GPUs open until it is killed (or its parent dies:
+ * child_setup's PR_SET_PDEATHSIG).  It times nothing and launches nothing:
+ * an idle context does not disturb the workers' timings.  `only`: the
+ * one device a run selected, held if it is a GPU; NULL: every GPU. */
+static _Noreturn void keep_gpus_open(const struct tune_device_sel *only)
+{
+	const struct dev_ops *const *b = dev_backends();
+	struct dev *held[TUNE_MAX_GPUS];
+	int nheld = 0;
+	for (int k = 0; b[k] && nheld == 0; k++) {
+		int pairs[TUNE_MAX_GPUS][2];
+		int n = b[k]->gpus(pairs, TUNE_MAX_GPUS);
+		if (only && n > 0) {
+			struct tune_device_info info;
+			char *err = NULL;
+			if (dev_open(b[k], &held[0], only, &info, &err) == 0) {
+				bool gpu = false;
+				for (int i = 0; i < n; i++)
+					gpu |= pairs[i][0] == info.platform_index && pairs[i][1] == info.device_index;
+				if (gpu)
+					nheld = 1;
+				else
+					b[k]->close(held[0]);
+			}
+			free(err);
+			break;  /* the run's backend may differ: this one's context serves it too */
+		}
+		for (int i = 0; i < n; i++) {
+			struct tune_device_sel sel = { .backend = b[k]->name, .gpu = i + 1 };
+			struct tune_device_info info;
+			char *err = NULL;
+			if (dev_open(b[k], &held[nheld], &sel, &info, &err) == 0)
+				nheld++;
+			free(err);
+		}
+	}
+	if (nheld == 0)
+		child_exit(0);
+	for (;;)
+		pause();
+}
+
+pid_t tune_gpu_keeper_start(const struct tune_device_sel *only)
+{
+	const char *env = getenv("SPACETUNE_KEEP_GPUS");
+	if (env && strcmp(env, "0") == 0)
+		return 0;
+	pid_t pid = fork_child();
+	if (pid == 0) {
+#ifdef __linux__
+		/* Told apart from the workers in ps and pgrep */
+		prctl(PR_SET_NAME, "spacetune-gpus");
+#endif
+		/* Nothing of the parent's to read or write. */
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			close(null);
+		}
+		keep_gpus_open(only);
+	}
+	return pid > 0 ? pid : 0;
+}
+
+void tune_gpu_keeper_stop(pid_t keeper)
+{
+	if (keeper <= 0)
+		return;
+	kill_child(keeper);
+	while (waitpid(keeper, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
 int tune_list_devices(FILE *out)
 {
 	char *buf, *err = NULL;
@@ -2021,7 +2112,8 @@ static void props_in_child(void *arg, int fd)
 	char *err = NULL;
 	if (!ops)
 		err = tune_strfmt("spacetune was built without the '%s' backend", sel->backend);
-	if (!ops || dev_open(ops, &dev, sel, &p.info, &err) != 0) {
+	/* Queries only: no context, the seconds a worker's open costs on a GPU */
+	if (!ops || dev_open_queries(ops, &dev, sel, &p.info, &err) != 0) {
 		tune_write_all(fd, "E", 1);
 		tune_write_all(fd, err ? err : "?", err ? strlen(err) : 1);
 		free(err);

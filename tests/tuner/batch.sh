@@ -272,7 +272,8 @@ while :; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	victim=$(pgrep -P $pid | head -n 1)
+	# (-x spacetune: the batch worker, not the GPU keeper, spacetune-gpus)
+	victim=$(pgrep -x -P $pid spacetune | head -n 1)
 	echo "attempt $attempt: killing worker $victim of $pid: $(ps -o pid,ppid,stat,args -p "$victim" | tail -n 1)"
 	[ -n "$victim" ] && kill -9 "$victim"
 	wait $pid

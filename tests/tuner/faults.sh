@@ -37,9 +37,22 @@ expect_status "resume of a finished run" 0 "$SPACETUNE" run "$TD/faults.space" -
 check "still seven lines" test "$(wc -l <"$db")" -eq 7
 # An out-only buffer is reset once, before the run read back (not before
 # each run): a variant that writes nothing must still be caught, after the
-# reference and a correct variant filled the same worker's buffer.
-expect_status "out-only buffer" 0 "$SPACETUNE" run "$TD/outonly.space" --db "$T/outonly.jsonl" --jobs 1 --repeat 3
-check "the variant that writes nothing is a wrong result" \
-	test "$(jq -r 'select(.params.SKIP == 1) | .status' "$T/outonly.jsonl")" = wrong_result
-check "the one that writes is ok" test "$(jq -r 'select(.params.SKIP == 0) | .status' "$T/outonly.jsonl")" = ok
+# reference and a correct variant filled the same worker's buffer.  And an
+# input a variant spoiled is whole again for the next evaluation.  Both
+# ways of resetting: from the pristine copy on the device (the default
+# here), and from the host (where the copies would not fit).
+for resets in device host; do
+	db=$T/outonly-$resets.jsonl
+	hr=0; [ $resets = host ] && hr=1
+	SPACETUNE_TEST_HOST_RESETS=$hr expect_status "out-only buffer, resets from the $resets" 0 \
+		"$SPACETUNE" run "$TD/outonly.space" --db "$db" --strategy exhaustive --jobs 1 --repeat 3
+	check "$resets: evaluated in the order SKIP=2, 0, 1 ($(jq -r .params.SKIP "$db" | tr '\n' ' '))" \
+		test "$(jq -r .params.SKIP "$db" | tr '\n' ' ')" = "2 0 1 "
+	check "$resets: the variant that writes nothing is a wrong result" \
+		test "$(jq -r 'select(.params.SKIP == 1) | .status' "$db")" = wrong_result
+	check "$resets: the one that spoils its input is a wrong result (its second run reads it)" \
+		test "$(jq -r 'select(.params.SKIP == 2) | .status' "$db")" = wrong_result
+	check "$resets: the one that writes, after it, is ok" \
+		test "$(jq -r 'select(.params.SKIP == 0) | .status' "$db")" = ok
+done
 finish

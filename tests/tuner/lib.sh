@@ -16,7 +16,9 @@ export XDG_CACHE_HOME="$T/cache"
 # tracer ("Tracer caught signal 11 ... LeakSanitizer has encountered a
 # fatal error"), in about one run of faults.sh in three.  Not scanning TLS
 # can only add reports (nothing of ours lives there), never hide one.
-export LSAN_OPTIONS="suppressions=$top_srcdir/tests/kernels/lsan.supp:use_tls=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# print_suppressions=0: the table of suppressions used would be the last
+# lines of stderr, where tests read a command's summary line.
+export LSAN_OPTIONS="suppressions=$top_srcdir/tests/kernels/lsan.supp:use_tls=0:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # A kernel that faults (faults.cl's FAULT=4) must end its worker at once:
 # ASan's report of it can take seconds on a loaded machine, past the run
 # limit, which would make the crash a timeout.

@@ -83,7 +83,46 @@ static int fake_open(struct dev **out, const struct tune_device_sel *sel, struct
 	return 0;
 }
 
-static const struct dev_ops fake = { .name = "fake", .gpus = fake_gpus, .open = fake_open };
+static int queries_only;  /* which entry opened: 1 open_queries, 0 open */
+
+static int fake_open_queries(struct dev **out, const struct tune_device_sel *sel,
+                             struct tune_device_info *info, char **err)
+{
+	int rc = fake_open(out, sel, info, err);
+	queries_only = 1;
+	return rc;
+}
+
+static int fake_open_full(struct dev **out, const struct tune_device_sel *sel,
+                          struct tune_device_info *info, char **err)
+{
+	int rc = fake_open(out, sel, info, err);
+	queries_only = 0;
+	return rc;
+}
+
+static const struct dev_ops fake = { .name = "fake", .gpus = fake_gpus, .open = fake_open_full,
+                                     .open_queries = fake_open_queries };
+
+/* The device query (tuner/worker.c) opens without a context: open_queries,
+ * with the GPU number resolved as for a worker's open. */
+Test(device, a_query_opens_for_queries_the_same_gpu)
+{
+	struct dev *d;
+	struct tune_device_info info;
+	char *err = NULL;
+	struct tune_device_sel sel = { .backend = "fake", .gpu = 2 };
+	cr_assert_eq(dev_open_queries(&fake, &d, &sel, &info, &err), 0);
+	cr_expect_eq(queries_only, 1);
+	cr_expect_str_eq(opened_platform, "1");
+	cr_expect_str_eq(opened_device, "2");
+	cr_assert_eq(dev_open(&fake, &d, &sel, &info, &err), 0);
+	cr_expect_eq(queries_only, 0);
+	cr_expect_str_eq(opened_device, "2");
+	sel = (struct tune_device_sel){ .gpu = 3 };
+	cr_expect_neq(dev_open_queries(&fake, &d, &sel, &info, &err), 0, "a third GPU of two");
+	free(err);
+}
 
 Test(device, a_gpu_number_is_the_backend_s_own_gpu)
 {

@@ -34,7 +34,7 @@
 	X(cuEventElapsedTime) X(cuModuleLoadData) X(cuModuleUnload)                    \
 	X(cuModuleGetFunction) X(cuFuncGetAttribute) X(cuFuncSetAttribute)            \
 	X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoH)                \
-	X(cuLaunchKernel) X(cuGetErrorName)
+	X(cuMemcpyDtoDAsync) X(cuLaunchKernel) X(cuGetErrorName)
 
 #define NVRTC_FUNCS(X)                                                                \
 	X(nvrtcCreateProgram) X(nvrtcCompileProgram) X(nvrtcGetProgramLogSize)         \
@@ -176,6 +176,7 @@ struct dev {
 	CUstream stream;
 	CUevent start, end;
 	char arch[16];        /* "sm_90" */
+	int index;            /* in the driver's order: the messages' */
 	struct tune_device_info info;
 };
 
@@ -336,8 +337,8 @@ static void cuda_close(struct dev *d)
 	free(d);
 }
 
-static int cuda_open(struct dev **out, const struct tune_device_sel *sel,
-                     struct tune_device_info *info, char **err)
+static int cuda_open_queries(struct dev **out, const struct tune_device_sel *sel,
+                             struct tune_device_info *info, char **err)
 {
 	*out = NULL;
 	const char *why = load_driver();
@@ -372,8 +373,30 @@ static int cuda_open(struct dev **out, const struct tune_device_sel *sel,
 		return -1;
 	}
 	CUresult rc = api.cuDeviceGet(&d->device, pick);
-	if (rc == CUDA_SUCCESS)
-		rc = api.cuDevicePrimaryCtxRetain(&d->context, d->device);
+	if (rc != CUDA_SUCCESS) {
+		*err = tune_strfmt("cannot open CUDA device %d: %s", pick, cuda_error_name(rc));
+		free(d);
+		return -1;
+	}
+	fill_info(d->device, pick, &d->info);
+	int64_t major = 0, minor = 0;
+	query_device(d->device, "compute_capability_major", &major);
+	query_device(d->device, "compute_capability_minor", &minor);
+	snprintf(d->arch, sizeof d->arch, "sm_%d%d", (int)major, (int)minor);
+	d->index = pick;
+	*info = d->info;
+	*out = d;
+	return 0;
+}
+
+static int cuda_open(struct dev **out, const struct tune_device_sel *sel,
+                     struct tune_device_info *info, char **err)
+{
+	struct dev *d;
+	if (cuda_open_queries(&d, sel, info, err) != 0)
+		return -1;
+	*out = NULL;
+	CUresult rc = api.cuDevicePrimaryCtxRetain(&d->context, d->device);
 	if (rc == CUDA_SUCCESS)
 		rc = api.cuCtxSetCurrent(d->context);
 	if (rc == CUDA_SUCCESS)
@@ -383,15 +406,10 @@ static int cuda_open(struct dev **out, const struct tune_device_sel *sel,
 	if (rc == CUDA_SUCCESS)
 		rc = api.cuEventCreate(&d->end, CU_EVENT_DEFAULT);
 	if (rc != CUDA_SUCCESS) {
-		*err = tune_strfmt("cannot open CUDA device %d: %s", pick, cuda_error_name(rc));
+		*err = tune_strfmt("cannot open CUDA device %d: %s", d->index, cuda_error_name(rc));
 		cuda_close(d);
 		return -1;
 	}
-	fill_info(d->device, pick, &d->info);
-	int64_t major = 0, minor = 0;
-	query_device(d->device, "compute_capability_major", &major);
-	query_device(d->device, "compute_capability_minor", &minor);
-	snprintf(d->arch, sizeof d->arch, "sm_%d%d", (int)major, (int)minor);
 	*info = d->info;
 	*out = d;
 	return 0;
@@ -577,6 +595,11 @@ static int cuda_read(struct dev *d, struct dev_buf *b, void *dst, size_t bytes)
 {
 	CUresult rc = api.cuStreamSynchronize(d->stream);
 	return rc != CUDA_SUCCESS ? (int)rc : (int)api.cuMemcpyDtoH(dst, b->ptr, bytes);
+}
+
+static int cuda_copy(struct dev *d, struct dev_buf *dst, struct dev_buf *src, size_t bytes)
+{
+	return api.cuMemcpyDtoDAsync(dst->ptr, src->ptr, bytes, d->stream);
 }
 
 static void cuda_finish(struct dev *d)

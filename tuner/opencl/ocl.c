@@ -422,8 +422,8 @@ static void ocl_close(struct dev *d)
 	free(d);
 }
 
-static int ocl_open(struct dev **out, const struct tune_device_sel *sel,
-                    struct tune_device_info *info, char **err)
+static int ocl_open_queries(struct dev **out, const struct tune_device_sel *sel,
+                            struct tune_device_info *info, char **err)
 {
 	struct dev *d = calloc(1, sizeof *d);
 	*out = NULL;
@@ -435,6 +435,17 @@ static int ocl_open(struct dev **out, const struct tune_device_sel *sel,
 		free(d);
 		return -1;
 	}
+	*info = d->info;
+	*out = d;
+	return 0;
+}
+
+static int ocl_open(struct dev **out, const struct tune_device_sel *sel,
+                    struct tune_device_info *info, char **err)
+{
+	struct dev *d;
+	if (ocl_open_queries(&d, sel, info, err) != 0)
+		return -1;
 	cl_int rc;
 	cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
 	d->context = clCreateContext(props, 1, &d->device, NULL, NULL, &rc);
@@ -589,6 +600,11 @@ static int ocl_write(struct dev *d, struct dev_buf *b, const void *src, size_t b
 static int ocl_read(struct dev *d, struct dev_buf *b, void *dst, size_t bytes)
 {
 	return clEnqueueReadBuffer(d->queue, (cl_mem)b, CL_TRUE, 0, bytes, dst, 0, NULL, NULL);
+}
+
+static int ocl_copy(struct dev *d, struct dev_buf *dst, struct dev_buf *src, size_t bytes)
+{
+	return clEnqueueCopyBuffer(d->queue, (cl_mem)src, (cl_mem)dst, 0, 0, bytes, 0, NULL, NULL);
 }
 
 static void ocl_finish(struct dev *d)
