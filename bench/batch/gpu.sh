@@ -100,6 +100,8 @@ log "# $(grep -c '' "$out/gpu.batch") batch lines; $("$st" batch "$out/gpu.batch
 # the compiled enumerators once, shared; the kernel caches cold for each run
 export XDG_CACHE_HOME="$out/cache-warm"
 "$st" batch "$out/gpu.batch" --list --shard 0/1 >"$out/problems.txt" 2>>"$out/run.log"
+# (a build whose enumerators need no compiled cache leaves none to copy)
+mkdir -p "$out/cache-warm"
 
 # Each run in its own process group (setsid: a background job of this
 # non-job-control shell is no group leader, so setsid does not fork and $!
