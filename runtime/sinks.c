@@ -243,17 +243,25 @@ static int csv_value(struct sprt_sink *s, sprt_val v)
 	}
 }
 
+/* Nonzero if the sink has failed; else clamps the row to the columns (the
+ * cache has a slot per column). */
+static inline int csv_row_start(const struct sprt_sink *s, int *n)
+{
+	if (s->failed)
+		return 1;
+	if (*n > s->ctx->space->nparams)
+		*n = s->ctx->space->nparams;
+	return 0;
+}
+
 /* Formats into the stage, each int written (or copied from its column's
  * cache) straight into it: fprintf per value made gaussian's 159M rows
  * take 308 s. */
 static int csv_point(void *user, const sprt_val *pt, int n)
 {
 	struct sprt_sink *s = user;
-	if (s->failed)
+	if (csv_row_start(s, &n))
 		return 1;
-	int ncols = s->ctx->space->nparams;
-	if (n > ncols)
-		n = ncols; /* the cache has a slot per column */
 	for (int i = 0; i < n; i++) {
 		/* a separator and the whole cache slot (csv_int copies all of it) */
 		if (stage_reserve(s, 1 + sizeof(s->csv[i].text)))
@@ -275,10 +283,8 @@ static int csv_point(void *user, const sprt_val *pt, int n)
 static int csv_ints(void *user, const int64_t *pt, int n)
 {
 	struct sprt_sink *s = user;
-	if (s->failed)
+	if (csv_row_start(s, &n))
 		return 1;
-	if (n > s->ctx->space->nparams)
-		n = s->ctx->space->nparams;
 	if (stage_reserve(s, (size_t)n * (1 + sizeof(s->csv[0].text)) + 1))
 		return 1;
 	for (int i = 0; i < n; i++) {

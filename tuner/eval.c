@@ -590,14 +590,11 @@ out:
 
 /* ---- the worker's device state --------------------------------------------- */
 
-int exec_worker_open(struct exec_worker *w, struct exec_shared *sh, char **err)
+/* A slot per kernel argument for its device buffer, pristine device copy
+ * and read-back space; ensure_buffers allocates the buffers themselves. */
+static int alloc_buffer_slots(struct exec_worker *w, char **err)
 {
-	memset(w, 0, sizeof *w);
-	w->sh = sh;
-	w->ops = sh->ops;
-	if (dev_open(w->ops, &w->dev, &sh->sel, &w->info, err) != 0)
-		return -1;
-	size_t n = sh->nargs > 0 ? (size_t)sh->nargs : 1;
+	size_t n = w->sh->nargs > 0 ? (size_t)w->sh->nargs : 1;
 	w->mems = calloc(n, sizeof *w->mems);
 	w->pristine = calloc(n, sizeof *w->pristine);
 	w->host = calloc(n, sizeof *w->host);
@@ -606,6 +603,16 @@ int exec_worker_open(struct exec_worker *w, struct exec_shared *sh, char **err)
 		return -1;
 	}
 	return 0;
+}
+
+int exec_worker_open(struct exec_worker *w, struct exec_shared *sh, char **err)
+{
+	memset(w, 0, sizeof *w);
+	w->sh = sh;
+	w->ops = sh->ops;
+	if (dev_open(w->ops, &w->dev, &sh->sel, &w->info, err) != 0)
+		return -1;
+	return alloc_buffer_slots(w, err);
 }
 
 /* The device buffers and read-back space of the current job. */
@@ -637,15 +644,7 @@ int exec_worker_adopt(struct exec_worker *w, struct exec_shared *next, char **er
 	exec_shared_release(w->sh);
 	*w->sh = *next;
 	memset(next, 0, sizeof *next);
-	size_t n = w->sh->nargs > 0 ? (size_t)w->sh->nargs : 1;
-	w->mems = calloc(n, sizeof *w->mems);
-	w->pristine = calloc(n, sizeof *w->pristine);
-	w->host = calloc(n, sizeof *w->host);
-	if (!w->mems || !w->pristine || !w->host) {
-		*err = tune_strfmt("out of memory");
-		return -1;
-	}
-	return 0;
+	return alloc_buffer_slots(w, err);
 }
 
 void exec_worker_close(struct exec_worker *w)
