@@ -14,6 +14,9 @@
 #   top_srcdir    the source tree (default: the parent of this script)
 #   top_builddir  where lang/parser.c and lang/lexer.c may already exist and
 #                 where fuzz/fuzz_frontend goes (default: top_srcdir)
+#   LIBCLANG_CFLAGS, LIBCLANG_LIBS  kopt's libclang, as configure found it
+#                 (make check passes them); else the first LLVM that has
+#                 clang-c/Index.h
 #
 # The generated parser and scanner are reused from $top_builddir/lang when
 # they are newer than parser.y and lexer.l; otherwise bison and flex run
@@ -97,12 +100,22 @@ batch)
 	echo "built $out"
 	exit 0 ;;
 kopt)
-	# libclang (llvm-config, else Debian's llvm-15) parses the kernel.
-	llvm=$(llvm-config-15 --prefix 2>/dev/null || llvm-config --prefix 2>/dev/null || echo /usr/lib/llvm-15)
+	# libclang parses the kernel: the one configure chose for spacetune.
+	# Without configure's word, the first LLVM with libclang's headers:
+	# plain llvm-config may name an LLVM that has only clang itself (a
+	# fresh Debian with clang-14 and libclang-15-dev).
+	if [ -z "${LIBCLANG_LIBS:-}" ]; then
+		for llvm in $(llvm-config-15 --prefix 2>/dev/null) $(llvm-config --prefix 2>/dev/null) \
+			$(ls -d /usr/lib/llvm-* 2>/dev/null | sort -t- -k2 -nr); do
+			[ -f "$llvm/include/clang-c/Index.h" ] && break
+		done
+		LIBCLANG_CFLAGS="-I$llvm/include"
+		LIBCLANG_LIBS="-L$llvm/lib -Wl,-rpath,$llvm/lib -lclang"
+	fi
 	# shellcheck disable=SC2086
-	link "$out" -I"$llvm/include" "$here/fuzz_kopt.c" "$top_srcdir/optimizer/kopt.c" \
+	link "$out" $LIBCLANG_CFLAGS "$here/fuzz_kopt.c" "$top_srcdir/optimizer/kopt.c" \
 		"$src/diag.c" "$src/arena.c" $(pkg-config --cflags --libs icu-uc) \
-		-L"$llvm/lib" -Wl,-rpath,"$llvm/lib" -lclang -lm
+		$LIBCLANG_LIBS -lm
 	echo "built $out"
 	exit 0 ;;
 *)
