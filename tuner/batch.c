@@ -1295,6 +1295,7 @@ out:
 /* One worker: its device selection and its file name. */
 struct worker {
 	char name[128];
+	char device[128];  /* its device's first worker's name: the slots' common one */
 	struct tune_device_sel sel;
 };
 
@@ -1303,7 +1304,7 @@ struct worker {
  * safe), else one per GPU (dev_worker_gpus: "gpu-P.D" after an OpenCL
  * GPU's indices, "gpu-B-D" after another backend B's), else one on the
  * default device ("default": the first device, PoCL's CPU on a machine
- * without GPU).
+ * without GPU).  With --slots K, each K times: NAME, NAME-slot2, ...
  */
 static int find_workers(const struct tune_batch_run_opts *o, struct worker **out)
 {
@@ -1348,6 +1349,29 @@ static int find_workers(const struct tune_batch_run_opts *o, struct worker **out
 				free(w);
 				return -2;
 			}
+	int slots = o->slots > 1 ? o->slots : 1;
+	if (slots > 1) {
+		struct worker *all = calloc((size_t)n * (size_t)slots, sizeof *all);
+		if (!all) {
+			free(w);
+			return -1;
+		}
+		/* Slot-major: workers 0..n-1 are the first slot of each device, so
+		 * that a batch smaller than the workers still spreads over the devices. */
+		for (int s = 0; s < slots; s++)
+			for (int i = 0; i < n; i++) {
+				struct worker *x = &all[s * n + i];
+				*x = w[i];
+				if (s > 0)
+					snprintf(x->name, sizeof x->name, "%.100s-slot%d", w[i].name, s + 1);
+			}
+		free(w);
+		w = all;
+		n *= slots;
+	}
+	for (int i = 0; i < n; i++)
+		if (!w[i].device[0])
+			snprintf(w[i].device, sizeof w[i].device, "%s", w[i % (n / slots)].name);
 	*out = w;
 	return n;
 }
@@ -1780,6 +1804,12 @@ int tune_batch_run(const struct tune_batch_run_opts *o)
 			eval.device = self.sel;
 			if (eval.jobs <= 0)
 				eval.jobs = tune_batch_default_jobs(nlocal, o->worker_name != NULL);
+			/* A replayed device's slots queue for it as a card's do (dev_lock_open). */
+			char replay_lock[4200];
+			if (o->slots > 1 && eval.replay && eval.replay_sleep) {
+				snprintf(replay_lock, sizeof replay_lock, "%s/.replay-lock-%s", o->db_dir, self.device);
+				eval.replay_lock = replay_lock;
+			}
 			if (tune_batch_worker_open(&wk, o->db_dir, self.name, &eval, o->err) != 0)
 				_exit(1);
 			int rc = worker_loop(o, o->units, w, &wk, pipefd[1], mine);

@@ -204,6 +204,7 @@ int tune_batch_report(const struct tune_batch *b, const struct tune_batch_unit *
  * is kept: tune_run_opts.keep); note() takes a worker's report line.
  */
 #define TUNE_BATCH_RUN_MAX 32
+#define TUNE_BATCH_MAX_SLOTS 16
 struct tune_batch_hub;
 int tune_batch_hub_take(struct tune_batch_hub *h, int worker, int *count);
 void tune_batch_hub_note(struct tune_batch_hub *h, const char *line);
@@ -217,6 +218,9 @@ struct tune_batch_run_opts {
 	int ndevices;                   /* 0: every GPU (dev_worker_gpus), else the default device */
 	const char *const *devices;     /* index or name substring each; one worker each */
 	int shard, nshards;             /* nshards > 0: names get "shardI-of-N-" in front */
+	/* Workers per device (0 or 1: one), each a worker of the hub with its
+	 * own evaluator; the second and later are named "NAME-slotK". */
+	int slots;
 	/* One local worker of this name on this device instead (MPI's rank 0). */
 	const char *worker_name;
 	struct tune_device_sel worker_sel;

@@ -5,9 +5,15 @@
 #include "tuner/device.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tuner/exec.h"
 
@@ -135,4 +141,51 @@ void dev_await_start(bool (*started)(void *arg), void *arg, const struct exec_ho
 	}
 	if (hooks && hooks->started)
 		hooks->started(hooks->user);
+}
+
+/* ---- the host's lock on a device's timings ------------------------------------ */
+
+int dev_lock_open(const char *backend, const struct tune_device_info *info)
+{
+	const char *want = getenv("SPACETUNE_DEVICE_LOCK");
+	if (want && strcmp(want, "0") == 0)
+		return -1;
+	if (!info->gpu && !(want && strcmp(want, "1") == 0))
+		return -1;
+	char key[sizeof info->name + 64];
+	if (info->pci[0])
+		snprintf(key, sizeof key, "pci-%s", info->pci);
+	else
+		snprintf(key, sizeof key, "%s-%d.%d-%s", backend ? backend : "opencl", info->platform_index,
+		         info->device_index, info->name);
+	for (char *c = key; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-')
+			*c = '_';
+	const char *dir = getenv("SPACETUNE_LOCK_DIR");
+	char path[4096];
+	int n = snprintf(path, sizeof path, "%s/spacetune-device-%s.lock", dir && *dir ? dir : "/tmp", key);
+	if (n < 0 || (size_t)n >= sizeof path)
+		return -1;
+	/* Read-only: flock needs no more, and another user's file (0666 is
+	 * asked for, the umask may take some) still opens. */
+	int fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 0666) != 0666)
+		fchmod(fd, 0666);
+	return fd;
+}
+
+void dev_lock_take(int fd)
+{
+	if (fd >= 0)
+		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+			;
+}
+
+void dev_lock_drop(int fd)
+{
+	if (fd >= 0)
+		flock(fd, LOCK_UN);
 }

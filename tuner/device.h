@@ -174,4 +174,20 @@ const char *dev_error_name(const struct dev_ops *ops, int rc);
  * substring of the name) pick item `index` named `name`?  NULL picks all. */
 bool dev_sel_matches(const char *want, unsigned index, const char *name);
 
+/*
+ * The host's lock on one device's timings: a file that every spacetune
+ * process timing on the card flock()s, so that two evaluators on one GPU
+ * (batch slots, more MPI ranks than GPUs, two runs) never time at once.
+ * The card's name is its PCI address where the backend tells it, else
+ * backend, indices and name.  GPUs only, unless SPACETUNE_DEVICE_LOCK=1
+ * (every device: tests on PoCL) or =0 (none); in SPACETUNE_LOCK_DIR,
+ * else /tmp.  An open descriptor, or -1 where there is none to take
+ * (none wanted, or the file cannot be opened: timings then go unguarded,
+ * as before the lock existed).
+ */
+int dev_lock_open(const char *backend, const struct tune_device_info *info);
+/* Blocks until the lock is this process's; fd -1: nothing to do. */
+void dev_lock_take(int fd);
+void dev_lock_drop(int fd);
+
 #endif

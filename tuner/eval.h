@@ -65,6 +65,10 @@ struct tune_device_sel {
 struct tune_device_info {
 	char platform[256], name[256], vendor[256], driver[256], version[256];
 	int platform_index, device_index;
+	/* The card's PCI address ("0000:65:00.0") where the backend tells it,
+	 * else "": names one card whichever backend opened it (tune_device_lock). */
+	char pci[32];
+	bool gpu;
 };
 
 /*
@@ -157,6 +161,10 @@ struct tune_eval_opts {
 	   virtual clock, really waiting it out with replay_sleep. */
 	const char *replay;
 	bool replay_sleep;
+	/* With replay_sleep: a file whose flock() the replays of one device
+	   share (batch --slots), so that their device times queue as on a
+	   card; NULL: each replay has its own device. */
+	const char *replay_lock;
 };
 
 #define TUNE_RUN_LIMIT_AUTO (-1.0)

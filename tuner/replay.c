@@ -21,13 +21,16 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 #include <lzma.h>
@@ -92,6 +95,7 @@ struct tune_replay {
 	long seq;                  /* submissions */
 	double clock, device_free;
 	double real_start;         /* CLOCK_MONOTONIC at the open (sleep) */
+	int lock_fd;               /* o.device_lock's, or -1 */
 };
 
 static double mono_now(void)
@@ -712,6 +716,13 @@ int tune_replay_open(struct tune_replay **out, const struct tune_replay_opts *o,
 	}
 	rp->o = *o;
 	rp->o.jobs = jobs;
+	rp->lock_fd = -1;
+	if (o->sleep && o->device_lock &&
+	    (rp->lock_fd = open(o->device_lock, O_RDONLY | O_CREAT | O_CLOEXEC, 0666)) < 0) {
+		*err = fmt("%s: %s", o->device_lock, strerror(errno));
+		tune_replay_close(rp);
+		return -1;
+	}
 	int rc = -1;
 	if ((rp->ds = dataset_get(o->path, err)) != NULL) {
 		rp->pr = problem_get(rp->ds, o->space, o->problem ? o->problem : "", o->err, err);
@@ -738,6 +749,8 @@ void tune_replay_close(struct tune_replay *rp)
 	if (!rp)
 		return;
 	dataset_release(rp->ds);
+	if (rp->lock_fd >= 0)
+		close(rp->lock_fd);
 	free(rp->flights);
 	free(rp);
 }
@@ -842,6 +855,23 @@ static void sleep_until(const struct tune_replay *rp, double virtual_s)
 		;
 }
 
+/* A device shared with other replays (o.device_lock): waits for the
+ * virtual start, then for the lock, which it holds for the device time in
+ * real time, as a worker holds a card's.  The turn's start: when the lock
+ * came, if later. */
+static double device_turn(struct tune_replay *rp, double start, double seconds)
+{
+	sleep_until(rp, start);
+	while (flock(rp->lock_fd, LOCK_EX) != 0 && errno == EINTR)
+		;
+	double now = mono_now() - rp->real_start;
+	if (now > start)
+		start = now;
+	sleep_until(rp, start + seconds);
+	flock(rp->lock_fd, LOCK_UN);
+	return start;
+}
+
 long tune_replay_wait_any(struct tune_replay *rp, struct tune_result *res)
 {
 	for (;;) {
@@ -853,6 +883,8 @@ long tune_replay_wait_any(struct tune_replay *rp, struct tune_result *res)
 		if (isnan(f->end)) {
 			/* Its build ended: the device takes it after those whose builds ended earlier. */
 			double start = f->build_end > rp->device_free ? f->build_end : rp->device_free;
+			if (rp->lock_fd >= 0)
+				start = device_turn(rp, start, device_seconds(rp, f->rec));
 			f->end = start + device_seconds(rp, f->rec);
 			rp->device_free = f->end;
 			continue;

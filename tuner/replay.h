@@ -44,6 +44,10 @@ struct tune_replay_opts {
 	/* Really wait out the virtual clock (a replayed device for measuring
 	 * a distributed driver), instead of returning at once. */
 	bool sleep;
+	/* With sleep: a lock file (created if missing) that the replays of one
+	 * device share, taken for each evaluation's device time as a worker
+	 * takes the card's (dev_lock_open); NULL: a device of its own. */
+	const char *device_lock;
 	FILE *err;                /* warnings */
 };
 

@@ -827,7 +827,7 @@ static int start(struct run *r)
 			.path = o->eval.replay, .space = tune_job_name(r->job), .problem = o->problem,
 			.device = o->eval.device.device, .source_hash = tune_job_source_hash(r->job),
 			.jobs = o->eval.jobs, .warmup = o->eval.warmup, .sleep = o->eval.replay_sleep,
-			.err = o->err,
+			.device_lock = o->eval.replay_lock, .err = o->err,
 		};
 		if (tune_replay_open(&r->replay, &ro, &err) != 0) {
 			progress_break(&r->progress);

@@ -151,6 +151,8 @@ static void usage(FILE *out)
 	      "                      as they ask, each rank on its node-local device\n"
 	      "  --chunk N           cut an exhaustive or random search of more than N\n"
 	      "                      evaluations into chunks of about N, handed out apart\n"
+	      "  --slots N           N workers per device, each with its own problems and\n"
+	      "                      a share of --jobs; their timings take turns (default 1)\n"
 	      "  --report            print what is missing in DIR (exit 0: nothing) and run nothing\n"
 	      "  --repeat, --warmup, --jobs, --build-timeout, --run-timeout, --progress,\n"
 	      "  --no-progress, --replay, --replay-sleep: as for 'run'; --jobs is per device,\n"
@@ -233,7 +235,7 @@ enum {
 	OPT_WARMUP, OPT_JOBS, OPT_TIMEOUT, OPT_BUILD_TIMEOUT, OPT_RUN_TIMEOUT, OPT_HEADER, OPT_JSON,
 	OPT_SPACE, OPT_VERSION, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_OBJECTIVE, OPT_PROBLEM, OPT_DEVICES,
 	OPT_LIST, OPT_SHARD, OPT_OUT, OPT_C, OPT_REPLAY, OPT_REPLAY_SLEEP, OPT_TRACE, OPT_KT_CACHE,
-	OPT_T4, OPT_HOST, OPT_SOURCE, OPT_BFS_TOLERANCE, OPT_BFS_NUMBER, OPT_MPI, OPT_REPORT, OPT_CHUNK, OPT_JIT,
+	OPT_T4, OPT_HOST, OPT_SOURCE, OPT_BFS_TOLERANCE, OPT_BFS_NUMBER, OPT_MPI, OPT_REPORT, OPT_CHUNK, OPT_SLOTS, OPT_JIT,
 	OPT_SEEDS, OPT_REPLAY_RECORDED, OPT_END
 };
 
@@ -384,6 +386,7 @@ static const struct {
 	{ { "mpi", no_argument, NULL, OPT_MPI }, IN_BATCH },
 	{ { "report", no_argument, NULL, OPT_REPORT }, IN_BATCH },
 	{ { "chunk", required_argument, NULL, OPT_CHUNK }, IN_BATCH },
+	{ { "slots", required_argument, NULL, OPT_SLOTS }, IN_BATCH },
 	{ { "out", required_argument, NULL, OPT_OUT }, IN_MERGE },
 	{ { "c", required_argument, NULL, OPT_C }, IN_EXPORT },
 	{ { "kt-cache", required_argument, NULL, OPT_KT_CACHE }, IN_EXPORT },
@@ -827,6 +830,13 @@ static int cmd_batch(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case OPT_SLOTS:
+			if (parse_int(optarg, 1, &o.slots) != 0 || o.slots > TUNE_BATCH_MAX_SLOTS) {
+				bad_usage("bad --slots '%s': want a count of workers per device, 1 to %d", optarg,
+				          TUNE_BATCH_MAX_SLOTS);
+				goto out;
+			}
+			break;
 		case OPT_SHARD: {
 			char tail;
 			if (sscanf(optarg, "%d/%d%c", &shard, &nshards, &tail) != 2 || nshards < 1 ||
@@ -850,6 +860,11 @@ static int cmd_batch(int argc, char **argv)
 	}
 	if (mpi && nshards > 0) {
 		bad_usage("%s", "--mpi hands the whole batch out; it takes no --shard");
+		goto out;
+	}
+	if (mpi && o.slots > 1) {
+		bad_usage("%s", "--mpi takes no --slots: each rank is one worker, so start more ranks "
+		          "per node (ranks on one GPU take turns timing)");
 		goto out;
 	}
 	int lrc = tune_batch_load(argv[optind], stderr, &b);

@@ -77,7 +77,7 @@
 enum msg_type {
 	MSG_EVAL = 1, MSG_GRANT, MSG_REFERENCE, MSG_SETUP, MSG_REF_READY,
 	MSG_HELLO = 16, MSG_HELLO_FAIL, MSG_ACQUIRE, MSG_RELEASE, MSG_RESULT, MSG_REF_DONE,
-	MSG_REF_FAIL, MSG_RUNNING, MSG_RAN
+	MSG_REF_FAIL, MSG_RUNNING, MSG_RAN, MSG_LOCKED
 };
 
 struct msg_header {
@@ -594,6 +594,7 @@ static pid_t fork_child(void)
 struct lock_user {
 	int fd;
 	bool trace;  /* SPACETUNE_TRACE_LOCK: log the held intervals (tests check them) */
+	int host;    /* the host's lock on the device (dev_lock_open), or -1 */
 };
 
 /* "TAG PID WHAT TIME" on stderr under SPACETUNE_TRACE_LOCK: the lock's
@@ -632,6 +633,15 @@ static int lock_acquire(void *user)
 	free(payload);
 	if (type != MSG_GRANT)
 		return -1;
+	/* The evaluator's own workers queue in the parent; other processes on
+	 * the card (dev_lock_open) queue here.  The parent's build clock
+	 * waits for LOCKED: time spent waiting for another process's kernels
+	 * is not this build's. */
+	dev_lock_take(u->host);
+	if (send_msg(u->fd, MSG_LOCKED, NULL, 0) != 0) {
+		dev_lock_drop(u->host);
+		return -1;
+	}
 	trace_lock(u, "acquired");
 	return 0;
 }
@@ -640,6 +650,7 @@ static void lock_release(void *user)
 {
 	struct lock_user *u = user;
 	trace_lock(u, "released");
+	dev_lock_drop(u->host);
 	send_msg(u->fd, MSG_RELEASE, NULL, 0);
 }
 
@@ -754,7 +765,7 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd, int slot)
 {
 	struct exec_worker w;
 	char *err = NULL;
-	struct lock_user lock = {fd, tune_trace_on()};
+	struct lock_user lock = {fd, tune_trace_on(), -1};
 	trace_start(&lock, "forked");
 	test_start_delay(slot, fd);
 	if (exec_worker_open(&w, sh, &err) != 0) {
@@ -765,6 +776,7 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd, int slot)
 		close(fd);
 		child_exit(1);
 	}
+	lock.host = dev_lock_open(w.ops->name, &w.info);
 	w.hooks = (struct exec_hooks){lock_acquire, lock_release, kernel_started, kernel_finished,
 	                              &lock};
 	trace_start(&lock, "opened");
@@ -1139,7 +1151,7 @@ static void grant_next(struct tune_evaluator *ev)
 		w->waiting_lock = false;
 		w->holding_lock = true;
 		ev->lock_holder = i;
-		build_clock_start(ev, w);
+		/* The build clock restarts at LOCKED (lock_acquire). */
 		/* On failure the worker is gone; its EOF releases the lock. */
 		parent_send(w, MSG_GRANT, NULL, 0);
 	}
@@ -1265,6 +1277,13 @@ static int handle_message(struct tune_evaluator *ev, int i, struct tune_result *
 		w->waiting_lock = true;
 		ev->lock_queue[ev->nqueue++] = i;
 		grant_next(ev);
+		break;
+	case MSG_LOCKED:
+		if (!w->holding_lock) {
+			rc = -1;
+			break;
+		}
+		build_clock_start(ev, w);
 		break;
 	case MSG_RELEASE:
 		if (!w->holding_lock) {

@@ -28,6 +28,7 @@
 #define CU_FUNCS(X)                                                                   \
 	X(cuInit) X(cuDriverGetVersion) X(cuDeviceGetCount) X(cuDeviceGet)             \
 	X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem)                 \
+	X(cuDeviceGetPCIBusId)                                                         \
 	X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent)    \
 	X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuEventCreate)   \
 	X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize)       \
@@ -263,6 +264,14 @@ static void fill_info(CUdevice dev, int index, struct tune_device_info *info)
 	snprintf(info->version, sizeof info->version, "compute capability %d.%d", major, minor);
 	info->platform_index = 0;
 	info->device_index = index;
+	info->gpu = true;
+	/* The driver writes "0000:65:00.0" (upper-case hex); the OpenCL
+	 * backend's form is lower-case, so that one card has one name. */
+	char bus[32];
+	unsigned domain, b, device, function;
+	if (api.cuDeviceGetPCIBusId(bus, sizeof bus, dev) == CUDA_SUCCESS &&
+	    sscanf(bus, "%x:%x:%x.%x", &domain, &b, &device, &function) == 4)
+		snprintf(info->pci, sizeof info->pci, "%04x:%02x:%02x.%x", domain, b, device, function);
 }
 
 static int device_count(void)

@@ -173,6 +173,32 @@ static cl_uint get_devices(cl_platform_id p, cl_device_id **out)
 	return n;
 }
 
+static bool is_gpu(cl_device_id d)
+{
+	cl_device_type type = 0;
+	return clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
+	       (type & CL_DEVICE_TYPE_GPU);
+}
+
+/* cl_khr_pci_bus_info, else NVIDIA's own attributes (cl_nv_device_attribute_query;
+ * the slot packs device << 3 | function); "" where neither answers. */
+enum { NV_PCI_BUS_ID = 0x4008, NV_PCI_SLOT_ID = 0x4009, NV_PCI_DOMAIN_ID = 0x400A };
+static void pci_address(cl_device_id d, char *out, size_t size)
+{
+	cl_device_pci_bus_info_khr khr;
+	cl_uint bus, slot, domain = 0;
+	out[0] = 0;
+	if (clGetDeviceInfo(d, CL_DEVICE_PCI_BUS_INFO_KHR, sizeof khr, &khr, NULL) == CL_SUCCESS)
+		snprintf(out, size, "%04x:%02x:%02x.%x", khr.pci_domain, khr.pci_bus, khr.pci_device,
+		         khr.pci_function);
+	else if (clGetDeviceInfo(d, NV_PCI_BUS_ID, sizeof bus, &bus, NULL) == CL_SUCCESS &&
+	         clGetDeviceInfo(d, NV_PCI_SLOT_ID, sizeof slot, &slot, NULL) == CL_SUCCESS) {
+		if (clGetDeviceInfo(d, NV_PCI_DOMAIN_ID, sizeof domain, &domain, NULL) != CL_SUCCESS)
+			domain = 0;
+		snprintf(out, size, "%04x:%02x:%02x.%x", domain, bus, (slot >> 3) & 0x1f, slot & 7);
+	}
+}
+
 static void fill_info(struct dev *d, unsigned pi, unsigned di)
 {
 	struct tune_device_info *info = &d->info;
@@ -184,13 +210,8 @@ static void fill_info(struct dev *d, unsigned pi, unsigned di)
 	device_string(d->device, CL_DEVICE_VERSION, info->version, sizeof info->version);
 	info->platform_index = (int)pi;
 	info->device_index = (int)di;
-}
-
-static bool is_gpu(cl_device_id d)
-{
-	cl_device_type type = 0;
-	return clGetDeviceInfo(d, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
-	       (type & CL_DEVICE_TYPE_GPU);
+	info->gpu = is_gpu(d->device);
+	pci_address(d->device, info->pci, sizeof info->pci);
 }
 
 static int ocl_select(const struct tune_device_sel *sel, struct dev *out, char **err)

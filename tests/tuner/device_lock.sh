@@ -1,0 +1,85 @@
+#!/bin/sh
+# The host's lock on a device's timings (tuner/device.c, dev_lock_open):
+# evaluators of two processes on one device never time at once, whether
+# two runs or a batch's slots (--slots).  SPACETUNE_DEVICE_LOCK=1 puts
+# PoCL's CPU device under the lock (GPUs only by default) and
+# SPACETUNE_LOCK_DIR keeps the lock files in this test's directory.  The
+# oracle is the workers' own trace of the intervals they held the device
+# (SPACETUNE_TRACE_LOCK), merged over the processes; the same two runs
+# without the lock must show overlaps, or the check could not fail.
+. "${top_srcdir:-.}/tests/tuner/lib.sh"
+need_opencl
+cp "$TD/vadd.space" "$TD/vadd.cl" "$TD/vadd_ref.c" "$T/"
+export SPACETUNE_LOCK_DIR="$T/locks" SPACETUNE_TRACE_LOCK=1
+mkdir "$SPACETUNE_LOCK_DIR"
+
+# overlaps FILE...: how many times a process took the device while
+# another held it, from the traces' "spacetune-lock PID acquired|released T"
+overlaps() {
+	grep -h '^spacetune-lock ' "$@" | sort -k4,4g | awk '
+		$3 == "acquired" { if (held > 0) over++; held++ }
+		$3 == "released" { held-- }
+		END { print over + 0 }'
+}
+intervals() { grep -h -c '^spacetune-lock [0-9]* acquired' "$@" | awk '{ n += $1 } END { print n + 0 }'; }
+
+two_runs() { # label: two runs at once, each with its own database and trace
+	for k in a b; do
+		"$SPACETUNE" run "$T/vadd.space" --strategy random --budget 8 --seed 4 --jobs 2 --repeat 300 \
+			--db "$T/$1-$k.jsonl" --no-progress >"$T/$1-$k.out" 2>"$T/$1-$k.err" &
+	done
+	wait
+	for k in a b; do
+		check "$1: run $k recorded 8 evaluations ok" \
+			test "$(jq -r 'select(.status == "ok") | .point' "$T/$1-$k.jsonl" | sort -u | wc -l)" -eq 8
+		check "$1: run $k: no sanitizer report" no_sanitizer_reports "$T/$1-$k.err"
+	done
+}
+
+SPACETUNE_DEVICE_LOCK=0 two_runs unlocked
+n=$(overlaps "$T/unlocked-a.err" "$T/unlocked-b.err")
+check "without the lock the two runs' timings overlap ($n times): the check can fail" test "$n" -gt 0
+check "without the lock no lock file" test -z "$(ls "$SPACETUNE_LOCK_DIR")"
+
+SPACETUNE_DEVICE_LOCK=1 two_runs locked
+n=$(overlaps "$T/locked-a.err" "$T/locked-b.err")
+check "with the lock they never overlap ($n times, of $(intervals "$T/locked-a.err" "$T/locked-b.err") intervals)" \
+	test "$n" -eq 0
+check "both runs timed (intervals in each)" \
+	test "$(intervals "$T/locked-a.err")" -gt 0 -a "$(intervals "$T/locked-b.err")" -gt 0
+check "one lock file for the device" test "$(ls "$SPACETUNE_LOCK_DIR" | grep -c '^spacetune-device-.*\.lock$')" -eq 1
+
+# ---- a batch's slots: two workers on one device, each its own database
+cat >"$T/vadd.batch" <<'B'
+strategy random
+budget 4
+problem vadd.space
+    set N = 1024, 2048, 4096, 8192
+B
+SPACETUNE_DEVICE_LOCK=1 expect_status "a batch with --slots 2" 0 \
+	"$SPACETUNE" batch "$T/vadd.batch" --db "$T/S" --slots 2 --jobs 1 --repeat 200 --no-progress
+check "two workers' databases (default, default-slot2)" \
+	test -s "$T/S/default.jsonl" -a -s "$T/S/default-slot2.jsonl"
+check "every problem finished once, 16 records" \
+	test "$(cat "$T/S/default.jsonl" "$T/S/default-slot2.jsonl" | jq -r '[.problem, .point] | tostring' |
+		sort -u | wc -l)" -eq 16 -a "$(cat "$T/S"/*.jsonl | wc -l)" -eq 16
+# The workers' traces reach the batch's stderr or their logs: all of them.
+cp "$T/err" "$T/S.err"
+set -- "$T/S.err" "$T/S/default.log" "$T/S/default-slot2.log"
+n=$(overlaps "$@")
+pids=$(grep -h -o '^spacetune-lock [0-9]* acquired' "$@" | cut -d' ' -f2 | sort -u | wc -l)
+check "the slots' timings never overlap ($n times, of $(intervals "$@") intervals of $pids processes)" \
+	test "$n" -eq 0 -a "$pids" -ge 2
+check "no sanitizer report in the slots' logs" no_sanitizer_reports "$T/S/default-slot2.log"
+
+# ---- the same batch replayed from its records, slots sharing the replayed device
+expect_status "the batch replayed with --slots 2 --replay-sleep" 0 \
+	"$SPACETUNE" batch "$T/vadd.batch" --db "$T/R" --slots 2 --jobs 1 --replay "$T/S" --replay-sleep --no-progress
+check "the replay's records: 16" test "$(cat "$T/R"/*.jsonl | wc -l)" -eq 16
+check "its slots shared one replayed device (its lock file)" test -e "$T/R/.replay-lock-default"
+
+expect_status "--slots 0 is refused" 2 "$SPACETUNE" batch "$T/vadd.batch" --db "$T/X" --slots 0
+check "saying what it wants" grep -q "bad --slots '0'" "$T/err"
+expect_status "--slots with --mpi is refused" 2 "$SPACETUNE" batch "$T/vadd.batch" --db "$T/X" --slots 2 --mpi
+check "saying to start more ranks" grep -q "start more ranks" "$T/err"
+finish
