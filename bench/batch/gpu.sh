@@ -11,7 +11,7 @@
 # problem's best against cuBLAS.
 #
 #   sh bench/batch/gpu.sh [--small] [--limit S] [--budget N] [--runs "cold1 cold2 ..."]
-#                         [--out DIR] [--devices1 D] [--devices2 D,D]
+#                         [--out DIR] [--devices1 D] [--devices2 D,D] [--slots K]
 #   (default: --devices1 NVIDIA, and every OpenCL GPU for the second run)
 #
 #   --small      small problems and budgets, and PoCL's one device twice as
@@ -20,6 +20,7 @@
 #                --small 150 s); a run stopped there resumes when rerun
 #   --budget N   evaluations per problem (default 16): a longer batch, in
 #                which the workers' start weighs less
+#   --slots K    K batch workers per GPU (spacetune batch --slots; default 1)
 #   --runs LIST  which of cold1 cold2 warm1 warm2 to run (default all four;
 #                a warm run needs cold1 in the same call)
 #   SPACETUNE    the spacetune to run (default: spacetune on $PATH)
@@ -42,12 +43,14 @@ budget=16 chunk=8 repeat=5 t1=70 t2=50 t3=40 t4=30
 limit=
 budget_arg=
 runs="cold1 cold2 warm1 warm2"
+slots=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--small) small=1; shift ;;
 	--limit) limit=$2; shift 2 ;;
 	--budget) budget_arg=$2; shift 2 ;;
 	--runs) runs=$2; shift 2 ;;
+	--slots) slots=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--devices1) dev1=$2; shift 2 ;;
 	--devices2) dev2=$2; shift 2 ;;
@@ -132,7 +135,7 @@ run() { # name devices seconds cache: the cache "new" (cold) or a run's to copy 
 	if [ "$4" = new ]; then cp -r "$out/cache-warm" "$out/cache-$1"; else cp -r "$out/cache-$4" "$out/cache-$1"; fi
 	t0=$(date +%s.%N)
 	XDG_CACHE_HOME="$out/cache-$1" setsid "$st" batch "$out/gpu.batch" --db "$out/db-$1" \
-		${2:+--devices "$2"} --chunk "$chunk" --repeat "$repeat" --warmup 1 --no-progress \
+		${2:+--devices "$2"} --chunk "$chunk" --slots "$slots" --repeat "$repeat" --warmup 1 --no-progress \
 		>"$out/$1.out" 2>"$out/$1.err" &
 	cur=$!
 	# by the clock: at load, 0.1 s sleeps add up to far more than the limit

@@ -22,19 +22,7 @@
 # whole mpirun, its CPU time, records, load average) and, per R, the
 # median's timeline (bench/batch/timeline.py) and the table of medians.
 st=${1:-spacetune}
-# The runs happen in a scratch directory: a relative path (build/spacetune)
-# is made absolute first; a bare name is looked up in PATH.
-case $st in */*) st=$(cd "$(dirname "$st")" && pwd)/$(basename "$st") ;; esac
-# A build tree's spacetune is libtool's wrapper script, which forks sed
-# and ls before it runs the program: about 0.5 s of 8 ranks' start on 2
-# loaded cores that an installed spacetune does not pay.  Run the program
-# itself, with its libraries, as the wrapper would.
-libs=$(dirname "$st")/.libs
-if [ -x "$libs/$(basename "$st")" ] && head -c 200 "$st" | grep -q 'libtool'; then
-	st=$libs/$(basename "$st")
-	LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	export LD_LIBRARY_PATH
-fi
+. "$(dirname "$0")/program.sh"
 reps=${2:-3}
 [ $# -gt 2 ] && shift 2 && rs=$* || rs="1 2 4 8"
 top=$(cd "$(dirname "$0")/../.." && pwd)

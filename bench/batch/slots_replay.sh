@@ -15,13 +15,7 @@
 #
 # Prints one line per run and a table of medians.  From the repository root.
 st=${1:-spacetune}
-case $st in */*) st=$(cd "$(dirname "$st")" && pwd)/$(basename "$st") ;; esac
-libs=$(dirname "$st")/.libs
-if [ -x "$libs/$(basename "$st")" ] && head -c 200 "$st" | grep -q 'libtool'; then
-	st=$libs/$(basename "$st")
-	LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	export LD_LIBRARY_PATH
-fi
+. "$(dirname "$0")/program.sh"
 reps=${2:-1}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
