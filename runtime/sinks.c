@@ -802,21 +802,33 @@ static inline int row_done(struct sprt_sink *s, bool out)
 	return 0;
 }
 
+/* A streamed row from a point of values (kinds checked) or, `ints`
+ * true, of int64s: inlined into each caller with its constant `ints`,
+ * so each keeps a loop of its own. */
+static inline __attribute__((always_inline)) int put_row(struct sprt_sink *s, const void *pt,
+                                                         bool ints, int ncols)
+{
+	if (row_reserve(s))
+		return 1;
+	/* locals: a store through q must not make the compiler reload them */
+	const struct bin_fixed *const fixed = s->fixed;
+	unsigned char *const q = s->stage + s->staged;
+	const sprt_val *const vals = pt;
+	const int64_t *const is = pt;
+	bool out = false;
+	for (int i = 0; i < ncols; i++)
+		out |= ints ? put_col(q, &fixed[i], is[i])
+		            : (vals[i].kind != SPRT_INT) | put_col(q, &fixed[i], vals[i].u.i);
+	return row_done(s, out);
+}
+
 static int direct_point(struct sprt_sink *s, const sprt_val *pt, int n)
 {
 	/* s->ncols, not the space's: one load, not three dependent ones */
 	const int ncols = s->ncols;
 	if (n < ncols)
 		return fail(s, EINVAL);
-	if (row_reserve(s))
-		return 1;
-	/* locals: a store through q must not make the compiler reload them */
-	const struct bin_fixed *const fixed = s->fixed;
-	unsigned char *const q = s->stage + s->staged;
-	bool out = false;
-	for (int i = 0; i < ncols; i++)
-		out |= (pt[i].kind != SPRT_INT) | put_col(q, &fixed[i], pt[i].u.i);
-	return row_done(s, out);
+	return put_row(s, pt, false, ncols);
 }
 
 /* A point of ints (ctx->emit_ints): streamed as direct_point does, else
@@ -827,14 +839,7 @@ static int bin_ints(void *user, const int64_t *pt, int n)
 	const int ncols = s->ncols;
 	if (s->mode != BIN_DIRECT || s->failed || n < ncols)
 		return sprt_ints_call_(bin_point, s, pt, n) ? 1 : 0;
-	if (row_reserve(s))
-		return 1;
-	const struct bin_fixed *const fixed = s->fixed;
-	unsigned char *const q = s->stage + s->staged;
-	bool out = false;
-	for (int i = 0; i < ncols; i++)
-		out |= put_col(q, &fixed[i], pt[i]);
-	return row_done(s, out);
+	return put_row(s, pt, true, ncols);
 }
 
 static int bin_finish(struct sprt_sink *s)

@@ -23,9 +23,11 @@ overlaps() {
 }
 intervals() { grep -h -c '^spacetune-lock [0-9]* acquired' "$@" | awk '{ n += $1 } END { print n + 0 }'; }
 
+# N = 2^20 and 300 runs: each evaluation holds the device for a good part
+# of a second, so that two unguarded runs overlap even under sanitizers.
 two_runs() { # label: two runs at once, each with its own database and trace
 	for k in a b; do
-		"$SPACETUNE" run "$T/vadd.space" --strategy random --budget 8 --seed 4 --jobs 2 --repeat 300 \
+		"$SPACETUNE" run "$T/vadd.space" --set N=1048576 --strategy random --budget 8 --seed 4 --jobs 2 --repeat 300 \
 			--db "$T/$1-$k.jsonl" --no-progress >"$T/$1-$k.out" 2>"$T/$1-$k.err" &
 	done
 	wait
