@@ -1,7 +1,7 @@
 #!/bin/sh
 # The host's lock on a device's timings (tuner/device.c, dev_lock_open):
 # evaluators of two processes on one device never time at once, whether
-# two runs or a batch's slots (--slots).  SPACETUNE_DEVICE_LOCK=1 puts
+# two runs, a batch's slots (--slots) or MPI ranks sharing the device.  SPACETUNE_DEVICE_LOCK=1 puts
 # PoCL's CPU device under the lock (GPUs only by default) and
 # SPACETUNE_LOCK_DIR keeps the lock files in this test's directory.  The
 # oracle is the workers' own trace of the intervals they held the device
@@ -79,6 +79,26 @@ expect_status "the batch replayed with --slots 2 --replay-sleep" 0 \
 	"$SPACETUNE" batch "$T/vadd.batch" --db "$T/R" --slots 2 --jobs 1 --replay "$T/S" --replay-sleep --no-progress
 check "the replay's records: 16" test "$(cat "$T/R"/*.jsonl | wc -l)" -eq 16
 check "its slots shared one replayed device (its lock file)" test -e "$T/R/.replay-lock-default"
+
+# ---- MPI ranks on a node's one device (local rank modulo the devices):
+# before the lock they timed at once
+if command -v mpirun >/dev/null 2>&1 && grep -q '^#define HAVE_MPI 1' "$top_builddir/config.h"; then
+	# (no leak check in the ranks: tests/cluster/mpi.sh says why)
+	SPACETUNE_DEVICE_LOCK=1 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		expect_status "mpirun -np 2 on the one device" 0 \
+		mpirun --allow-run-as-root --oversubscribe -np 2 -x SPACETUNE_DEVICE_LOCK -x SPACETUNE_LOCK_DIR \
+		-x SPACETUNE_TRACE_LOCK "$SPACETUNE" batch "$T/vadd.batch" --mpi --db "$T/M" --jobs 1 --repeat 200 \
+		--no-progress
+	cp "$T/err" "$T/M.err"
+	set -- "$T/M.err" "$T/M"/rank-*.log
+	n=$(overlaps "$@")
+	pids=$(grep -h -o '^spacetune-lock [0-9]* acquired' "$@" | cut -d' ' -f2 | sort -u | wc -l)
+	check "the ranks' timings never overlap ($n times, of $(intervals "$@") intervals of $pids processes)" \
+		test "$n" -eq 0 -a "$pids" -ge 2
+	check "the ranks' merged records: 16" test "$(wc -l <"$T/M/merged.jsonl")" -eq 16
+else
+	echo "(spacetune without MPI here: the ranks are left to tests/cluster/mpi.sh)"
+fi
 
 expect_status "--slots 0 is refused" 2 "$SPACETUNE" batch "$T/vadd.batch" --db "$T/X" --slots 0
 check "saying what it wants" grep -q "bad --slots '0'" "$T/err"
