@@ -145,7 +145,7 @@ void dev_await_start(bool (*started)(void *arg), void *arg, const struct exec_ho
 
 /* ---- the host's lock on a device's timings ------------------------------------ */
 
-int dev_lock_open(const char *backend, const struct tune_device_info *info)
+int dev_lock_open(const char *backend, const struct tune_device_info *info, char *path, size_t size)
 {
 	const char *want = getenv("SPACETUNE_DEVICE_LOCK");
 	if (want && strcmp(want, "0") == 0)
@@ -162,15 +162,16 @@ int dev_lock_open(const char *backend, const struct tune_device_info *info)
 		if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-')
 			*c = '_';
 	const char *dir = getenv("SPACETUNE_LOCK_DIR");
-	char path[4096];
-	int n = snprintf(path, sizeof path, "%s/spacetune-device-%s.lock", dir && *dir ? dir : "/tmp", key);
-	if (n < 0 || (size_t)n >= sizeof path)
-		return -1;
+	int n = snprintf(path, size, "%s/spacetune-device-%s.lock", dir && *dir ? dir : "/tmp", key);
+	if (n < 0 || (size_t)n >= size) {
+		errno = ENAMETOOLONG;
+		return -2;
+	}
 	/* Read-only: flock needs no more, and another user's file (0666 is
 	 * asked for, the umask may take some) still opens. */
 	int fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
 	if (fd < 0)
-		return -1;
+		return -2;
 	struct stat st;
 	if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 0666) != 0666)
 		fchmod(fd, 0666);

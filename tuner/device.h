@@ -181,11 +181,11 @@ bool dev_sel_matches(const char *want, unsigned index, const char *name);
  * The card's name is its PCI address where the backend tells it, else
  * backend, indices and name.  GPUs only, unless SPACETUNE_DEVICE_LOCK=1
  * (every device: tests on PoCL) or =0 (none); in SPACETUNE_LOCK_DIR,
- * else /tmp.  An open descriptor, or -1 where there is none to take
- * (none wanted, or the file cannot be opened: timings then go unguarded,
- * as before the lock existed).
+ * else /tmp.  An open descriptor; -1 where none is wanted; -2 (errno
+ * set, *path the file) where the file cannot be opened, for the caller
+ * to warn: timings then go unguarded, as before the lock existed.
  */
-int dev_lock_open(const char *backend, const struct tune_device_info *info);
+int dev_lock_open(const char *backend, const struct tune_device_info *info, char *path, size_t size);
 /* Blocks until the lock is this process's; fd -1: nothing to do. */
 void dev_lock_take(int fd);
 void dev_lock_drop(int fd);

@@ -776,7 +776,11 @@ static _Noreturn void worker_main(struct exec_shared *sh, int fd, int slot)
 		close(fd);
 		child_exit(1);
 	}
-	lock.host = dev_lock_open(w.ops->name, &w.info);
+	char lock_path[4096];
+	lock.host = dev_lock_open(w.ops->name, &w.info, lock_path, sizeof lock_path);
+	if (lock.host == -2)
+		fprintf(stderr, "spacetune: warning: cannot open the device's lock '%s': %s; other processes' "
+		        "timings on it may overlap this worker's\n", lock_path, strerror(errno));
 	w.hooks = (struct exec_hooks){lock_acquire, lock_release, kernel_started, kernel_finished,
 	                              &lock};
 	trace_start(&lock, "opened");

@@ -100,6 +100,11 @@ else
 	echo "(spacetune without MPI here: the ranks are left to tests/cluster/mpi.sh)"
 fi
 
+SPACETUNE_DEVICE_LOCK=1 SPACETUNE_LOCK_DIR="$T/no-such-dir" expect_status "a lock directory that is missing" 0 \
+	"$SPACETUNE" run "$T/vadd.space" --strategy random --budget 1 --jobs 1 --db "$T/nodir.jsonl" --no-progress
+check "the run goes on and says its timings are unguarded" \
+	grep -q "warning: cannot open the device's lock '$T/no-such-dir/spacetune-device-.*: No such file" "$T/err"
+
 expect_status "--slots 0 is refused" 2 "$SPACETUNE" batch "$T/vadd.batch" --db "$T/X" --slots 0
 check "saying what it wants" grep -q "bad --slots '0'" "$T/err"
 expect_status "--slots with --mpi is refused" 2 "$SPACETUNE" batch "$T/vadd.batch" --db "$T/X" --slots 2 --mpi
