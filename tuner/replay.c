@@ -83,6 +83,8 @@ struct flight {
 	long seq;                  /* submission order: ties */
 	const struct tune_result *rec;
 	double build_end, end;     /* end: NAN until its device turn is scheduled */
+	double start;              /* of its device turn, once scheduled */
+	bool turned;               /* o.device_lock: the shared device's turn taken */
 };
 
 struct tune_replay {
@@ -96,6 +98,7 @@ struct tune_replay {
 	double clock, device_free;
 	double real_start;         /* CLOCK_MONOTONIC at the open (sleep) */
 	int lock_fd;               /* o.device_lock's, or -1 */
+	double turn_end;           /* the end of the last turn taken (o.device_lock) */
 };
 
 static double mono_now(void)
@@ -778,7 +781,7 @@ double tune_replay_clock(const struct tune_replay *rp)
 
 void tune_replay_restart(struct tune_replay *rp)
 {
-	rp->clock = rp->device_free = 0;
+	rp->clock = rp->device_free = rp->turn_end = 0;
 	rp->nflight = 0;
 	rp->real_start = mono_now();
 }
@@ -823,20 +826,25 @@ int tune_replay_submit(struct tune_replay *rp, const struct tune_variant *v)
 	double build = isfinite(r->build_s) && r->build_s > 0 ? r->build_s : 0;
 	rp->flights[rp->nflight++] = (struct flight){
 		.point = (long)v->point_index, .seq = rp->seq++, .rec = r,
-		.build_end = rp->clock + build, .end = NAN,
+		.build_end = rp->clock + build, .end = NAN, .turned = rp->lock_fd < 0,
 	};
 	return 0;
 }
 
-/* The flight whose next event (build end, else end) comes first; ties by submission. */
+/* The flight whose next event (build end, else end; with o.device_lock,
+ * the start of a turn not yet taken: not before the last turn's end)
+ * comes first; ties by submission, except that a turn yields to the rest. */
 static int next_event(const struct tune_replay *rp, double *when)
 {
 	int best = -1;
 	double t_best = INFINITY;
 	for (int i = 0; i < rp->nflight; i++) {
 		const struct flight *f = &rp->flights[i];
-		double t = isnan(f->end) ? f->build_end : f->end;
-		if (best < 0 || t < t_best || (t == t_best && f->seq < rp->flights[best].seq)) {
+		bool turn = !isnan(f->end) && !f->turned;
+		double t = isnan(f->end) ? f->build_end : turn ? fmax(f->start, rp->turn_end) : f->end;
+		bool best_turn = best >= 0 && !isnan(rp->flights[best].end) && !rp->flights[best].turned;
+		bool tie_won = turn != best_turn ? best_turn : f->seq < rp->flights[best].seq;
+		if (best < 0 || t < t_best || (t == t_best && tie_won)) {
 			best = i;
 			t_best = t;
 		}
@@ -858,7 +866,8 @@ static void sleep_until(const struct tune_replay *rp, double virtual_s)
 /* A device shared with other replays (o.device_lock): waits for the
  * virtual start, then for the lock, which it holds for the device time in
  * real time, as a worker holds a card's.  The turn's start: when the lock
- * came, if later. */
+ * came, if later.  Taken at the turn's scheduled end, not at its build's
+ * end, so that results due before its start are not held back. */
 static double device_turn(struct tune_replay *rp, double start, double seconds)
 {
 	sleep_until(rp, start);
@@ -883,10 +892,19 @@ long tune_replay_wait_any(struct tune_replay *rp, struct tune_result *res)
 		if (isnan(f->end)) {
 			/* Its build ended: the device takes it after those whose builds ended earlier. */
 			double start = f->build_end > rp->device_free ? f->build_end : rp->device_free;
-			if (rp->lock_fd >= 0)
-				start = device_turn(rp, start, device_seconds(rp, f->rec));
+			f->start = start;
 			f->end = start + device_seconds(rp, f->rec);
 			rp->device_free = f->end;
+			continue;
+		}
+		if (!f->turned) {
+			/* Later turns of this replay wait for this one's real end. */
+			f->end = device_turn(rp, fmax(f->start, rp->turn_end), device_seconds(rp, f->rec)) +
+			         device_seconds(rp, f->rec);
+			f->turned = true;
+			rp->turn_end = f->end;
+			if (f->end > rp->device_free)
+				rp->device_free = f->end;
 			continue;
 		}
 		if (t > rp->clock)
